@@ -1,0 +1,69 @@
+// Per-key fixed-window counters (minute and day) in LMDB, so that they survive a restart.
+import type { Database } from 'lmdb';
+import type { Store } from '../store/env.js';
+
+export interface LimitResult {
+  allowed: boolean;
+  /** the window that decides: the one with fewer requests left */
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+  policy: string;
+  retryAfter?: number;
+}
+
+export class RateLimiter {
+  private readonly counters: Database<number, string>;
+  /** in-memory mirror of the counters, written through to LMDB */
+  private readonly mem = new Map<string, number>();
+  constructor(store: Store) {
+    this.counters = store.db<number, string>('rate-counters');
+  }
+
+  private count(key: string): number {
+    let n = this.mem.get(key);
+    if (n === undefined) {
+      n = this.counters.get(key) ?? 0;
+      this.mem.set(key, n);
+    }
+    return n;
+  }
+
+  hit(keyId: string, perMinute: number, perDay: number, now: number): LimitResult {
+    const minute = Math.floor(now / 60_000);
+    const day = Math.floor(now / 86_400_000);
+    const mk = `${keyId}:m:${minute}`;
+    const dk = `${keyId}:d:${day}`;
+    const m = this.count(mk);
+    const d = this.count(dk);
+    const mReset = Math.ceil(((minute + 1) * 60_000 - now) / 1000);
+    const dReset = Math.ceil(((day + 1) * 86_400_000 - now) / 1000);
+    const policy = `"minute";q=${perMinute};w=60, "day";q=${perDay};w=86400`;
+    if (m >= perMinute || d >= perDay) {
+      const byDay = d >= perDay;
+      return { allowed: false, limit: byDay ? perDay : perMinute, remaining: 0, resetSeconds: byDay ? dReset : mReset, policy, retryAfter: byDay ? dReset : mReset };
+    }
+    this.mem.set(mk, m + 1);
+    this.mem.set(dk, d + 1);
+    void this.counters.put(mk, m + 1);
+    void this.counters.put(dk, d + 1);
+    if (this.mem.size > 50_000) this.prune(minute, day);
+    const mLeft = perMinute - m - 1;
+    const dLeft = perDay - d - 1;
+    return mLeft <= dLeft
+      ? { allowed: true, limit: perMinute, remaining: mLeft, resetSeconds: mReset, policy }
+      : { allowed: true, limit: perDay, remaining: dLeft, resetSeconds: dReset, policy };
+  }
+
+  /** drop counters of past windows */
+  prune(minute: number, day: number): void {
+    for (const k of this.mem.keys()) {
+      const [, kind, n] = k.split(':');
+      if ((kind === 'm' && Number(n) < minute) || (kind === 'd' && Number(n) < day)) this.mem.delete(k);
+    }
+    for (const k of this.counters.getKeys()) {
+      const [, kind, n] = String(k).split(':');
+      if ((kind === 'm' && Number(n) < minute - 1) || (kind === 'd' && Number(n) < day - 1)) void this.counters.remove(k as string);
+    }
+  }
+}

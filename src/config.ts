@@ -1,0 +1,121 @@
+// Every setting of sejong: its environment variable, default, validation and meaning.
+// Nothing else in src/ reads process.env. The README's settings table is checked against SETTINGS by a test.
+import os from 'node:os';
+import path from 'node:path';
+
+type Parser<T> = (raw: string, name: string) => T;
+
+export interface Setting<T = unknown> {
+  env: string;
+  default: string;
+  doc: string;
+  parse: Parser<T>;
+}
+
+export class ConfigError extends Error {}
+
+const fail = (name: string, msg: string): never => {
+  throw new ConfigError(`${name}: ${msg}`);
+};
+
+const str: Parser<string> = (raw) => raw;
+const int = (min: number, max: number): Parser<number> => (raw, name) => {
+  if (!/^-?\d+$/.test(raw.trim())) fail(name, `expected an integer between ${min} and ${max}, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) fail(name, `expected an integer between ${min} and ${max}, got ${n}`);
+  return n;
+};
+const num = (min: number, max: number): Parser<number> => (raw, name) => {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < min || n > max) fail(name, `expected a number between ${min} and ${max}, got "${raw}"`);
+  return n;
+};
+const bool: Parser<boolean> = (raw, name) => {
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
+  return fail(name, `expected true or false, got "${raw}"`);
+};
+const url: Parser<string> = (raw, name) => {
+  if (raw === '') return '';
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') fail(name, `expected an http(s) URL, got "${raw}"`);
+  } catch (e) {
+    if (e instanceof ConfigError) throw e;
+    fail(name, `expected a URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+};
+const list: Parser<string[]> = (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean);
+const oneOf = (...values: string[]): Parser<string> => (raw, name) => {
+  if (!values.includes(raw)) fail(name, `expected one of ${values.join(', ')}, got "${raw}"`);
+  return raw;
+};
+
+function s<T>(env: string, def: string, parse: Parser<T>, doc: string): Setting<T> {
+  return { env, default: def, parse, doc };
+}
+
+export const SETTINGS = {
+  host: s('SEJONG_HOST', '127.0.0.1', str, 'Address the HTTP server binds to.'),
+  port: s('SEJONG_PORT', '8080', int(0, 65535), 'HTTP port; 0 picks a free port, logged as {"msg":"listening","port":N}.'),
+  dataDir: s('SEJONG_DATA_DIR', './data', str, 'Directory of the LMDB store (jobs, blobs, keys, ledger, statutes).'),
+  workers: s('SEJONG_WORKERS', String(os.availableParallelism?.() ?? os.cpus().length), int(1, 64), 'Worker threads in the CPU pool (default: number of cores).'),
+  queueSize: s('SEJONG_QUEUE_SIZE', '64', int(1, 100000), 'Tasks that may wait for a worker; beyond it requests get 503 SERVICE_BUSY.'),
+  adminKey: s('SEJONG_ADMIN_KEY', '', str, 'Bootstrap admin key. Unset on first start: one is generated, stored hashed and printed once.'),
+  logLevel: s('SEJONG_LOG_LEVEL', 'info', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'Log level (pino).'),
+  publicUrl: s('SEJONG_PUBLIC_URL', '', url, 'External base URL used in absolute result URLs; default http://HOST:PORT.'),
+  rateLimitPerMinute: s('SEJONG_RATE_LIMIT_PER_MINUTE', '60', int(1, 10_000_000), 'Default requests per minute per API key.'),
+  rateLimitPerDay: s('SEJONG_RATE_LIMIT_PER_DAY', '10000', int(1, 1_000_000_000), 'Default requests per day per API key.'),
+  maxBodyMb: s('SEJONG_MAX_BODY_MB', '10', num(0.01, 200), 'Default request body cap in MB (routes may set their own).'),
+  maxInputPixels: s('SEJONG_MAX_INPUT_PIXELS', '50000000', int(1, 1_000_000_000), 'Largest decoded image (width x height) accepted; protects against decompression bombs.'),
+  sweepSeconds: s('SEJONG_SWEEP_SECONDS', '60', int(1, 86400), 'Interval of the TTL sweeper that deletes expired result blobs.'),
+  tombstoneDays: s('SEJONG_TOMBSTONE_DAYS', '7', int(1, 3650), 'Days an expired job is remembered so that it answers 410 IMAGE_EXPIRED instead of 404.'),
+  logRetentionDays: s('SEJONG_LOG_RETENTION_DAYS', '7', int(1, 365), 'Days request logs are kept for GET /api/v1/logs.'),
+  fetchAllow: s('SEJONG_FETCH_ALLOW', '', list, 'Comma-separated hosts or CIDRs the safe fetcher may reach although private/loopback (e.g. 127.0.0.1,10.0.0.0/8).'),
+  fetchTimeoutMs: s('SEJONG_FETCH_TIMEOUT_MS', '10000', int(100, 600000), 'Timeout of one outbound fetch of an image URL.'),
+  fetchMaxMb: s('SEJONG_FETCH_MAX_MB', '10', num(0.01, 200), 'Largest body the safe fetcher downloads.'),
+  famaUrl: s('SEJONG_FAMA_URL', '', url, 'Base URL of the family-A provider (messages API).'),
+  famaKey: s('SEJONG_FAMA_KEY', '', str, 'API key of the family-A provider (sent as x-api-key).'),
+  fambUrl: s('SEJONG_FAMB_URL', '', url, 'Base URL of the family-B provider (generateContent API).'),
+  fambKey: s('SEJONG_FAMB_KEY', '', str, 'API key of the family-B provider.'),
+  famcUrl: s('SEJONG_FAMC_URL', '', url, 'Base URL of the family-C provider (chat-completions / images-generations).'),
+  famcKey: s('SEJONG_FAMC_KEY', '', str, 'API key of the family-C provider (Bearer).'),
+  aiTimeoutMs: s('SEJONG_AI_TIMEOUT_MS', '120000', int(100, 900000), 'Timeout of one AI provider call.'),
+  catalogFile: s('SEJONG_CATALOG_FILE', '', str, 'Optional JSON file overriding or extending the model catalog.'),
+  paymentUrl: s('SEJONG_PAYMENT_URL', '', url, 'Base URL of the payment provider for bank-account checks; unset = built-in sandbox.'),
+  paymentKey: s('SEJONG_PAYMENT_KEY', '', str, 'API key of the payment provider.'),
+  paymentTimeoutMs: s('SEJONG_PAYMENT_TIMEOUT_MS', '8000', int(100, 600000), 'Timeout of one payment-provider call.'),
+  webhookSecret: s('SEJONG_WEBHOOK_SECRET', '', str, 'Secret (whsec_… base64, or any text) signing completion callbacks; generated and stored on first start when unset.'),
+  callbackRetryHours: s('SEJONG_CALLBACK_RETRY_HOURS', '2', num(0.01, 168), 'How long a failing callback is retried (with backoff).'),
+  lawOc: s('SEJONG_LAW_OC', '', str, 'law.go.kr Open API OC key for `sejong law sync`.'),
+  lawApiUrl: s('SEJONG_LAW_API_URL', 'https://www.law.go.kr', url, 'Base URL of the law.go.kr Open API.'),
+  lawReferer: s('SEJONG_LAW_REFERER', '', str, 'Referer header sent to law.go.kr (the domain registered with the OC key).'),
+  lawImport: s('SEJONG_LAW_IMPORT', '', str, 'Path(s) (comma-separated) to import into the statute store on first start when it is empty.'),
+  lawSyncHour: s('SEJONG_LAW_SYNC_HOUR', '-1', int(-1, 23), 'Hour (0-23, local) of the daily law sync; -1 disables it.'),
+  mcpMaxSessions: s('SEJONG_MCP_MAX_SESSIONS', '1000', int(1, 100000), 'Concurrent MCP SSE sessions.'),
+} as const;
+
+type Settings = typeof SETTINGS;
+export type Config = { [K in keyof Settings]: Settings[K] extends Setting<infer T> ? T : never } & {
+  /** absolute data dir */
+  dataPath: string;
+};
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+  const out: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(SETTINGS) as [string, Setting][]) {
+    const raw = env[setting.env];
+    out[key] = setting.parse(raw === undefined ? setting.default : raw, setting.env);
+  }
+  const cfg = { ...out, ...overrides } as Config;
+  cfg.dataPath = path.resolve(cfg.dataDir);
+  return cfg;
+}
+
+/** Settings the tests and CLI need that are not operator-facing (e.g. whether stdout is a terminal). */
+export const runtimeEnv = {
+  isTTY: () => Boolean(process.stdout.isTTY),
+  isCI: () => process.env.CI === 'true',
+};

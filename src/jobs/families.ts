@@ -1,0 +1,26 @@
+// The job families of the spec: each family's id prefix. A job is readable only through its own family.
+export const FAMILIES = {
+  txt2img: { prefix: 'txt2img_', defaultTtlHours: 1 },
+  caric: { prefix: 'caric_', defaultTtlHours: 24 },
+  analyze: { prefix: 'analyze_', defaultTtlHours: 24 },
+  receipt: { prefix: 'receipt_', defaultTtlHours: 24 },
+  studio_skin: { prefix: 'studio_skin_', defaultTtlHours: 24 },
+  studio_reshape: { prefix: 'studio_reshape_', defaultTtlHours: 24 },
+  studio_makeup: { prefix: 'studio_makeup_', defaultTtlHours: 24 },
+  studio_mosaic: { prefix: 'studio_mosaic_', defaultTtlHours: 24 },
+  bg_remove: { prefix: 'bg_remove_', defaultTtlHours: 24 },
+  comp_caric: { prefix: 'comp_caric_', defaultTtlHours: 24 },
+  ekyc_enhance: { prefix: 'ekyc-enhance-', defaultTtlHours: 1 },
+  ekyc_pipeline: { prefix: 'ekyc-pipeline-', defaultTtlHours: 1 },
+} as const;
+
+export type Family = keyof typeof FAMILIES;
+
+export function familyOfId(id: string): Family | undefined {
+  // longest prefix wins (studio_skin_ before a hypothetical studio_)
+  let best: Family | undefined;
+  for (const [name, f] of Object.entries(FAMILIES) as [Family, (typeof FAMILIES)[Family]][]) {
+    if (id.startsWith(f.prefix) && (!best || f.prefix.length > FAMILIES[best].prefix.length)) best = name;
+  }
+  return best;
+}

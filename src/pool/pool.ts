@@ -1,0 +1,72 @@
+// The bounded worker pool: long-lived threads running src/tasks/*, buffers transferred, full queue → 503.
+import { Piscina } from 'piscina';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { ApiError } from '../server/errors.js';
+import { collectBuffers } from './transfer.js';
+
+export interface PoolOptions {
+  workers: number;
+  queueSize: number;
+  /** extra worker data (e.g. limits) */
+  workerData?: Record<string, unknown>;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** transfer the input's ArrayBuffers to the worker (the caller must not use them afterwards); default true */
+  transfer?: boolean;
+}
+
+export class WorkerPool {
+  private readonly piscina: Piscina;
+  private closed = false;
+  constructor(readonly opts: PoolOptions) {
+    // sharp must be loaded on the main thread before workers use it (libvips is process-global).
+    sharp.concurrency(1);
+    const filename = fileURLToPath(new URL('./boot.mjs', import.meta.url));
+    this.piscina = new Piscina({
+      filename,
+      minThreads: opts.workers,
+      maxThreads: opts.workers,
+      maxQueue: opts.queueSize,
+      idleTimeout: 2 ** 31 - 1,
+      workerData: opts.workerData ?? {},
+      // surface worker output (model load messages) on our stderr
+      resourceLimits: { maxOldGenerationSizeMb: 4096 },
+    });
+  }
+
+  get size(): number {
+    return this.opts.workers;
+  }
+
+  get queued(): number {
+    return this.piscina.queueSize;
+  }
+
+  /** Run one task: `src/tasks/<task>.ts` default export, called with input. */
+  async run<T = unknown>(task: string, input: unknown, opts: RunOptions = {}): Promise<T> {
+    if (this.closed) throw new ApiError('SERVICE_BUSY', 'The server is shutting down', { headers: { 'Retry-After': '5' } });
+    if (this.piscina.queueSize >= this.opts.queueSize) {
+      throw new ApiError('SERVICE_BUSY', `All ${this.opts.workers} workers are busy and ${this.opts.queueSize} tasks are waiting; retry shortly`, {
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil(this.piscina.queueSize / this.opts.workers))) },
+      });
+    }
+    const transferList = opts.transfer === false ? undefined : ([...collectBuffers(input)] as never);
+    try {
+      return (await this.piscina.run({ task, input }, { transferList, signal: opts.signal })) as T;
+    } catch (e) {
+      const msg = (e as Error)?.message ?? '';
+      if (/queue is at limit|Task queue is at limit/i.test(msg)) {
+        throw new ApiError('SERVICE_BUSY', 'The worker queue is full; retry shortly', { headers: { 'Retry-After': '1' } });
+      }
+      throw e;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.piscina.close();
+  }
+}

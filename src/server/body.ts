@@ -1,0 +1,65 @@
+// Request bodies: JSON and multipart parsing, magic-byte sniffing of file parts, per-part size rules.
+import uws from '@trufflesuite/uws-js-unofficial';
+import { ApiError } from './errors.js';
+import type { BodySpec, UploadedFile } from './types.js';
+
+export function sniff(b: Buffer): UploadedFile['format'] {
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
+  if (b.length >= 8 && b.readUInt32BE(0) === 0x89504e47 && b.readUInt32BE(4) === 0x0d0a1a0a) return 'png';
+  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  if (b.length >= 6 && /^GIF8[79]a$/.test(b.toString('latin1', 0, 6))) return 'gif';
+  return 'unknown';
+}
+
+export function parseJson(raw: Buffer, contentType: string): unknown {
+  if (raw.length === 0) throw new ApiError('INVALID_REQUEST', 'A JSON body is required');
+  if (contentType && !/^application\/([a-z.+-]*\+)?json\b/i.test(contentType)) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Expected Content-Type application/json but received ${contentType}`);
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (e) {
+    throw new ApiError('INVALID_REQUEST', `The body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+export function parseMultipart(raw: Buffer, contentType: string, spec: Extract<BodySpec, { kind: 'multipart' }>): { fields: Record<string, string>; files: Record<string, UploadedFile> } {
+  if (!/^multipart\/form-data/i.test(contentType)) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Expected Content-Type multipart/form-data but received ${contentType || 'none'}`);
+  }
+  if (!/boundary=/i.test(contentType)) throw new ApiError('INVALID_REQUEST', 'The multipart Content-Type has no boundary');
+  const ab = raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) as ArrayBuffer;
+  const parts = raw.length ? uws.getParts(ab, contentType) : [];
+  if (parts === undefined) throw new ApiError('INVALID_REQUEST', 'The multipart body could not be parsed');
+  const fields: Record<string, string> = {};
+  const files: Record<string, UploadedFile> = {};
+  const fileRules = spec.files ?? {};
+  for (const p of parts) {
+    const data = Buffer.from(new Uint8Array(p.data));
+    if (p.name in fileRules) {
+      // a file part: also accept a file sent without filename
+      if (files[p.name]) throw new ApiError('INVALID_REQUEST', `The part ${p.name} was sent more than once`, { field: p.name });
+      files[p.name] = { name: p.name, filename: p.filename, contentType: p.type, data, format: sniff(data) };
+    } else if (p.filename !== undefined && p.type && !/^text\//.test(p.type)) {
+      throw new ApiError('INVALID_REQUEST', `Unexpected file part ${p.name}`, { field: p.name });
+    } else {
+      fields[p.name] = data.toString('utf8');
+    }
+  }
+  for (const [name, rule] of Object.entries(fileRules)) {
+    const f = files[name];
+    if (!f) {
+      if (rule.required) throw new ApiError('INVALID_REQUEST', `The file part ${name} is required`, { field: name });
+      continue;
+    }
+    if (f.data.length === 0) throw new ApiError('INVALID_REQUEST', `The file part ${name} is empty`, { field: name });
+    if (rule.maxBytes && f.data.length > rule.maxBytes) {
+      throw new ApiError('PAYLOAD_TOO_LARGE', `The file part ${name} is ${f.data.length} bytes; at most ${rule.maxBytes} (${(rule.maxBytes / 1048576).toFixed(0)} MB) are accepted`, { field: name });
+    }
+    const types = rule.types ?? ['jpeg', 'png', 'webp'];
+    if (!types.includes(f.format as never)) {
+      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Expected a ${types.map((t) => t.toUpperCase()).join('/')} image for ${name} but received ${f.format === 'unknown' ? 'data that is not an image' : f.format.toUpperCase()}`, { field: name });
+    }
+  }
+  return { fields, files };
+}

@@ -1,0 +1,32 @@
+// The services every handler reaches through ctx.services: one instance of each per server.
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Clock } from './clock.js';
+import type { Store } from './store/env.js';
+import type { BlobStore } from './store/blobs.js';
+import type { JobEngine } from './jobs/engine.js';
+import type { WorkerPool } from './pool/pool.js';
+import type { KeyStore } from './auth/keys.js';
+import type { RateLimiter } from './auth/rate-limit.js';
+import type { SafeFetcher } from './providers/fetch.js';
+import type { RequestLog } from './usage/request-log.js';
+import type { Spend } from './usage/spend.js';
+
+export interface Services {
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  store: Store;
+  blobs: BlobStore;
+  jobs: JobEngine;
+  pool: WorkerPool;
+  keys: KeyStore;
+  limiter: RateLimiter;
+  fetcher: SafeFetcher;
+  requestLog: RequestLog;
+  spend: Spend;
+  /** base URL clients reach us at (SEJONG_PUBLIC_URL or http://host:port) */
+  baseUrl(): string;
+  /** extension slots that api modules fill in their start() (e.g. the law store) */
+  ext: Record<string, unknown>;
+}
