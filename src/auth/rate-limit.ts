@@ -4,6 +4,7 @@ import type { Store } from '../store/env.js';
 
 export interface LimitResult {
   allowed: boolean;
+  window: 'minute' | 'day';
   /** the window that decides: the one with fewer requests left */
   limit: number;
   remaining: number;
@@ -41,7 +42,7 @@ export class RateLimiter {
     const policy = `"minute";q=${perMinute};w=60, "day";q=${perDay};w=86400`;
     if (m >= perMinute || d >= perDay) {
       const byDay = d >= perDay;
-      return { allowed: false, limit: byDay ? perDay : perMinute, remaining: 0, resetSeconds: byDay ? dReset : mReset, policy, retryAfter: byDay ? dReset : mReset };
+      return { allowed: false, window: byDay ? 'day' : 'minute', limit: byDay ? perDay : perMinute, remaining: 0, resetSeconds: byDay ? dReset : mReset, policy, retryAfter: byDay ? dReset : mReset };
     }
     this.mem.set(mk, m + 1);
     this.mem.set(dk, d + 1);
@@ -51,8 +52,8 @@ export class RateLimiter {
     const mLeft = perMinute - m - 1;
     const dLeft = perDay - d - 1;
     return mLeft <= dLeft
-      ? { allowed: true, limit: perMinute, remaining: mLeft, resetSeconds: mReset, policy }
-      : { allowed: true, limit: perDay, remaining: dLeft, resetSeconds: dReset, policy };
+      ? { allowed: true, window: 'minute', limit: perMinute, remaining: mLeft, resetSeconds: mReset, policy }
+      : { allowed: true, window: 'day', limit: perDay, remaining: dLeft, resetSeconds: dReset, policy };
   }
 
   /** drop counters of past windows */

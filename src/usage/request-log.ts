@@ -28,7 +28,7 @@ export class RequestLog {
     const start: [string, number, string] = cursor ? [keyId, cursor.time, cursor.id] : [keyId, Number.MAX_SAFE_INTEGER, '\uffff'];
     let next: { time: number; id: string } | undefined;
     for (const { key, value } of this.db.getRange({ start, end: [keyId, since ?? -1, ''], reverse: true, exclusiveStart: Boolean(cursor) } as never)) {
-      if ((key as [string])[0] !== keyId) break;
+      if ((key as unknown as [string])[0] !== keyId) break;
       if (out.length === limit) {
         const last = out[out.length - 1]!;
         next = { time: last.time, id: last.requestId };

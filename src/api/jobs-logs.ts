@@ -1,0 +1,57 @@
+// Jobs & Logs: the caller's jobs (filter, cursor) and recent requests (kept SEJONG_LOG_RETENTION_DAYS).
+import { z } from 'zod';
+import { ApiError } from '../server/errors.js';
+import { form } from '../server/validate.js';
+import type { RouteDef } from '../server/types.js';
+import { FAMILIES, type Family } from '../jobs/families.js';
+
+const jobsQuery = z.object({
+  family: z.enum(Object.keys(FAMILIES) as [Family, ...Family[]]).optional(),
+  status: z.enum(['processing', 'completed', 'failed', 'expired']).optional(),
+  limit: form.int(1, 200).optional(),
+  cursor: z.string().max(200).optional(),
+}).strict();
+
+const logsQuery = z.object({ limit: form.int(1, 500).optional(), cursor: z.string().max(200).optional() }).strict();
+
+export const routes: RouteDef[] = [
+  {
+    method: 'GET', path: '/api/v1/jobs', auth: 'key', tags: ['Jobs & Logs'], summary: 'The caller\'s jobs, newest first',
+    query: jobsQuery,
+    handler: (ctx) => {
+      const q = ctx.query as z.infer<typeof jobsQuery>;
+      const { jobs } = ctx.services;
+      const r = jobs.list(ctx.principal.keyId!, { family: q.family, status: q.status, limit: q.limit ?? 50, cursor: q.cursor });
+      return {
+        jobs: r.jobs.map((j) => ({
+          jobId: j.id, family: j.family, status: jobs.isExpired(j) ? 'expired' : j.status, progress: j.progress,
+          createdAt: new Date(j.createdAt).toISOString(), completedAt: j.completedAt ? new Date(j.completedAt).toISOString() : null,
+          expiresAt: j.expiresAt ? new Date(j.expiresAt).toISOString() : null,
+          estimatedCost: j.estimatedCost ?? null, actualCost: j.actualCost ?? null, error: j.error ?? null,
+        })),
+        next_cursor: r.nextCursor,
+        spend: ctx.services.spend.forKey(ctx.principal.keyId!).map((d) => ({ day: d.day, jobs: d.jobs, cost: d.cost })),
+      };
+    },
+  },
+  {
+    method: 'GET', path: '/api/v1/logs', auth: 'key', tags: ['Jobs & Logs'], summary: 'The caller\'s recent requests',
+    query: logsQuery,
+    handler: (ctx) => {
+      const q = ctx.query as z.infer<typeof logsQuery>;
+      let cursor: { time: number; id: string } | undefined;
+      if (q.cursor) {
+        const [t, id] = Buffer.from(q.cursor, 'base64url').toString().split('|');
+        if (!t || !id || !/^\d+$/.test(t)) throw new ApiError('INVALID_REQUEST', 'Expected a cursor returned by this endpoint for cursor', { field: 'cursor' });
+        cursor = { time: Number(t), id };
+      }
+      const { services } = ctx;
+      const since = services.clock.now() - services.config.logRetentionDays * 86400_000;
+      const r = services.requestLog.list(ctx.principal.keyId!, q.limit ?? 100, cursor, since);
+      return {
+        logs: r.entries.map((e) => ({ time: new Date(e.time).toISOString(), method: e.method, path: e.path, status: e.status, ms: e.ms, requestId: e.requestId, code: e.code ?? null })),
+        next_cursor: r.next ? Buffer.from(`${r.next.time}|${r.next.id}`).toString('base64url') : undefined,
+      };
+    },
+  },
+];

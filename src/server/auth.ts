@@ -1,0 +1,54 @@
+// Who is calling: API key (X-API-Key or Bearer), the admin key, or a job access key; then the per-key rate limit.
+import { ApiError } from './errors.js';
+import type { Ctx, Principal, RouteDef } from './types.js';
+
+function presentedKey(ctx: Ctx): { key?: string; viaBearer: boolean } {
+  const x = ctx.headers['x-api-key'];
+  if (x) return { key: x.trim(), viaBearer: false };
+  const a = ctx.headers['authorization'];
+  if (a) {
+    const m = /^Bearer\s+(.+)$/i.exec(a.trim());
+    if (m) return { key: m[1]!.trim(), viaBearer: true };
+  }
+  return { viaBearer: false };
+}
+
+export function authenticate(ctx: Ctx, route: RouteDef, outHeaders: Record<string, string>): Principal {
+  if (route.auth === 'none') return { kind: 'anonymous' };
+  const { services } = ctx;
+  const { key, viaBearer } = presentedKey(ctx);
+  const rec = key ? services.keys.lookup(key) : undefined;
+
+  if (route.auth === 'admin') {
+    if (!key) throw new ApiError('INVALID_API_KEY', 'The admin key is required (X-API-Key or Authorization: Bearer)');
+    if (!rec) throw new ApiError('INVALID_API_KEY', 'The key is missing, invalid or revoked');
+    if (!rec.admin) throw new ApiError('FORBIDDEN', 'This endpoint needs the admin key');
+    return { kind: 'admin', keyId: rec.id, keyName: rec.name };
+  }
+
+  if (!rec) {
+    if (route.auth === 'job') {
+      const q = route.accessKeyQuery ? ctx.rawQuery.get(route.accessKeyQuery) ?? undefined : undefined;
+      const token = (viaBearer ? key : undefined) ?? q;
+      if (token) return { kind: 'token', token };
+      if (key) throw new ApiError('INVALID_API_KEY', 'The key is invalid or revoked');
+      throw new ApiError('INVALID_API_KEY', 'An API key (X-API-Key) or the job\'s access key (Authorization: Bearer) is required');
+    }
+    throw new ApiError('INVALID_API_KEY', key ? 'The API key is invalid or revoked' : 'An API key is required (X-API-Key or Authorization: Bearer)');
+  }
+
+  const principal: Principal = { kind: rec.admin ? 'admin' : 'key', keyId: rec.id, keyName: rec.name };
+  if (!route.noRateLimit) {
+    const cfg = services.config;
+    const r = services.limiter.hit(rec.id, rec.rateLimitPerMinute ?? cfg.rateLimitPerMinute, rec.rateLimitPerDay ?? cfg.rateLimitPerDay, services.clock.now());
+    outHeaders['ratelimit-policy'] = r.policy;
+    outHeaders['ratelimit'] = `"${r.window}";r=${r.remaining};t=${r.resetSeconds}`;
+    if (!r.allowed) {
+      ctx.principal = principal; // so the rejection is logged against the key
+      throw new ApiError('RATE_LIMITED', `Rate limit of ${r.limit} requests per ${r.window} exceeded; retry in ${r.retryAfter} s`, {
+        headers: { 'retry-after': String(r.retryAfter) },
+      });
+    }
+  }
+  return principal;
+}

@@ -1,0 +1,58 @@
+// Low-level uWS glue: status lines, writing a reply (corked), reading a capped body.
+import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 301: 'Moved Permanently', 302: 'Found', 304: 'Not Modified',
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
+  410: 'Gone', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests',
+  500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+export const statusLine = (s: number) => `${s} ${STATUS_TEXT[s] ?? 'Status'}`;
+
+export interface OutMessage {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer | string;
+}
+
+/** Write a whole answer in one cork. Returns false when the client already went away. */
+export function writeOut(res: HttpResponse, out: OutMessage, state: { aborted: boolean; done: boolean }): boolean {
+  if (state.aborted || state.done) return false;
+  state.done = true;
+  res.cork(() => {
+    res.writeStatus(statusLine(out.status));
+    for (const [k, v] of Object.entries(out.headers)) res.writeHeader(k, v);
+    res.end(out.body);
+  });
+  return true;
+}
+
+/**
+ * Read the request body up to maxBytes. Must be called synchronously inside the uWS handler.
+ * Resolves with the bytes, or rejects with 'too-large' (the caller answers 413) or 'aborted'.
+ */
+export function readBody(res: HttpResponse, maxBytes: number, state: { aborted: boolean }): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    res.onData((ab, isLast) => {
+      if (failed) return;
+      if (state.aborted) {
+        failed = true;
+        reject(new Error('aborted'));
+        return;
+      }
+      size += ab.byteLength;
+      if (size > maxBytes) {
+        failed = true;
+        reject(new Error('too-large'));
+        return;
+      }
+      // uWS reuses the chunk's memory after this callback: copy it
+      chunks.push(Buffer.from(new Uint8Array(ab)));
+      if (isLast) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    });
+  });
+}

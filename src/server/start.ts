@@ -1,0 +1,97 @@
+// Assemble the services, load every api module, listen; and the graceful shutdown in reverse order.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import pino, { type Logger } from 'pino';
+import type { Config } from '../config.js';
+import { systemClock, type Clock } from '../clock.js';
+import { Store } from '../store/env.js';
+import { BlobStore } from '../store/blobs.js';
+import { JobEngine } from '../jobs/engine.js';
+import { WorkerPool } from '../pool/pool.js';
+import { KeyStore } from '../auth/keys.js';
+import { RateLimiter } from '../auth/rate-limit.js';
+import { SafeFetcher } from '../providers/fetch.js';
+import { RequestLog } from '../usage/request-log.js';
+import { Spend } from '../usage/spend.js';
+import type { Services } from '../services.js';
+import type { ApiModule, RouteDef } from './types.js';
+import { HttpServer, nativeUwsLoaded } from './app.js';
+import { ensureAdminKey } from '../auth/bootstrap.js';
+
+export interface StartOptions {
+  clock?: Clock;
+  log?: Logger;
+  /** print the generated admin key here (default: stdout) */
+  printSecret?: (line: string) => void;
+}
+
+export interface RunningServer {
+  services: Services;
+  http: HttpServer;
+  port: number;
+  url: string;
+  /** set when a new admin key was generated on this start */
+  generatedAdminKey?: string;
+  close(): Promise<void>;
+}
+
+const apiDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'api');
+
+export async function loadApiModules(): Promise<Array<{ name: string; mod: ApiModule }>> {
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  const files = fs.existsSync(apiDir) ? fs.readdirSync(apiDir).filter((f) => f.endsWith(ext) && !f.endsWith('.d.ts') && !f.includes('.test.')).sort() : [];
+  const out: Array<{ name: string; mod: ApiModule }> = [];
+  for (const f of files) out.push({ name: f.replace(/\.[tj]s$/, ''), mod: (await import(pathToFileURL(path.join(apiDir, f)).href)) as ApiModule });
+  return out;
+}
+
+export async function startServer(config: Config, opts: StartOptions = {}): Promise<RunningServer> {
+  if (!nativeUwsLoaded()) throw new Error('The native uWebSockets.js binary did not load (JS fallback active); this Node version/platform is not supported');
+  const clock = opts.clock ?? systemClock;
+  const log = opts.log ?? pino({ level: config.logLevel, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ sync: false }));
+  const store = new Store(config.dataPath);
+  const blobs = new BlobStore(store);
+  const jobs = new JobEngine(store, blobs, clock, config.tombstoneDays * 86400_000);
+  const keys = new KeyStore(store);
+  const pool = new WorkerPool({ workers: config.workers, queueSize: config.queueSize, workerData: { maxInputPixels: config.maxInputPixels } });
+  let port = config.port;
+  const services: Services = {
+    config, clock, log, store, blobs, jobs, pool, keys,
+    limiter: new RateLimiter(store),
+    fetcher: new SafeFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs, maxBytes: Math.round(config.fetchMaxMb * 1048576) }),
+    requestLog: new RequestLog(store, config.logRetentionDays * 86400_000),
+    spend: new Spend(store),
+    baseUrl: () => config.publicUrl || `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    ext: {},
+  };
+  const generatedAdminKey = await ensureAdminKey(services, opts.printSecret);
+  const recovered = await jobs.recoverInterrupted();
+  if (recovered) log.warn({ msg: 'jobs interrupted by a previous stop were marked failed', count: recovered });
+
+  const modules = await loadApiModules();
+  const routes: RouteDef[] = modules.flatMap((m) => m.mod.routes ?? []);
+  services.ext.routes = routes;
+  for (const m of modules) await m.mod.start?.(services);
+  const http = new HttpServer(services, routes);
+  port = await http.listen(config.host, config.port);
+  jobs.startSweeper(config.sweepSeconds * 1000);
+  const pruneTimer = setInterval(() => void services.requestLog.prune(clock.now()).catch(() => undefined), 3600_000);
+  pruneTimer.unref();
+  log.info({ msg: 'listening', port, host: config.host, workers: config.workers, routes: routes.length });
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      clearInterval(pruneTimer);
+      await http.close();
+      for (const m of [...modules].reverse()) await m.mod.stop?.(services);
+      await jobs.drain();
+      await pool.close();
+      await services.fetcher.close();
+      await store.close();
+      log.info({ msg: 'stopped' });
+      log.flush?.();
+    })());
+  return { services, http, port, url: `http://127.0.0.1:${port}`, generatedAdminKey, close };
+}
