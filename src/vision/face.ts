@@ -1,0 +1,229 @@
+// Face pipeline: UltraFace boxes → confirmed by BlazeFace + 68-landmark agreement → 5 points → ArcFace alignment → embedding.
+import { run, tensor, modelTag } from './models.js';
+import { cropResize, iou, nms, similarityTransform, invertAffine, warpAffine, toGrey, toPlanar, type Box, type Point, type Raster, type RgbImage } from './raster.js';
+
+export interface Face {
+  /** [x1, y1, x2, y2] in image pixels */
+  box: Box;
+  /** detector score 0..1 (UltraFace) */
+  score: number;
+  /** 68 iBUG points in image coordinates */
+  landmarks: Point[];
+  /** image-left eye, image-right eye, nose tip, image-left mouth corner, image-right mouth corner */
+  keypoints5: Point[];
+  /** the second signal: BlazeFace score on a crop around the box (0..1) */
+  confirmScore: number;
+}
+
+export interface DetectOptions {
+  /** UltraFace score threshold (default 0.45: low on purpose, every box must also pass the confirmation) */
+  minScore?: number;
+  /** BlazeFace confirmation threshold (default 0.6) */
+  minConfirm?: number;
+  /** ignore boxes whose shorter side is below this many pixels (default 12) */
+  minSize?: number;
+  /** at most this many faces (largest first; default 32) */
+  maxFaces?: number;
+  /** skip the second signal (diagnostics only) */
+  unconfirmed?: boolean;
+}
+
+export const FACE_MODELS = { detector: modelTag('detect'), confirm: modelTag('blaze'), landmarks: modelTag('landmark'), embedding: modelTag('feature') };
+
+// ---------------------------------------------------------------- UltraFace (RFB-320)
+async function ultraface(img: RgbImage, minScore: number): Promise<Array<{ box: Box; score: number }>> {
+  const small = cropResize(img, 0, 0, img.width, img.height, 320, 240);
+  const input = toPlanar(small, 1 / 128, -127 / 128);
+  const out = await run('detect', { input: tensor(input, [1, 3, 240, 320]) });
+  const scores = out.scores!.data as Float32Array;
+  const boxes = out.boxes!.data as Float32Array;
+  const cand: Box[] = [];
+  const sc: number[] = [];
+  const n = scores.length / 2;
+  for (let i = 0; i < n; i++) {
+    const s = scores[i * 2 + 1]!;
+    if (s < minScore) continue;
+    const b: Box = [
+      Math.max(0, boxes[i * 4]! * img.width),
+      Math.max(0, boxes[i * 4 + 1]! * img.height),
+      Math.min(img.width, boxes[i * 4 + 2]! * img.width),
+      Math.min(img.height, boxes[i * 4 + 3]! * img.height),
+    ];
+    if (b[2] - b[0] < 2 || b[3] - b[1] < 2) continue;
+    cand.push(b);
+    sc.push(s);
+  }
+  return nms(cand, sc, 0.4).map((i) => ({ box: cand[i]!, score: sc[i]! }));
+}
+
+// ---------------------------------------------------------------- BlazeFace (back, 256) as the confirming detector
+let anchors: Float32Array | null = null;
+function blazeAnchors(): Float32Array {
+  if (anchors) return anchors;
+  const a: number[] = [];
+  // stride 16: 16×16 cells × 2 anchors; strides 32,32,32 merged: 8×8 cells × 6 anchors
+  for (const [grid, per] of [[16, 2], [8, 6]] as const) {
+    for (let y = 0; y < grid; y++) for (let x = 0; x < grid; x++) for (let k = 0; k < per; k++) a.push((x + 0.5) / grid, (y + 0.5) / grid);
+  }
+  anchors = Float32Array.from(a);
+  return anchors;
+}
+
+interface BlazeHit { score: number; box: Box; kp: Point[] }
+
+/** Run BlazeFace on a square region of the image (x, y, side); returns hits in image coordinates. */
+async function blazeface(img: RgbImage, x: number, y: number, side: number): Promise<BlazeHit[]> {
+  const crop = cropResize(img, x, y, side, side, 256, 256);
+  const n = 256 * 256;
+  const input = new Float32Array(n * 3);
+  for (let i = 0; i < n * 3; i++) input[i] = crop.data[i]! / 127.5 - 1;
+  const out = await run('blaze', { 'input:0': tensor(input, [1, 256, 256, 3]) });
+  const s16 = out['Identity:0']!.data as Float32Array;
+  const s32 = out['Identity_1:0']!.data as Float32Array;
+  const r16 = out['Identity_2:0']!.data as Float32Array;
+  const r32 = out['Identity_3:0']!.data as Float32Array;
+  const A = blazeAnchors();
+  const hits: BlazeHit[] = [];
+  const k = side / 256;
+  for (let i = 0; i < 896; i++) {
+    const logit = i < 512 ? s16[i]! : s32[i - 512]!;
+    const score = 1 / (1 + Math.exp(-Math.max(-100, Math.min(100, logit))));
+    if (score < 0.3) continue;
+    const r = i < 512 ? r16.subarray(i * 16, i * 16 + 16) : r32.subarray((i - 512) * 16, (i - 512) * 16 + 16);
+    const ax = A[i * 2]! * 256, ay = A[i * 2 + 1]! * 256;
+    const cx = r[0]! + ax, cy = r[1]! + ay, w = r[2]!, h = r[3]!;
+    const box: Box = [x + (cx - w / 2) * k, y + (cy - h / 2) * k, x + (cx + w / 2) * k, y + (cy + h / 2) * k];
+    const kp: Point[] = [];
+    for (let j = 0; j < 6; j++) kp.push([x + (r[4 + j * 2]! + ax) * k, y + (r[5 + j * 2]! + ay) * k]);
+    hits.push({ score, box, kp });
+  }
+  const keep = nms(hits.map((h) => h.box), hits.map((h) => h.score), 0.3);
+  return keep.map((i) => hits[i]!);
+}
+
+// ---------------------------------------------------------------- 68 landmarks
+export async function landmarks68(img: Raster, box: Box): Promise<Point[]> {
+  const [x1, y1, x2, y2] = box;
+  const w = x2 - x1, h = y2 - y1;
+  const grey = toGrey(cropResize(img, x1, y1, w, h, 64, 64));
+  const input = new Float32Array(64 * 64);
+  for (let i = 0; i < input.length; i++) input[i] = grey.data[i]! / 256;
+  const out = await run('landmark', { input: tensor(input, [1, 1, 64, 64]) });
+  const o = out.output!.data as Float32Array;
+  const pts: Point[] = [];
+  for (let i = 0; i < 68; i++) pts.push([o[i * 2]! * w + x1, o[i * 2 + 1]! * h + y1]);
+  return pts;
+}
+
+const mean = (pts: Point[]): Point => [pts.reduce((s, p) => s + p[0], 0) / pts.length, pts.reduce((s, p) => s + p[1], 0) / pts.length];
+
+/** 68 → 5: eye centres (36–41, 42–47), nose tip (30), mouth corners (48/60, 54/64). */
+export function fivePoints(l: Point[]): Point[] {
+  return [
+    mean([l[36]!, l[37]!, l[38]!, l[39]!, l[40]!, l[41]!]),
+    mean([l[42]!, l[43]!, l[44]!, l[45]!, l[46]!, l[47]!]),
+    l[30]!,
+    mean([l[48]!, l[60]!]),
+    mean([l[54]!, l[64]!]),
+  ];
+}
+
+const dist = (a: Point, b: Point) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+
+/** Geometric sanity of a 68-point set: eyes above nose above mouth, eyes apart, roughly upright. */
+function plausible(k5: Point[], box: Box): boolean {
+  const [le, re, nose, ml, mr] = k5 as [Point, Point, Point, Point, Point];
+  const w = box[2] - box[0];
+  const eyeDist = dist(le, re);
+  if (eyeDist < 0.15 * w || eyeDist > 0.8 * w) return false;
+  const eyeY = (le[1] + re[1]) / 2, mouthY = (ml[1] + mr[1]) / 2;
+  if (!(nose[1] > eyeY && mouthY > nose[1])) return false;
+  if (mr[0] <= ml[0] || re[0] <= le[0]) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------- detectFaces (public)
+export async function detectFaces(img: RgbImage, opts: DetectOptions = {}): Promise<Face[]> {
+  const minScore = opts.minScore ?? 0.45;
+  const minConfirm = opts.minConfirm ?? 0.6;
+  const minSize = opts.minSize ?? 12;
+  const maxFaces = opts.maxFaces ?? 32;
+  let cands = (await ultraface(img, minScore)).filter((c) => Math.min(c.box[2] - c.box[0], c.box[3] - c.box[1]) >= minSize);
+  cands.sort((a, b) => area(b.box) - area(a.box));
+  cands = cands.slice(0, maxFaces * 2);
+  const faces: Face[] = [];
+  for (const c of cands) {
+    if (faces.length >= maxFaces) break;
+    // a box lying mostly inside an already accepted (larger) face is a part of that face
+    if (faces.some((f) => containment(c.box, f.box) > 0.6)) continue;
+    const lm = await landmarks68(img, c.box);
+    const k5 = fivePoints(lm);
+    let confirmScore = 1;
+    if (!opts.unconfirmed) {
+      if (!plausible(k5, c.box)) continue;
+      const w = c.box[2] - c.box[0], h = c.box[3] - c.box[1];
+      const side = 2.2 * Math.max(w, h);
+      const cx = (c.box[0] + c.box[2]) / 2, cy = (c.box[1] + c.box[3]) / 2;
+      const hits = await blazeface(img, cx - side / 2, cy - side / 2, side);
+      const eyeDist = dist(k5[0]!, k5[1]!);
+      confirmScore = 0;
+      for (const hit of hits) {
+        if (iou(hit.box, c.box) < 0.25) continue;
+        // BlazeFace keypoints 0/1 are the two eyes; both must land near the landmark eyes (either order)
+        const [e0, e1] = hit.kp as [Point, Point];
+        const d = Math.min(dist(e0, k5[0]!) + dist(e1, k5[1]!), dist(e1, k5[0]!) + dist(e0, k5[1]!)) / 2;
+        if (d > 0.45 * eyeDist) continue;
+        confirmScore = Math.max(confirmScore, hit.score);
+      }
+      if (confirmScore < minConfirm) continue;
+    }
+    faces.push({ box: c.box, score: c.score, landmarks: lm, keypoints5: k5, confirmScore });
+  }
+  return faces;
+}
+
+const area = (b: Box) => (b[2] - b[0]) * (b[3] - b[1]);
+/** share of box a's area that lies inside box b */
+function containment(a: Box, b: Box): number {
+  const ix = Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0]));
+  const iy = Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
+  return (ix * iy) / Math.max(1e-9, area(a));
+}
+
+// ---------------------------------------------------------------- alignment + embedding
+/** The ArcFace 112×112 reference positions of the 5 points. */
+export const ARCFACE_TEMPLATE: Point[] = [
+  [38.2946, 51.6963],
+  [73.5318, 51.5014],
+  [56.0252, 71.7366],
+  [41.5493, 92.3655],
+  [70.7299, 92.2041],
+];
+
+/** Warp the face so that its 5 points land on the ArcFace template (similarity transform, least squares). */
+export function alignFace(img: Raster, keypoints5: Point[]): Raster {
+  const m = similarityTransform(keypoints5, ARCFACE_TEMPLATE);
+  return warpAffine(img, invertAffine(m), 112, 112);
+}
+
+/** 512-d L2-normalised embedding of an aligned 112×112 RGB face. */
+export async function embedAligned(aligned: Raster): Promise<Float32Array> {
+  const input = toPlanar(aligned, 1 / 128, -127 / 128);
+  const out = await run('feature', { input: tensor(input, [1, 3, 112, 112]) });
+  const v = Float32Array.from(out.output!.data as Float32Array);
+  let n = 0;
+  for (const x of v) n += x * x;
+  n = Math.sqrt(n) || 1;
+  for (let i = 0; i < v.length; i++) v[i]! /= n;
+  return v;
+}
+
+export async function embedFace(img: RgbImage, face: Face): Promise<Float32Array> {
+  return embedAligned(alignFace(img, face.keypoints5));
+}
+
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}

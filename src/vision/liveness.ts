@@ -1,0 +1,35 @@
+// Passive liveness (MiniFASNet-like fr_liveness): crop = face box × 2.7 kept inside the image, 128×128, raw 0–255 BGR.
+import { run, tensor, modelTag } from './models.js';
+import { cropResize, toPlanar, type Box, type RgbImage } from './raster.js';
+
+export const LIVENESS_MODEL = modelTag('liveness');
+/** default decision threshold on the "real" probability */
+export const LIVENESS_THRESHOLD = 0.5;
+
+/** The crop the model was trained on: box scaled by 2.7 about its centre, shifted (not clipped) to stay inside. */
+export function livenessCrop(width: number, height: number, box: Box, scale = 2.7): Box {
+  const bw = box[2] - box[0], bh = box[3] - box[1];
+  const s = Math.min((height - 1) / bh, (width - 1) / bw, scale);
+  const nw = bw * s, nh = bh * s;
+  const cx = box[0] + bw / 2, cy = box[1] + bh / 2;
+  let x1 = cx - nw / 2, y1 = cy - nh / 2, x2 = cx + nw / 2, y2 = cy + nh / 2;
+  if (x1 < 0) { x2 -= x1; x1 = 0; }
+  if (y1 < 0) { y2 -= y1; y1 = 0; }
+  if (x2 > width - 1) { x1 -= x2 - width + 1; x2 = width - 1; }
+  if (y2 > height - 1) { y1 -= y2 - height + 1; y2 = height - 1; }
+  return [Math.max(0, x1), Math.max(0, y1), x2, y2];
+}
+
+/** Probability (0..1) that the face is a live person rather than a print or a screen. Input RGB; fed to the model as BGR. */
+export async function livenessScore(img: RgbImage, box: Box): Promise<{ score: number; probs: number[] }> {
+  const [x1, y1, x2, y2] = livenessCrop(img.width, img.height, box);
+  const crop = cropResize(img, x1, y1, x2 - x1, y2 - y1, 128, 128);
+  const input = toPlanar(crop, 1, 0, [2, 1, 0]); // BGR, 0..255
+  const out = await run('liveness', { input: tensor(input, [1, 3, 128, 128]) });
+  const logits = Array.from(out.output!.data as Float32Array);
+  const m = Math.max(...logits);
+  const e = logits.map((x) => Math.exp(x - m));
+  const sum = e.reduce((a, b) => a + b, 0);
+  const probs = e.map((x) => x / sum);
+  return { score: probs[0]!, probs };
+}
