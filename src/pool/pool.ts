@@ -2,8 +2,10 @@
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { ApiError } from '../server/errors.js';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../server/errors.js';
+import { TASK_ERROR_MARK } from './worker.js';
 import { collectBuffers } from './transfer.js';
+import { parseTaskError } from '../tasks/lib/task-error.js';
 
 export interface PoolOptions {
   workers: number;
@@ -58,9 +60,18 @@ export class WorkerPool {
       return (await this.piscina.run({ task, input }, { transferList, signal: opts.signal })) as T;
     } catch (e) {
       const msg = (e as Error)?.message ?? '';
+      const at = msg.indexOf(TASK_ERROR_MARK);
+      if (at >= 0) {
+        const info = JSON.parse(msg.slice(at + TASK_ERROR_MARK.length)) as { code: string; message?: string; field?: string; status?: number };
+        if (info.code in ERROR_CODES) throw new ApiError(info.code as ErrorCode, info.message ?? info.code, { field: info.field, status: info.status });
+        throw Object.assign(new Error(info.message), { code: info.code, field: info.field });
+      }
       if (/queue is at limit|Task queue is at limit/i.test(msg)) {
         throw new ApiError('SERVICE_BUSY', 'The worker queue is full; retry shortly', { headers: { 'Retry-After': '1' } });
       }
+      // bad input reported by a task (src/tasks/README.md): code/field survive cloning only inside the message
+      const te = parseTaskError(e);
+      if (te) throw new ApiError(te.code, te.message, { field: te.field });
       throw e;
     }
   }

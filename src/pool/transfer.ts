@@ -1,5 +1,5 @@
 // Marks the ArrayBuffers inside a task's input or output for transfer between threads (no copies).
-import { transferableSymbol, valueSymbol } from 'piscina';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 
 /** Every ArrayBuffer reachable from value (through plain objects and arrays) that owns its whole memory. */
 export function collectBuffers(value: unknown, out = new Set<ArrayBuffer>(), depth = 0): Set<ArrayBuffer> {
@@ -23,5 +23,5 @@ export function collectBuffers(value: unknown, out = new Set<ArrayBuffer>(), dep
 export function movable<T>(value: T): T {
   const list = [...collectBuffers(value)];
   if (list.length === 0) return value;
-  return { [transferableSymbol]: list, [valueSymbol]: value } as unknown as T;
+  return move({ [transferableSymbol]: list, [valueSymbol]: value } as never) as unknown as T;
 }

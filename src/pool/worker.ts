@@ -20,8 +20,19 @@ function load(task: string): Promise<TaskModule> {
   return m;
 }
 
+/** Marker that carries a task error's code/field across the thread boundary (structured clone drops them). */
+export const TASK_ERROR_MARK = '\u0000sejong-task-error:';
+
 export default async function dispatch(req: TaskRequest): Promise<unknown> {
   const mod = await load(req.task);
-  const out = await mod.default(req.input);
-  return movable(out);
+  try {
+    const out = await mod.default(req.input);
+    return movable(out);
+  } catch (e) {
+    const err = e as { code?: unknown; message?: string; field?: unknown; status?: unknown };
+    if (err && typeof err.code === 'string') {
+      throw new Error(TASK_ERROR_MARK + JSON.stringify({ code: err.code, message: err.message, field: err.field, status: err.status }));
+    }
+    throw e;
+  }
 }
