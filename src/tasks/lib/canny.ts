@@ -1,0 +1,95 @@
+// Canny edge detection: Gaussian blur, Sobel gradient, non-maximum suppression, hysteresis.
+// Thresholds are automatic when not given: high = the `highPercentile` of the non-zero suppressed gradient
+// magnitudes (texture gives many weak maxima, object outlines few strong ones), low = 0.4 * high.
+import { gaussianBlur, sobel, type Grey } from './gray.js';
+
+export interface CannyOptions {
+  sigma?: number;
+  low?: number;
+  high?: number;
+  /** 0..1, default 0.85 */
+  highPercentile?: number;
+  lowRatio?: number;
+}
+
+export interface CannyResult {
+  /** 255 on edges, 0 elsewhere */
+  edges: Uint8Array;
+  width: number;
+  height: number;
+  low: number;
+  high: number;
+  /** gradient direction per pixel (radians) of the blurred image, for callers fitting lines */
+  gx: Float32Array;
+  gy: Float32Array;
+  mag: Float32Array;
+}
+
+export function canny(g: Grey, opts: CannyOptions = {}): CannyResult {
+  const { width: w, height: h } = g;
+  const blurred = gaussianBlur(g, opts.sigma ?? 1.4);
+  const { gx, gy, mag } = sobel(blurred);
+  const nms = new Float32Array(w * h);
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      const m = mag[i]!;
+      if (m === 0) continue;
+      const ax = gx[i]!, ay = gy[i]!;
+      // quantise direction to 0, 45, 90, 135 degrees
+      let a = Math.atan2(ay, ax) * (180 / Math.PI);
+      if (a < 0) a += 180;
+      let n1: number, n2: number;
+      if (a < 22.5 || a >= 157.5) {
+        n1 = mag[i - 1]!;
+        n2 = mag[i + 1]!;
+      } else if (a < 67.5) {
+        n1 = mag[i - w - 1]!;
+        n2 = mag[i + w + 1]!;
+      } else if (a < 112.5) {
+        n1 = mag[i - w]!;
+        n2 = mag[i + w]!;
+      } else {
+        n1 = mag[i - w + 1]!;
+        n2 = mag[i + w - 1]!;
+      }
+      if (m >= n1 && m > n2) nms[i] = m;
+    }
+  }
+  let high = opts.high;
+  if (high === undefined) {
+    const vals: number[] = [];
+    for (let i = 0; i < nms.length; i++) if (nms[i]! > 0) vals.push(nms[i]!);
+    vals.sort((a, b) => a - b);
+    const p = opts.highPercentile ?? 0.85;
+    high = vals.length ? vals[Math.min(vals.length - 1, Math.floor(vals.length * p))]! : 1;
+    high = Math.max(high, 20);
+  }
+  const low = opts.low ?? high * (opts.lowRatio ?? 0.4);
+  const edges = new Uint8Array(w * h);
+  const stack: number[] = [];
+  for (let i = 0; i < nms.length; i++) {
+    if (nms[i]! >= high && edges[i] === 0) {
+      edges[i] = 255;
+      stack.push(i);
+      while (stack.length) {
+        const j = stack.pop()!;
+        const jx = j % w, jy = (j - jx) / w;
+        for (let dy = -1; dy <= 1; dy++) {
+          const yy = jy + dy;
+          if (yy < 0 || yy >= h) continue;
+          for (let dx = -1; dx <= 1; dx++) {
+            const xx = jx + dx;
+            if (xx < 0 || xx >= w) continue;
+            const k = yy * w + xx;
+            if (edges[k] === 0 && nms[k]! >= low) {
+              edges[k] = 255;
+              stack.push(k);
+            }
+          }
+        }
+      }
+    }
+  }
+  return { edges, width: w, height: h, low, high, gx, gy, mag };
+}

@@ -1,0 +1,181 @@
+// QR recognition with zxing-wasm (its .wasm read from the installed package, never from a CDN), retried on
+// prepared variants when enablePreprocessing is on. The variant list reads top to bottom; the first that
+// decodes wins; `method` names it and `attempts` counts the tries.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import sharp, { type Sharp } from 'sharp';
+import { prepareZXingModule, readBarcodes, type ReaderOptions, type ReadResult } from 'zxing-wasm/reader';
+import { checkImage, decodeChecked, toBuffer, type DecodeOptions } from './lib/image-io.js';
+import { greyFromU8, sauvola, histogram, percentile } from './lib/gray.js';
+
+export interface QrRecognizeInput extends DecodeOptions {
+  image: Uint8Array;
+  enablePreprocessing?: boolean;
+}
+
+export interface QrRecognizeOutput {
+  success: boolean;
+  data: string | null;
+  method: string | null;
+  attempts: number;
+  format?: string;
+  /** corners of the symbol in the original image's pixels: topLeft, topRight, bottomRight, bottomLeft */
+  position?: [number, number][];
+  /** every variant tried, in order */
+  tried: string[];
+  message?: string;
+}
+
+let ready: Promise<unknown> | undefined;
+/** Load the reader's wasm from node_modules (no network). */
+export function zxingReady(): Promise<unknown> {
+  if (!ready) {
+    const require = createRequire(import.meta.url);
+    const wasmPath = require.resolve('zxing-wasm/reader/zxing_reader.wasm');
+    const wasmBinary = readFileSync(wasmPath);
+    // overrides replace the default CDN locateFile entirely; with wasmBinary nothing is fetched
+    ready = prepareZXingModule({
+      overrides: {
+        wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) as ArrayBuffer,
+        locateFile: (p: string) => wasmPath.replace(/zxing_reader\.wasm$/, p),
+      },
+      fireImmediately: true,
+    }) as Promise<unknown>;
+  }
+  return ready;
+}
+
+interface Variant {
+  name: string;
+  /** grey pixels of the variant and how to map its coordinates back to the original */
+  make: (base: GreyImg) => Promise<GreyImg> | GreyImg;
+  options?: ReaderOptions;
+}
+
+interface GreyImg {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  /** original = variant * scale (before rotation) */
+  scale: number;
+  rotate?: number;
+}
+
+const BASE_OPTIONS: ReaderOptions = { formats: ['QRCode', 'MicroQRCode'], tryHarder: true, tryRotate: true, tryInvert: true, tryDownscale: true, maxNumberOfSymbols: 1 };
+
+function toRgba(g: GreyImg): { data: Uint8ClampedArray; width: number; height: number } {
+  const n = g.width * g.height;
+  const out = new Uint8ClampedArray(n * 4);
+  for (let i = 0, o = 0; i < n; i++, o += 4) {
+    const v = g.data[i]!;
+    out[o] = v;
+    out[o + 1] = v;
+    out[o + 2] = v;
+    out[o + 3] = 255;
+  }
+  return { data: out, width: g.width, height: g.height };
+}
+
+async function viaSharp(g: GreyImg, fn: (s: Sharp) => Sharp, scale = g.scale, rotate?: number): Promise<GreyImg> {
+  const { data, info } = await fn(sharp(toBuffer(g.data), { raw: { width: g.width, height: g.height, channels: 1 } })).greyscale().raw().toBuffer({ resolveWithObject: true });
+  // rotate/extend can add channels; keep the first
+  let d: Uint8Array = data;
+  if (info.channels !== 1) {
+    d = new Uint8Array(info.width * info.height);
+    for (let i = 0; i < d.length; i++) d[i] = data[i * info.channels]!;
+  }
+  return { data: d, width: info.width, height: info.height, scale, rotate };
+}
+
+function stretch(g: GreyImg): GreyImg {
+  const h = histogram(greyFromU8(g.data, g.width, g.height));
+  const lo = percentile(h, 0.01), hi = Math.max(lo + 1, percentile(h, 0.99));
+  const out = new Uint8Array(g.data.length);
+  for (let i = 0; i < out.length; i++) out[i] = Math.max(0, Math.min(255, Math.round(((g.data[i]! - lo) * 255) / (hi - lo))));
+  return { ...g, data: out };
+}
+
+function adaptive(g: GreyImg): GreyImg {
+  const r = Math.max(7, Math.round(Math.min(g.width, g.height) / 24));
+  return { ...g, data: sauvola(greyFromU8(g.data, g.width, g.height), r, 0.15, 128) };
+}
+
+/** The preprocessing variants, in the order they are tried after the original. */
+export const VARIANTS: Variant[] = [
+  { name: 'grayscale', make: (g) => g, options: { binarizer: 'GlobalHistogram' } },
+  { name: 'contrast-stretch', make: stretch },
+  { name: 'adaptive-threshold', make: adaptive, options: { binarizer: 'FixedThreshold' } },
+  { name: 'sharpen', make: (g) => viaSharp(g, (s) => s.sharpen({ sigma: 1.5, m1: 1, m2: 3 })) },
+  { name: 'denoise', make: (g) => viaSharp(g, (s) => s.median(5)) },
+  { name: 'blur-threshold', make: async (g) => adaptive(await viaSharp(g, (s) => s.blur(1.2))), options: { binarizer: 'FixedThreshold' } },
+  {
+    name: 'scale-2x',
+    make: (g) => (Math.max(g.width, g.height) > 1400 ? g : viaSharp(g, (s) => s.resize({ width: g.width * 2, height: g.height * 2, kernel: 'cubic' }), g.scale / 2)),
+  },
+  {
+    name: 'scale-0.5x',
+    make: (g) => viaSharp(g, (s) => s.resize({ width: Math.max(1, Math.round(g.width / 2)), height: Math.max(1, Math.round(g.height / 2)), kernel: 'lanczos3' }), g.scale * 2),
+  },
+  { name: 'rotate-45', make: (g) => viaSharp(g, (s) => s.rotate(45, { background: { r: 255, g: 255, b: 255, alpha: 1 } }), g.scale, 45) },
+  { name: 'stretch-sharpen-threshold', make: async (g) => adaptive(await viaSharp(stretch(g), (s) => s.sharpen({ sigma: 2 }))), options: { binarizer: 'FixedThreshold' } },
+];
+
+async function attempt(g: GreyImg, options?: ReaderOptions): Promise<ReadResult | undefined> {
+  const res = await readBarcodes(toRgba(g) as never, { ...BASE_OPTIONS, ...options });
+  return res.find((r) => r.isValid && r.text !== undefined);
+}
+
+function mapBack(r: ReadResult, g: GreyImg, orig: { width: number; height: number }, decodeScale: number): [number, number][] {
+  const p = r.position;
+  const pts = [p.topLeft, p.topRight, p.bottomRight, p.bottomLeft];
+  return pts.map(({ x, y }) => {
+    let X = x, Y = y;
+    if (g.rotate) {
+      // undo rotation about the centre of the rotated canvas
+      const a = (-g.rotate * Math.PI) / 180;
+      const cx = g.width / 2, cy = g.height / 2;
+      const ow = orig.width / decodeScale / g.scale, oh = orig.height / decodeScale / g.scale;
+      const dx = X - cx, dy = Y - cy;
+      X = dx * Math.cos(a) - dy * Math.sin(a) + ow / 2;
+      Y = dx * Math.sin(a) + dy * Math.cos(a) + oh / 2;
+    }
+    return [Math.round(X * g.scale * decodeScale), Math.round(Y * g.scale * decodeScale)] as [number, number];
+  });
+}
+
+export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRecognizeOutput> {
+  const c = await checkImage(input.image, input);
+  await zxingReady();
+  const raw = await decodeChecked(c, 1, 3000);
+  const decodeScale = 1 / raw.scale;
+  const base: GreyImg = { data: raw.data, width: raw.width, height: raw.height, scale: 1 };
+  const tried: string[] = [];
+  const orig = { width: c.width, height: c.height };
+
+  tried.push('original');
+  let hit = await attempt(base);
+  if (hit) return { success: true, data: hit.text, method: 'original', attempts: 1, format: hit.format, position: mapBack(hit, base, orig, decodeScale), tried };
+  if (input.enablePreprocessing === false) {
+    return { success: false, data: null, method: null, attempts: 1, tried, message: 'No QR code was found in the image (preprocessing disabled: 1 attempt)' };
+  }
+  // variants work on an image of at most 1600 px
+  let work = base;
+  if (Math.max(base.width, base.height) > 1600) {
+    const s = 1600 / Math.max(base.width, base.height);
+    work = await viaSharp(base, (p) => p.resize({ width: Math.round(base.width * s), height: Math.round(base.height * s), kernel: 'lanczos3' }), 1 / s);
+  }
+  for (const v of VARIANTS) {
+    tried.push(v.name);
+    const g = await v.make(work);
+    hit = await attempt(g, v.options);
+    if (hit) return { success: true, data: hit.text, method: v.name, attempts: tried.length, format: hit.format, position: mapBack(hit, g, orig, decodeScale), tried };
+  }
+  return {
+    success: false,
+    data: null,
+    method: null,
+    attempts: tried.length,
+    tried,
+    message: `No QR code was found in the image after ${tried.length} attempts (${tried.join(', ')}); make sure the whole code with its white border is visible, in focus and not too small`,
+  };
+}
