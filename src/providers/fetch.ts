@@ -34,6 +34,15 @@ for (const [net6, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::
   BLOCKED.addSubnet(net6, prefix, 'ipv6');
 }
 
+function discard(body: Dispatcher.ResponseData['body']): void {
+  try {
+    body.on('error', () => undefined);
+    body.destroy();
+  } catch {
+    /* already closed */
+  }
+}
+
 export class SafeFetcher {
   private readonly allowHosts = new Set<string>();
   private readonly allowNets = new net.BlockList();
@@ -134,7 +143,7 @@ export class SafeFetcher {
       }
       const declared = Number(res.headers['content-length'] ?? 0);
       if (declared > maxBytes) {
-        res.body.destroy();
+        discard(res.body);
         throw new ApiError('PAYLOAD_TOO_LARGE', `${field} answered with ${declared} bytes; at most ${maxBytes} are accepted`, { field });
       }
       const chunks: Buffer[] = [];
@@ -143,7 +152,7 @@ export class SafeFetcher {
         for await (const chunk of res.body) {
           size += (chunk as Buffer).length;
           if (size > maxBytes) {
-            res.body.destroy();
+            discard(res.body);
             throw new ApiError('PAYLOAD_TOO_LARGE', `${field} sent more than ${maxBytes} bytes`, { field });
           }
           chunks.push(chunk as Buffer);
@@ -170,7 +179,8 @@ export class SafeFetcher {
 
   private networkError(e: unknown, field: string, url: URL): ApiError {
     const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-    const code = err?.code ?? err?.cause?.code ?? err?.name;
+    const named = err?.name === 'TimeoutError' || err?.name === 'AbortError' ? err.name : undefined;
+    const code = named ?? (typeof err?.code === 'string' ? err.code : undefined) ?? err?.cause?.code ?? err?.name;
     if (code === 'EBLOCKED' || err?.cause?.code === 'EBLOCKED') {
       return new ApiError('INVALID_REQUEST', `${field} resolves to a private, loopback or link-local address, which is not allowed`, { field });
     }
