@@ -10,7 +10,8 @@ t.test('defaults and validation name the variable', async (t) => {
   t.equal(c.rateLimitPerMinute, 60);
   t.equal(c.rateLimitPerDay, 10000);
   t.ok(c.workers >= 1);
-  t.throws(() => loadConfig({ SEJONG_PORT: 'eighty' }), ConfigError);
+  t.throws(() => loadConfig({ SEJONG_PORT: 'eighty' }), /SEJONG_PORT: expected an integer/);
+  t.ok((() => { try { loadConfig({ SEJONG_PORT: 'x' }); } catch (e) { return e instanceof ConfigError; } return false; })(), 'a ConfigError');
   t.throws(() => loadConfig({ SEJONG_PORT: '70000' }), /SEJONG_PORT: expected an integer between 0 and 65535, got 70000/);
   t.throws(() => loadConfig({ SEJONG_WORKERS: '0' }), /SEJONG_WORKERS/);
   t.throws(() => loadConfig({ SEJONG_FAMA_URL: 'ftp://x' }), /SEJONG_FAMA_URL: expected an http\(s\) URL/);
