@@ -13,8 +13,10 @@ export interface TextLine {
   confidence: number;
   /** [x1, y1, x2, y2] in image pixels */
   box: Box;
-  /** probability of each character of text */
+  /** probability of each character of text (spaces inserted from gaps have none) */
   charConfidences: number[];
+  /** x centre (image pixels) of each non-space character of text */
+  charX: number[];
 }
 
 let dict: string[] | null = null;
@@ -131,21 +133,36 @@ export async function recognizeBoxes(img: Raster, boxes: Box[], batch = 8): Prom
     const [, T, K] = t.dims as [number, number, number];
     const data = t.data as Float32Array;
     group.forEach((b, k) => {
-      let text = '';
-      const confs: number[] = [];
+      const emitted: Array<{ ch: string; p: number; t: number }> = [];
       let prev = 0;
       for (let i = 0; i < T; i++) {
         const o = (k * T + i) * K;
         let best = 0, bp = data[o]!;
         for (let c = 1; c < K; c++) if (data[o + c]! > bp) { bp = data[o + c]!; best = c; }
-        if (best !== 0 && best !== prev) {
-          text += chars[best] ?? '';
-          confs.push(bp);
-        }
+        if (best !== 0 && best !== prev) emitted.push({ ch: chars[best] ?? '', p: bp, t: i });
         prev = best;
       }
-      const trimmed = text.replace(/\s+/g, ' ').trim();
-      out.push({ text: trimmed, confidence: confs.length ? confs.reduce((s, x) => s + x, 0) / confs.length : 0, box: b, charConfidences: confs });
+      // timestep → image x; a gap much wider than the usual character pitch becomes a space
+      const pxPerStep = (Wmax / T) * ((b[2] - b[0]) / widths[k]!);
+      const glyphs = emitted.filter((e) => e.ch.trim() !== '');
+      const steps = glyphs.slice(1).map((e, j) => e.t - glyphs[j]!.t).sort((x, y) => x - y);
+      const pitch = steps.length ? steps[Math.floor(steps.length / 2)]! : 0;
+      let text = '';
+      const confs: number[] = [];
+      const xs: number[] = [];
+      let last: { t: number } | null = null;
+      for (const e of emitted) {
+        if (e.ch.trim() === '') {
+          if (text && !text.endsWith(' ')) text += ' ';
+          continue;
+        }
+        if (last && pitch > 0 && e.t - last.t > Math.max(pitch * 1.9, pitch + 3) && !text.endsWith(' ')) text += ' ';
+        text += e.ch;
+        confs.push(e.p);
+        xs.push(b[0] + (e.t + 0.5) * pxPerStep);
+        last = e;
+      }
+      out.push({ text: text.trim(), confidence: confs.length ? confs.reduce((s, x) => s + x, 0) / confs.length : 0, box: b, charConfidences: confs, charX: xs });
     });
   }
   return out;

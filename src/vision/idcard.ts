@@ -1,0 +1,280 @@
+// Korean ID cards (perspective-corrected, nominal 1280×807): field layout per doc type, OCR → fields, validation.
+import { ocrRegions, type TextLine } from './ocr.js';
+import type { Box, RgbImage } from './raster.js';
+
+export type DocType = 'jumin' | 'driver' | 'alien';
+/** [x, y, w, h] as fractions of the card */
+export type Region = [number, number, number, number];
+
+export interface FieldResult {
+  text: string;
+  confidence: number;
+  bbox: Box;
+}
+
+/**
+ * Where each printed field sits on the card (fractions). Fields not printed but derived from others
+ * (birth_date from the resident number) have no region. Shared with the test renderer.
+ */
+export const LAYOUTS: Record<DocType, { title: string; regions: Record<string, Region>; derived: string[] }> = {
+  jumin: {
+    title: '주민등록증',
+    regions: {
+      name: [0.04, 0.22, 0.6, 0.12],
+      jumin_full: [0.04, 0.34, 0.6, 0.12],
+      address: [0.04, 0.47, 0.62, 0.24],
+      issue_date: [0.2, 0.72, 0.5, 0.1],
+      issuer: [0.12, 0.83, 0.7, 0.13],
+    },
+    derived: ['birth_date'],
+  },
+  driver: {
+    title: '자동차운전면허증',
+    regions: {
+      license_type: [0.28, 0.16, 0.26, 0.1],
+      license_number: [0.55, 0.16, 0.43, 0.1],
+      name: [0.28, 0.27, 0.6, 0.1],
+      jumin_full: [0.28, 0.37, 0.6, 0.1],
+      address: [0.28, 0.47, 0.7, 0.22],
+      issue_date: [0.34, 0.71, 0.5, 0.1],
+      issuer: [0.3, 0.82, 0.66, 0.13],
+    },
+    derived: ['birth_date'],
+  },
+  alien: {
+    title: '외국인등록증',
+    regions: {
+      registration_number: [0.04, 0.19, 0.6, 0.1],
+      name: [0.04, 0.29, 0.64, 0.1],
+      nationality: [0.04, 0.39, 0.42, 0.1],
+      status: [0.47, 0.39, 0.22, 0.1],
+      address: [0.04, 0.49, 0.64, 0.22],
+      issue_date: [0.2, 0.72, 0.5, 0.1],
+      issuer: [0.1, 0.83, 0.74, 0.13],
+    },
+    derived: ['jumin_full', 'birth_date'],
+  },
+};
+
+export function fieldNames(doc: DocType): string[] {
+  return [...Object.keys(LAYOUTS[doc].regions), ...LAYOUTS[doc].derived];
+}
+
+// ------------------------------------------------------------------ validation helpers
+/** Resident (or foreigner) registration number, maybe masked after the 7th (or 8th) character. */
+const RRN = /^(\d{6})-([0-9*])([0-9*]{6})$/;
+
+export function normaliseRrn(raw: string): string {
+  let s = raw.replace(/\s+/g, '').replace(/[—–~_=]/g, '-');
+  // a missing hyphen: 13 characters
+  if (/^\d{6}[^-]{7}$/.test(s)) s = `${s.slice(0, 6)}-${s.slice(6)}`;
+  const m = /^(\d{6})-(.*)$/.exec(s);
+  if (!m) return s;
+  const back = m[2]!.replace(/^['`.,]+/, '');
+  // masked: anything that is not a digit after the visible digits is the mask. Keep the digits read before the
+  // first mask character, mask the rest to the fixed length 7: never guess a masked digit.
+  if (/[^\d]/.test(back) || back.length !== 7) {
+    const visible = /^\d*/.exec(back)![0].slice(0, 7);
+    if (visible.length === 7) return `${m[1]}-${visible}`;
+    if (!/[^\d]/.test(back)) return `${m[1]}-${back}`; // too short/long and unmasked: leave as read (fails validation)
+    return `${m[1]}-${visible}${'*'.repeat(7 - visible.length)}`;
+  }
+  return `${m[1]}-${back}`;
+}
+
+export function validDate(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1 || d > 31) return false;
+  const dt = new Date(Date.UTC(y, m - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
+}
+
+/** Birth date from a resident number: century from the gender digit (1,2,5,6: 1900s; 3,4,7,8: 2000s; 9,0: 1800s), or guessed when masked. */
+export function birthFromRrn(rrn: string, now = new Date()): { iso: string; ok: boolean } | null {
+  const m = RRN.exec(rrn);
+  if (!m) return null;
+  const yy = Number(m[1]!.slice(0, 2)), mm = Number(m[1]!.slice(2, 4)), dd = Number(m[1]!.slice(4, 6));
+  const g = m[2]!;
+  let century: number;
+  if (g === '*') century = yy <= now.getUTCFullYear() % 100 ? 2000 : 1900;
+  else century = '1256'.includes(g) ? 1900 : '3478'.includes(g) ? 2000 : 1800;
+  const y = century + yy;
+  const ok = validDate(y, mm, dd) && Date.UTC(y, mm - 1, dd) <= now.getTime();
+  return { iso: `${y}-${String(mm).padStart(2, '0')}-${String(dd).padStart(2, '0')}`, ok };
+}
+
+/** Check digit of an unmasked resident number (pre-2020 numbers; later ones have none, so a failure only lowers confidence). */
+export function rrnChecksumOk(rrn: string): boolean {
+  const d = rrn.replace('-', '');
+  if (!/^\d{13}$/.test(d)) return false;
+  const w = [2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5];
+  let s = 0;
+  for (let i = 0; i < 12; i++) s += Number(d[i]) * w[i]!;
+  return (11 - (s % 11)) % 10 === Number(d[12]);
+}
+
+/** "2020 1 15" / "2020. 1. 15." / "20200115" → ISO date, or null. */
+export function parseDate(raw: string): string | null {
+  let s = raw.replace(/[^\d]+/g, ' ').trim();
+  // 7 digits without separators ("2012116"): only one split gives a valid date when month or day is 1 digit
+  const c = s.replace(/ /g, '');
+  if (!/ /.test(s) && (c.length === 6 || c.length === 7)) {
+    const y = c.slice(0, 4), rest = c.slice(4);
+    const splits = rest.length === 2 ? [[rest[0], rest[1]]] : [[rest.slice(0, 1), rest.slice(1)], [rest.slice(0, 2), rest.slice(2)]];
+    const ok = splits.filter(([mo, d]) => validDate(Number(y), Number(mo), Number(d)));
+    if (ok.length === 1) s = `${y} ${ok[0]![0]} ${ok[0]![1]}`;
+  } else if (/^\d{4} \d{2,3}$/.test(s) || /^\d{5,6} \d{1,2}$/.test(s)) {
+    // one separator lost: try both splits of the digit run that lost it
+    const alts = new Set<string>();
+    const all = c;
+    for (let i = 5; i < all.length; i++) alts.add(`${all.slice(0, 4)} ${all.slice(4, i)} ${all.slice(i)}`);
+    const ok = [...alts].filter((a) => { const [yy, mo, d] = a.split(' ').map(Number); return validDate(yy!, mo!, d!); });
+    if (ok.length === 1) s = ok[0]!;
+  }
+  let m = /^(\d{4}) (\d{1,2}) (\d{1,2})$/.exec(s);
+  if (!m) {
+    const c = s.replace(/ /g, '');
+    if (/^\d{8}$/.test(c)) m = [c, c.slice(0, 4), c.slice(4, 6), c.slice(6, 8)] as unknown as RegExpExecArray;
+  }
+  if (!m) return null;
+  const y = Number(m[1]), mo = Number(m[2]), d = Number(m[3]);
+  if (!validDate(y, mo, d)) return null;
+  return `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** Driver licence number: region(2)-year(2)-serial(6)-check(2). */
+export function normaliseLicence(raw: string): string {
+  const digits = raw.replace(/[^\d]/g, '');
+  if (digits.length === 12) return `${digits.slice(0, 2)}-${digits.slice(2, 4)}-${digits.slice(4, 10)}-${digits.slice(10)}`;
+  return raw.replace(/\s+/g, '');
+}
+const LICENCE = /^\d{2}-\d{2}-\d{6}-\d{2}$/;
+const LICENCE_TYPES = ['1종 대형', '1종 보통', '1종 소형', '1종 특수', '2종 보통', '2종 소형', '2종 원동기'];
+
+// ------------------------------------------------------------------ extraction
+export interface CardOcr {
+  docType: DocType;
+  fields: Record<string, FieldResult>;
+  overallConfidence: number;
+  /** every line read, for diagnostics (not returned to clients) */
+  lines: TextLine[];
+}
+
+const centre = (b: Box): [number, number] => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
+const union = (bs: Box[]): Box => [Math.min(...bs.map((b) => b[0])), Math.min(...bs.map((b) => b[1])), Math.max(...bs.map((b) => b[2])), Math.max(...bs.map((b) => b[3]))];
+const round = (b: Box): Box => b.map((v) => Math.round(v)) as Box;
+
+/** Read the fields of a card image (ideally 1280×807, perspective-corrected). */
+export async function readCard(img: RgbImage, doc: DocType, now = new Date()): Promise<CardOcr> {
+  const lines = await ocrRegions(img, { limitSide: 1280 });
+  const W = img.width, H = img.height;
+  const layout = LAYOUTS[doc];
+  const fields: Record<string, FieldResult> = {};
+  const used = new Set<TextLine>();
+  const glyphs: Record<string, { text: string; x: number[] }> = {};
+  for (const [name, [fx, fy, fw, fh]] of Object.entries(layout.regions)) {
+    const inside = lines.filter((l) => {
+      const [cx, cy] = centre(l.box);
+      return l.text && cx >= fx * W && cx <= (fx + fw) * W && cy >= fy * H && cy <= (fy + fh) * H;
+    });
+    inside.forEach((l) => used.add(l));
+    if (!inside.length) {
+      fields[name] = { text: '', confidence: 0, bbox: round([fx * W, fy * H, (fx + fw) * W, (fy + fh) * H]) };
+      continue;
+    }
+    glyphs[name] = { text: inside.map((l) => l.text).join(''), x: inside.flatMap((l) => l.charX) };
+    const chars = inside.flatMap((l) => l.charConfidences);
+    fields[name] = {
+      text: inside.map((l) => l.text).join(' ').replace(/\s+/g, ' ').trim(),
+      confidence: chars.length ? chars.reduce((a, b) => a + b, 0) / chars.length : 0,
+      bbox: round(union(inside.map((l) => l.box))),
+    };
+  }
+  // content fallback: a number pattern that landed outside its region
+  const numberField = doc === 'alien' ? 'registration_number' : 'jumin_full';
+  if (!RRN.test(normaliseRrn(fields[numberField]!.text))) {
+    const alt = lines.find((l) => !used.has(l) && RRN.test(normaliseRrn(l.text.replace(/\s+/g, ''))));
+    if (alt) fields[numberField] = { text: alt.text, confidence: alt.confidence, bbox: round(alt.box) };
+  }
+  validate(fields, doc, now, glyphs);
+  const vals = Object.values(fields);
+  const overallConfidence = vals.length ? vals.reduce((s, f) => s + f.confidence, 0) / vals.length : 0;
+  return { docType: doc, fields, overallConfidence: Math.round(overallConfidence * 1000) / 1000, lines };
+}
+
+/** Normalise and check each field; what fails keeps its text but has its confidence lowered. */
+/** A date whose separators were lost: split the digits after the year at the widest gap between glyphs. */
+export function dateFromGlyphs(g: { text: string; x: number[] }): string | null {
+  const ch = [...g.text.replace(/\s+/g, '')];
+  const digits: Array<{ d: string; x: number }> = [];
+  ch.forEach((c, i) => { if (/\d/.test(c) && g.x[i] !== undefined) digits.push({ d: c, x: g.x[i]! }); });
+  if (digits.length < 6 || digits.length > 8) return null;
+  const y = digits.slice(0, 4).map((d) => d.d).join('');
+  const rest = digits.slice(4);
+  let best = -1, gap = -1;
+  for (let i = 1; i < rest.length; i++) {
+    const gp = rest[i]!.x - rest[i - 1]!.x;
+    if (gp > gap) { gap = gp; best = i; }
+  }
+  if (best < 0) return null;
+  const mo = rest.slice(0, best).map((d) => d.d).join(''), d = rest.slice(best).map((d) => d.d).join('');
+  if (!validDate(Number(y), Number(mo), Number(d))) return null;
+  return `${y}-${mo.padStart(2, '0')}-${d.padStart(2, '0')}`;
+}
+
+function validate(f: Record<string, FieldResult>, doc: DocType, now: Date, glyphs: Record<string, { text: string; x: number[] }>): void {
+  const penal = (k: string, factor = 0.4) => { if (f[k]) f[k]!.confidence *= factor; };
+  const numberField = doc === 'alien' ? 'registration_number' : 'jumin_full';
+  const num = f[numberField]!;
+  num.text = normaliseRrn(num.text);
+  const birth = birthFromRrn(num.text, now);
+  if (!birth) penal(numberField);
+  else {
+    if (!birth.ok) penal(numberField, 0.6);
+    const m = RRN.exec(num.text)!;
+    if (/^\d{7}$/.test(m[2]! + m[3]!.replace(/\*/g, '')) && !num.text.includes('*') && !rrnChecksumOk(num.text)) penal(numberField, 0.9);
+    if (doc === 'alien' && m[2] !== '*' && !'5678'.includes(m[2]!)) penal(numberField, 0.7);
+  }
+  if (doc === 'alien') f.jumin_full = { ...num };
+  f.birth_date = birth
+    ? { text: birth.iso, confidence: num.confidence * (birth.ok ? 1 : 0.4), bbox: num.bbox }
+    : { text: '', confidence: 0, bbox: num.bbox };
+
+  const iss = f.issue_date!;
+  const iso = parseDate(iss.text) ?? (glyphs.issue_date ? dateFromGlyphs(glyphs.issue_date) : null);
+  if (iso) {
+    iss.text = iso;
+    if (Date.parse(iso) > now.getTime() || (birth?.ok && iso < birth.iso)) penal('issue_date', 0.5);
+  } else penal('issue_date');
+
+  const name = f.name!;
+  if (doc === 'alien') {
+    name.text = name.text.toUpperCase().replace(/[!|1]/g, 'I').replace(/0/g, 'O');
+    if (!/^[A-Z][A-Z' -]{1,60}$/.test(name.text)) penal('name');
+  } else {
+    name.text = name.text.replace(/\s+/g, '');
+    if (!/^[가-힣]{2,5}$/.test(name.text)) penal('name');
+  }
+  if (f.address) f.address.text = f.address.text.replace(/(\d)이(?=\s|$)/g, '$10'); // CTC confusion '0' → '이' after digits
+  if (!/[가-힣]/.test(f.address?.text ?? '')) penal('address');
+  if (!/(청장|시장|군수|구청장|경찰청장|도지사)$/.test(f.issuer?.text.replace(/\s+/g, '') ?? '')) penal('issuer', 0.6);
+
+  if (doc === 'driver') {
+    const ln = f.license_number!;
+    ln.text = normaliseLicence(ln.text);
+    if (!LICENCE.test(ln.text)) penal('license_number');
+    const lt = f.license_type!;
+    const compact = lt.text.replace(/\s+/g, '');
+    const known = LICENCE_TYPES.find((t) => t.replace(' ', '') === compact);
+    if (known) lt.text = known;
+    else penal('license_type');
+  }
+  if (doc === 'alien') {
+    const st = f.status!;
+    st.text = st.text.replace(/\s+/g, '').toUpperCase().replace(/^([A-H])[-_.]?(\d)/, '$1-$2');
+    if (!/^[A-H]-\d{1,2}(-\d{1,2})?$/.test(st.text)) penal('status');
+    const nat = f.nationality!;
+    nat.text = nat.text.toUpperCase();
+    if (!/^[A-Z][A-Z .'-]{1,40}$/.test(nat.text)) penal('nationality');
+  }
+  for (const v of Object.values(f)) v.confidence = Math.round(v.confidence * 1000) / 1000;
+}
