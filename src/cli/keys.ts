@@ -27,11 +27,18 @@ export async function run(args: string[]): Promise<number> {
     process.stdout.write(HELP);
     return sub ? 0 : 2;
   }
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: { name: { type: 'string' }, 'per-minute': { type: 'string' }, 'per-day': { type: 'string' }, admin: { type: 'boolean' } },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: { name: { type: 'string' }, 'per-minute': { type: 'string' }, 'per-day': { type: 'string' }, admin: { type: 'boolean' } },
+    });
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
   const config = loadConfig();
   const store = new Store(config.dataPath);
   const keys = new KeyStore(store);
