@@ -1,0 +1,103 @@
+// What the AI api modules share: the gateway (one per server, in services.ext.ai), the AI mark through the pool,
+// field rules (aspect ratios, ttlHours), and sealing of job access keys for result URLs.
+import crypto from 'node:crypto';
+import { z } from 'zod';
+import type { Services } from '../../services.js';
+import { ApiError, isApiError } from '../../server/errors.js';
+import type { JobRecord } from '../../jobs/engine.js';
+import { AiGateway } from './gateway.js';
+import { UpstreamError } from './http.js';
+
+interface AiExt {
+  gateway: AiGateway;
+  sealKey?: Buffer;
+}
+
+/** The gateway of this server (built on first use from config; tests may tweak gateway.http). */
+export function ai(services: Services): AiGateway {
+  let ext = services.ext.ai as AiExt | undefined;
+  if (!ext) {
+    ext = { gateway: AiGateway.fromConfig(services.config, () => services.clock.now()) };
+    services.ext.ai = ext;
+  }
+  return ext.gateway;
+}
+
+/** Called from every AI module's start(): builds the gateway (catalog file errors surface here) and the seal key. */
+export async function startAi(services: Services): Promise<void> {
+  ai(services);
+  const ext = services.ext.ai as AiExt;
+  if (ext.sealKey) return;
+  const db = services.store.db<Buffer, string>('ai-secrets', { encoding: 'binary' });
+  let k = db.get('seal-key');
+  if (!k) {
+    await db.put('seal-key', crypto.randomBytes(32));
+    k = db.get('seal-key')!;
+  }
+  ext.sealKey = Buffer.from(k);
+}
+
+function sealKey(services: Services): Buffer {
+  const k = (services.ext.ai as AiExt | undefined)?.sealKey;
+  if (!k) throw new ApiError('INTERNAL_ERROR', 'AI module not started');
+  return k;
+}
+
+/**
+ * Result URLs of image-to-image carry the job's access key (spec). The engine stores only its hash, so the key
+ * is kept sealed (AES-256-GCM, server key in LMDB) in the job's meta to rebuild the URL on later status polls.
+ */
+export function seal(services: Services, plain: string): string {
+  const iv = crypto.randomBytes(12);
+  const c = crypto.createCipheriv('aes-256-gcm', sealKey(services), iv);
+  const enc = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
+  return Buffer.concat([iv, c.getAuthTag(), enc]).toString('base64url');
+}
+
+export function unseal(services: Services, sealed: string): string | undefined {
+  try {
+    const b = Buffer.from(sealed, 'base64url');
+    const d = crypto.createDecipheriv('aes-256-gcm', sealKey(services), b.subarray(0, 12));
+    d.setAuthTag(b.subarray(12, 28));
+    return Buffer.concat([d.update(b.subarray(28)), d.final()]).toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Draw the AI mark in the pool; an upstream picture that cannot be decoded is the provider's failure (502). */
+export async function markImage(services: Services, modelId: string, data: Buffer | Uint8Array): Promise<{ png: Buffer; width: number; height: number }> {
+  try {
+    const out = await services.pool.run<{ png: Uint8Array; width: number; height: number }>('ai-mark', {
+      image: data,
+      maxPixels: services.config.maxInputPixels,
+      field: 'upstream image',
+    });
+    return { png: Buffer.from(out.png.buffer, out.png.byteOffset, out.png.byteLength), width: out.width, height: out.height };
+  } catch (e) {
+    if (isApiError(e) && (e.code === 'INVALID_REQUEST' || e.code === 'UNSUPPORTED_MEDIA_TYPE')) {
+      throw new UpstreamError(`The provider of model ${modelId} answered with an image that cannot be decoded`);
+    }
+    throw e;
+  }
+}
+
+/** Aspect ratios accepted by the image endpoints (the spec shows 1:1, 16:9, 3:4; the rest are the usual set). */
+export const ASPECT_RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'] as const;
+export const aspectRatio = z.enum(ASPECT_RATIOS);
+
+/** ttlHours: a JSON number, more than 0, at most 720 (30 days). */
+export const ttlHours = z.number().gt(0).max(720);
+/** the same from a multipart field (a number in text) */
+export const formTtlHours = z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v), ttlHours);
+
+export const MAX_PROMPT = 8000;
+/** a required prompt: non-blank, at most MAX_PROMPT characters */
+export const prompt = z.string().max(MAX_PROMPT).refine((s) => s.trim().length > 0, { message: 'must not be blank' });
+
+export const withStyle = (p: string, style?: string) => (style && style.trim() ? `${p}\n\nStyle: ${style.trim()}` : p);
+
+export const iso = (t?: number) => (t === undefined ? null : new Date(t).toISOString());
+
+/** error object of a failed job for status answers */
+export const jobError = (j: JobRecord) => (j.status === 'failed' ? { code: j.error?.code ?? 'INTERNAL_ERROR', message: j.error?.message ?? 'failed' } : undefined);
