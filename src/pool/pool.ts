@@ -5,7 +5,6 @@ import sharp from 'sharp';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../server/errors.js';
 import { TASK_ERROR_MARK } from './worker.js';
 import { collectBuffers } from './transfer.js';
-import { parseTaskError } from '../tasks/lib/task-error.js';
 
 export interface PoolOptions {
   workers: number;
@@ -69,9 +68,6 @@ export class WorkerPool {
       if (/queue is at limit|Task queue is at limit/i.test(msg)) {
         throw new ApiError('SERVICE_BUSY', 'The worker queue is full; retry shortly', { headers: { 'Retry-After': '1' } });
       }
-      // bad input reported by a task (src/tasks/README.md): code/field survive cloning only inside the message
-      const te = parseTaskError(e);
-      if (te) throw new ApiError(te.code, te.message, { field: te.field });
       throw e;
     }
   }

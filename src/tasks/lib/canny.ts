@@ -23,6 +23,8 @@ export interface CannyResult {
   gx: Float32Array;
   gy: Float32Array;
   mag: Float32Array;
+  /** non-maximum-suppressed magnitudes (reuse with hysteresis() for other thresholds) */
+  nms: Float32Array;
 }
 
 export function canny(g: Grey, opts: CannyOptions = {}): CannyResult {
@@ -56,16 +58,30 @@ export function canny(g: Grey, opts: CannyOptions = {}): CannyResult {
       if (m >= n1 && m > n2) nms[i] = m;
     }
   }
+  const sorted = sortedMaxima(nms);
   let high = opts.high;
-  if (high === undefined) {
-    const vals: number[] = [];
-    for (let i = 0; i < nms.length; i++) if (nms[i]! > 0) vals.push(nms[i]!);
-    vals.sort((a, b) => a - b);
-    const p = opts.highPercentile ?? 0.85;
-    high = vals.length ? vals[Math.min(vals.length - 1, Math.floor(vals.length * p))]! : 1;
-    high = Math.max(high, 20);
-  }
+  if (high === undefined) high = Math.max(20, quantile(sorted, opts.highPercentile ?? 0.85));
   const low = opts.low ?? high * (opts.lowRatio ?? 0.4);
+  const edges = hysteresis(nms, w, h, high, low);
+  return { edges, width: w, height: h, low, high, gx, gy, mag, nms };
+}
+
+/** Non-zero suppressed magnitudes, sorted ascending (for percentile thresholds). */
+export function sortedMaxima(nms: Float32Array): Float32Array {
+  let n = 0;
+  for (let i = 0; i < nms.length; i++) if (nms[i]! > 0) n++;
+  const v = new Float32Array(n);
+  n = 0;
+  for (let i = 0; i < nms.length; i++) if (nms[i]! > 0) v[n++] = nms[i]!;
+  return v.sort();
+}
+
+export function quantile(sorted: Float32Array, p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 1;
+}
+
+/** Hysteresis: keep maxima >= high and the maxima >= low connected to them (8-neighbours). */
+export function hysteresis(nms: Float32Array, w: number, h: number, high: number, low: number): Uint8Array {
   const edges = new Uint8Array(w * h);
   const stack: number[] = [];
   for (let i = 0; i < nms.length; i++) {
@@ -91,5 +107,5 @@ export function canny(g: Grey, opts: CannyOptions = {}): CannyResult {
       }
     }
   }
-  return { edges, width: w, height: h, low, high, gx, gy, mag };
+  return edges;
 }
