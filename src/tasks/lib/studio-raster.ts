@@ -137,7 +137,7 @@ function boxBlurZero(src: Float32Array, w: number, h: number, r: number, tmp: Fl
  */
 export function gaussBlur(src: Float32Array, w: number, h: number, sigma: number): Float32Array {
   if (sigma < 0.5) return Float32Array.from(src);
-  const r = Math.max(1, Math.round(Math.sqrt((12 * sigma * sigma) / 3 + 1) / 2 - 0.5 + 0.5));
+  const r = Math.max(1, Math.round((Math.sqrt(4 * sigma * sigma + 1) - 1) / 2));
   const a = new Float32Array(src.length), b = new Float32Array(src.length), tmp = new Float32Array(src.length);
   boxBlurZero(src, w, h, r, tmp, a);
   boxBlurZero(a, w, h, r, tmp, b);

@@ -1,0 +1,184 @@
+// Photo Studio: catalog (open), skin-retouch / reshape / makeup (asynchronous studio_* jobs run in the pool,
+// stage by stage so that progress is real), status (API key or the job's access key) and the image proxy
+// (?key=<accessKey>; no storage key or signed URL is ever shown). Mosaic is a sibling module; its jobs
+// (studio_mosaic) are also served by the status and image endpoints here.
+import { z } from 'zod';
+import type { Ctx, RouteDef } from '../server/types.js';
+import { reply } from '../server/types.js';
+import { ApiError } from '../server/errors.js';
+import type { Services } from '../services.js';
+import type { Family } from '../jobs/families.js';
+import type { JobRecord } from '../jobs/engine.js';
+import { sniffFormat } from '../tasks/lib/image-io.js';
+import type { ApplyOutput, DetectOutput } from '../tasks/lib/studio-pipeline.js';
+import { FEATURE_BY_ID, FEATURES, MAX_FACES, actualCost, bodySchema, catalogAnswer, estimateSeconds, type StudioFeature } from '../studio/catalog.js';
+import { initSeal, seal, unseal } from '../studio/seal.js';
+
+/** Job families readable through /studio/status and /studio/image. */
+export const STUDIO_FAMILIES: Family[] = ['studio_skin', 'studio_reshape', 'studio_makeup', 'studio_mosaic'];
+const FEATURE_OF_FAMILY: Partial<Record<Family, StudioFeature>> = Object.fromEntries(FEATURES.map((f) => [f.family, f]));
+const TASK: Record<string, string> = { 'skin-retouch': 'studio-skin', reshape: 'studio-reshape', makeup: 'studio-makeup' };
+const MIME: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+
+/** Progress milestones (0..1): image fetched, faces found, faces treated (spread), encoded → completed = 1. */
+export const PROGRESS = { fetched: 0.1, detected: 0.4, treated: 0.95 } as const;
+
+export async function start(services: Services): Promise<void> {
+  await initSeal(services);
+}
+
+/** The feature's params with their defaults filled in (imageUrl left out). */
+function withDefaults(f: StudioFeature, body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of f.params) if (p.name !== 'imageUrl' && p.type !== 'array') out[p.name] = body[p.name] ?? p.default;
+  return out;
+}
+
+async function create(ctx: Ctx, f: StudioFeature) {
+  const { services } = ctx;
+  const body = ctx.body as Record<string, unknown> & { imageUrl: string };
+  const params = withDefaults(f, body);
+  const bytes = await services.fetcher.fetchImage(body.imageUrl, 'imageUrl');
+  const fmt = sniffFormat(bytes);
+  if (fmt !== 'jpeg' && fmt !== 'png' && fmt !== 'webp') {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Expected a JPEG, PNG or WebP image at imageUrl but received ${fmt === 'unknown' ? 'data that is not an image' : `a ${fmt.toUpperCase()} image`}`, { field: 'imageUrl' });
+  }
+  const estimatedCost = f.costPerImage;
+  const estimatedTime = estimateSeconds(f, services.pool.queued, services.pool.size);
+  const keyId = ctx.principal.keyId;
+  const { job, accessKey } = await services.jobs.create({
+    family: f.family, owner: keyId, estimatedCost,
+    meta: { featureId: f.id, params, faceDetected: null, faceCount: null, facesTreated: null, estimatedTime },
+  });
+  await services.jobs.progress(job.id, PROGRESS.fetched, { sealedKey: seal(services, accessKey) });
+  void services.jobs.run(job.id, () => work(services, f, job.id, bytes, fmt, params, keyId));
+  ctx.logExtra.jobId = job.id;
+  return { success: true, jobId: job.id, accessKey, status: 'processing', featureId: f.id, estimatedCost, estimatedTime };
+}
+
+async function work(services: Services, f: StudioFeature, id: string, bytes: Buffer, fmt: string, params: Record<string, unknown>, keyId?: string) {
+  const t0 = performance.now();
+  const task = TASK[f.id]!;
+  const { pool, jobs } = services;
+  // the fetched bytes stay on this side (no transfer): they are the answer when there is no face
+  const det = await pool.run<DetectOutput>(task, { stage: 'detect', image: bytes, field: 'imageUrl', maxPixels: services.config.maxInputPixels, maxFaces: MAX_FACES }, { transfer: false });
+  const n = det.faces.length;
+  await jobs.progress(id, PROGRESS.detected, { faceDetected: n > 0, faceCount: det.found, facesTreated: n });
+  const base = { featureId: f.id, faceDetected: n > 0, faceCount: det.found, facesTreated: n, width: det.width, height: det.height, faces: det.faces.map((x) => ({ box: x.box, score: x.score })) };
+  let image: { bytes: Uint8Array; contentType: string };
+  if (n === 0) {
+    // no face: the original image, unchanged, and no error (spec, reshape; the same for the other features)
+    image = { bytes, contentType: MIME[fmt]! };
+  } else {
+    let rgb = det.rgb;
+    let png: Uint8Array | undefined;
+    for (let i = 0; i < n; i++) {
+      const last = i === n - 1;
+      const out = await pool.run<ApplyOutput>(task, { stage: 'apply', rgb, width: det.width, height: det.height, faces: [det.faces[i]!.landmarks], params, encode: last });
+      if (last) png = out.png;
+      else rgb = out.rgb!;
+      await jobs.progress(id, PROGRESS.detected + ((PROGRESS.treated - PROGRESS.detected) * (i + 1)) / n);
+    }
+    image = { bytes: png!, contentType: 'image/png' };
+  }
+  const cost = actualCost(f, n);
+  await services.spend.record({ keyId, family: f.family, cost, at: services.clock.now() });
+  return {
+    result: { ...base, processingTimeMs: Math.round(performance.now() - t0), format: image.contentType === 'image/png' ? 'PNG' : fmt.toUpperCase() },
+    blobs: { image },
+    actualCost: cost,
+  };
+}
+
+function featureOf(j: JobRecord): StudioFeature | undefined {
+  const id = j.meta.featureId;
+  return (typeof id === 'string' && FEATURE_BY_ID[id as StudioFeature['id']]) || FEATURE_OF_FAMILY[j.family];
+}
+
+/** The key for the result URL: the caller's own access key when it authenticated with it, else the sealed one. */
+function accessKeyFor(ctx: Ctx, j: JobRecord): string | undefined {
+  const sealed = unseal(ctx.services, j.meta.sealedKey);
+  if (sealed) return sealed;
+  return ctx.principal.kind === 'token' ? ctx.principal.token : undefined;
+}
+
+function status(ctx: Ctx) {
+  const j = ctx.services.jobs.read(ctx, ctx.params.job_id!, STUDIO_FAMILIES);
+  const f = featureOf(j);
+  const r = j.result ?? {};
+  const faceDetected = (r.faceDetected ?? j.meta.faceDetected ?? null) as boolean | null;
+  const facesTreated = (r.facesTreated ?? j.meta.facesTreated ?? null) as number | null;
+  const faceCount = (r.faceCount ?? j.meta.faceCount ?? null) as number | null;
+  const out: Record<string, unknown> = {
+    jobId: j.id,
+    status: j.status,
+    featureId: f?.id ?? null,
+    progress: Math.round(j.progress * 100),
+    estimatedCost: j.estimatedCost ?? null,
+    actualCost: j.status === 'processing' ? null : j.actualCost ?? 0,
+    faceDetected,
+    faceCount,
+    facesTreated,
+    facesNote: faceCount === null ? null
+      : faceCount === 0 ? 'no face found: the original image is returned unchanged'
+      : faceCount > (facesTreated ?? 0) ? `${faceCount} faces found; the ${facesTreated} largest were treated`
+      : faceCount === 1 ? '1 face treated' : `${faceCount} faces found; each was treated`,
+    params: j.meta.params ?? null,
+    imageUrl: null,
+    processingTimeMs: (r.processingTimeMs as number | undefined) ?? null,
+  };
+  if (j.status === 'completed') {
+    const key = accessKeyFor(ctx, j);
+    out.imageUrl = key ? `/api/v1/studio/image?key=${encodeURIComponent(key)}` : null;
+    out.width = r.width ?? null;
+    out.height = r.height ?? null;
+    out.faces = r.faces ?? [];
+    out.expiresAt = j.expiresAt ? new Date(j.expiresAt).toISOString() : null;
+  }
+  if (j.status === 'failed') out.error = { code: j.error?.code ?? 'INTERNAL_ERROR', message: j.error?.message ?? 'processing failed' };
+  return out;
+}
+
+const imageQuery = z.object({ key: z.string().min(1).max(200) }).strict();
+
+function image(ctx: Ctx) {
+  const q = ctx.query as z.infer<typeof imageQuery>;
+  const { jobs } = ctx.services;
+  const j = jobs.readByAccessKey(q.key, STUDIO_FAMILIES, 'key');
+  const img = jobs.blob(j, 'image');
+  const ext = img.contentType === 'image/jpeg' ? 'jpg' : img.contentType.split('/')[1] ?? 'png';
+  return reply.binary(img.bytes, img.contentType, 200, { 'content-disposition': `inline; filename="${j.id}.${ext}"`, 'cache-control': 'private, no-store' });
+}
+
+const createResponse = z.object({
+  success: z.boolean(), jobId: z.string(), accessKey: z.string(), status: z.literal('processing'), featureId: z.string(),
+  estimatedCost: z.number(), estimatedTime: z.number(),
+});
+
+const createRoute = (f: StudioFeature): RouteDef => ({
+  method: 'POST', path: f.path, auth: 'key', tags: ['Photo Studio'],
+  summary: `${f.label} (asynchronous ${FEATURE_OF_FAMILY[f.family] ? f.family + '_' : ''} job): ${f.params.filter((p) => p.name !== 'imageUrl').map((p) => `${p.name}${p.type === 'number' ? ` ${p.min}..${p.max}` : ''}${p.default !== undefined ? ` (default ${p.default})` : ''}`).join(', ')}`,
+  body: { kind: 'json', schema: bodySchema(f) },
+  responses: { 200: { description: 'job accepted', schema: createResponse } },
+  handler: (ctx) => create(ctx, f),
+});
+
+export const routes: RouteDef[] = [
+  {
+    method: 'GET', path: '/api/v1/studio/catalog', auth: 'none', tags: ['Photo Studio'],
+    summary: 'Studio features with self-describing params (type, range, default, since version)',
+    handler: () => catalogAnswer(),
+  },
+  ...FEATURES.filter((f) => f.mode === 'async').map(createRoute),
+  {
+    method: 'GET', path: '/api/v1/studio/status/:job_id', auth: 'job', tags: ['Photo Studio'],
+    summary: 'Status of a studio job: progress 0..100, featureId, faceDetected, imageUrl (relative, carries the access key)',
+    handler: status,
+  },
+  {
+    method: 'GET', path: '/api/v1/studio/image', auth: 'none', tags: ['Photo Studio'], query: imageQuery,
+    summary: 'The result image of a studio job by its access key (?key=); never a storage key or signed URL',
+    responses: { 200: { description: 'PNG (or the original image when no face was found)', contentType: 'image/png' } },
+    handler: image,
+  },
+];
