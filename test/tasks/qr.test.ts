@@ -1,5 +1,6 @@
 import t from 'tap';
-import jsQR from 'jsqr';
+import jsQRmod from 'jsqr';
+const jsQR = ((jsQRmod as unknown as { default?: unknown }).default ?? jsQRmod) as unknown as (d: Uint8ClampedArray, w: number, h: number) => { data: string } | null;
 import sharp from 'sharp';
 import qrGenerate, { qrMatrix } from '../../src/tasks/qr-generate.js';
 import qrRecognize from '../../src/tasks/qr-recognize.js';
