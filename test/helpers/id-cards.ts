@@ -2,8 +2,8 @@
 // names, numbers and dates, with optional degradations (blur, noise, tint, small rotation). Test and bench data only.
 import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { createRequire } from 'node:module';
-import sharp from 'sharp';
-import { LAYOUTS, type DocType } from '../../src/vision/idcard.js';
+import sharp, { type Sharp } from 'sharp';
+import { LAYOUTS, type DocType } from '../../src/vision/layouts.js';
 
 const require = createRequire(import.meta.url);
 let fontsReady = false;
@@ -190,7 +190,7 @@ export async function renderCard(docType: DocType, opts: CardOptions = {}): Prom
   return { docType, truth, image, width: W, height: H };
 }
 
-async function degrade(img: sharp.Sharp, d: Degrade, r: () => number, W: number, H: number): Promise<sharp.Sharp> {
+async function degrade(img: Sharp, d: Degrade, r: () => number, W: number, H: number): Promise<Sharp> {
   let p = img;
   if (d.rotate) p = sharp(await p.rotate(d.rotate, { background: '#808080' }).resize(W, H, { fit: 'fill' }).png().toBuffer());
   if (d.tint) p = p.linear(d.tint, [0, 0, 0]);

@@ -1,0 +1,319 @@
+// e-KYC: face compare, liveness, ID-card OCR, verify (three parts in parallel in the pool, audit record without
+// images), and the bank-account checks (payment provider: HTTP adapter or the built-in sandbox).
+// Image quality-check / analyze-quality / perspective-crop live in the image area, not here.
+import { z } from 'zod';
+import type { Ctx, RouteDef } from '../server/types.js';
+import { ApiError, invalid } from '../server/errors.js';
+import { form } from '../server/validate.js';
+import { randomSuffix } from '../jobs/ids.js';
+import type { Services } from '../services.js';
+import { DEFAULT_FACE_THRESHOLD } from '../vision/calibration.js';
+import { LAYOUTS, type DocType } from '../vision/layouts.js';
+import {
+  BANKS, ProviderError, identityKind, maskAccount, maskIdentity, paymentProvider, type PaymentProvider,
+} from '../providers/payment/index.js';
+import type { FaceCompareOutput } from '../tasks/face-compare.js';
+import type { LivenessOutput } from '../tasks/liveness.js';
+import type { EkycOcrOutput } from '../tasks/ekyc-ocr.js';
+import type { VerifyOcrOutput, IdCardType } from '../tasks/ekyc-verify-ocr.js';
+
+const MB = 1024 * 1024;
+export const LIVENESS_DEFAULT_THRESHOLD = 0.5;
+/** verify: minimum OCR confidence (mean of name and birth date) for the OCR part to pass */
+export const VERIFY_OCR_MIN_CONFIDENCE = 0.6;
+const JPEG_PNG: Array<'jpeg' | 'png'> = ['jpeg', 'png'];
+const ANY_IMAGE: Array<'jpeg' | 'png' | 'webp'> = ['jpeg', 'png', 'webp'];
+
+const ms = (t0: number) => Math.round(performance.now() - t0);
+const r4 = (x: number) => Math.round(x * 10000) / 10000;
+
+// ------------------------------------------------------------------ face compare
+const compareFields = z.object({ threshold: form.number(0, 1).optional() }).strict();
+
+async function faceCompare(ctx: Ctx) {
+  const t0 = performance.now();
+  const threshold = (ctx.body as z.infer<typeof compareFields>).threshold ?? DEFAULT_FACE_THRESHOLD;
+  const r = await ctx.services.pool.run<FaceCompareOutput>('face-compare', {
+    image1: ctx.files.image1!.data, image2: ctx.files.image2!.data, maxPixels: ctx.services.config.maxInputPixels,
+  });
+  const notes = manyFaces(r, ['image1', 'image2']);
+  const both = r.face1.detected && r.face2.detected;
+  return {
+    similarity: r.similarity,
+    threshold,
+    passed: both && r.similarity >= threshold,
+    face1_detected: r.face1.detected,
+    face2_detected: r.face2.detected,
+    processing_time_ms: ms(t0),
+    face1_count: r.face1.count,
+    face2_count: r.face2.count,
+    ...(notes.length ? { notes } : {}),
+    model: r.model.embedding,
+  };
+}
+
+function manyFaces(r: FaceCompareOutput, names: [string, string]): string[] {
+  const notes: string[] = [];
+  if (r.face1.count > 1) notes.push(`${names[0]} shows ${r.face1.count} faces; the largest was compared`);
+  if (r.face2.count > 1) notes.push(`${names[1]} shows ${r.face2.count} faces; the largest was compared`);
+  if (!r.face1.detected) notes.push(`no face was found in ${names[0]}`);
+  if (!r.face2.detected) notes.push(`no face was found in ${names[1]}`);
+  return notes;
+}
+
+// ------------------------------------------------------------------ liveness
+async function livenessCheck(ctx: Ctx) {
+  const t0 = performance.now();
+  const r = await ctx.services.pool.run<LivenessOutput>('liveness', { image: ctx.files.image!.data, maxPixels: ctx.services.config.maxInputPixels });
+  return {
+    score: r.score,
+    threshold: LIVENESS_DEFAULT_THRESHOLD,
+    passed: r.faceDetected && r.score >= LIVENESS_DEFAULT_THRESHOLD,
+    face_detected: r.faceDetected,
+    processing_time_ms: ms(t0),
+    face_count: r.faceCount,
+    ...(r.faceCount > 1 ? { notes: [`the image shows ${r.faceCount} faces; the largest was checked`] } : {}),
+    model: r.model,
+  };
+}
+
+// ------------------------------------------------------------------ OCR
+const DOC_TYPES = ['jumin', 'driver', 'alien'] as const;
+export function docFields(doc: DocType): string[] {
+  return [...Object.keys(LAYOUTS[doc].regions), ...LAYOUTS[doc].derived];
+}
+const ocrFields = z.object({ doc_type: z.enum(DOC_TYPES), fields: z.string().max(500).optional() }).strict();
+
+async function ocr(ctx: Ctx) {
+  const t0 = performance.now();
+  const b = ctx.body as z.infer<typeof ocrFields>;
+  const allowed = docFields(b.doc_type);
+  let wanted: string[] | undefined;
+  if (b.fields !== undefined && b.fields.trim() !== '') {
+    wanted = [...new Set(b.fields.split(',').map((s) => s.trim()).filter(Boolean))];
+    const bad = wanted.find((f) => !allowed.includes(f));
+    if (bad) throw invalid('fields', `a comma-separated list of ${allowed.join(', ')} (doc_type ${b.doc_type})`, bad);
+  }
+  const r = await ctx.services.pool.run<EkycOcrOutput>('ekyc-ocr', {
+    image: ctx.files.image!.data, docType: b.doc_type, fields: wanted, maxPixels: ctx.services.config.maxInputPixels,
+  });
+  return { docType: r.docType, fields: r.fields, overallConfidence: r.overallConfidence, processingTimeMs: ms(t0), engine: `${r.engine.detector} + ${r.engine.recognizer}` };
+}
+
+// ------------------------------------------------------------------ verify
+const verifyFields = z.object({ id_card_type: z.enum(['resident_registration', 'driver_license', 'passport']) }).strict();
+
+export interface VerificationRecord {
+  id: string;
+  at: string;
+  keyId?: string;
+  idCardType: IdCardType;
+  overallPassed: boolean;
+  failureReasons: string[];
+  ocr: { nameMasked: string; birthYear: string; idNumberMasked: string; confidence: number; mrzValid?: boolean };
+  faceMatch: { similarity: number; threshold: number; passed: boolean; idFaceDetected: boolean; selfieFaceDetected: boolean };
+  liveness: { score: number; threshold: number; passed: boolean; faceDetected: boolean };
+  processingTimeMs: number;
+}
+
+export function maskName(n: string): string {
+  const c = [...n.replace(/\s+/g, ' ').trim()];
+  if (c.length <= 1) return c.join('') ? '*' : '';
+  if (c.length === 2) return c[0] + '*';
+  return c[0] + '*'.repeat(c.length - 2) + c[c.length - 1];
+}
+
+async function verify(ctx: Ctx) {
+  const t0 = performance.now();
+  const { services } = ctx;
+  const b = ctx.body as z.infer<typeof verifyFields>;
+  const maxPixels = services.config.maxInputPixels;
+  const selfie = ctx.files.selfie_image!.data;
+  // the three parts in parallel in the pool; the selfie is used twice, so it is copied, not transferred
+  const [ocrR, faceR, liveR] = await Promise.all([
+    services.pool.run<VerifyOcrOutput>('ekyc-verify-ocr', { image: ctx.files.masked_id_image!.data, idCardType: b.id_card_type, maxPixels, field: 'masked_id_image' }),
+    services.pool.run<FaceCompareOutput>('face-compare', { image1: ctx.files.face_image!.data, image2: Buffer.from(selfie), maxPixels, fields: ['face_image', 'selfie_image'] }),
+    services.pool.run<LivenessOutput>('liveness', { image: Buffer.from(selfie), maxPixels, field: 'selfie_image' }),
+  ]);
+  const faceThreshold = DEFAULT_FACE_THRESHOLD;
+  const facePassed = faceR.face1.detected && faceR.face2.detected && faceR.similarity >= faceThreshold;
+  const livePassed = liveR.faceDetected && liveR.score >= LIVENESS_DEFAULT_THRESHOLD;
+  const ocrPassed = !!ocrR.name && !!ocrR.birth_date && ocrR.confidence >= VERIFY_OCR_MIN_CONFIDENCE && ocrR.mrzValid !== false;
+  const reasons: string[] = [];
+  if (!ocrR.name || !ocrR.birth_date) reasons.push('The name or birth date could not be read from the ID image.');
+  else if (ocrR.mrzValid === false) reasons.push('The passport machine-readable zone failed its check digits.');
+  else if (ocrR.confidence < VERIFY_OCR_MIN_CONFIDENCE) reasons.push(`The ID text was read with low confidence (${ocrR.confidence} < ${VERIFY_OCR_MIN_CONFIDENCE}).`);
+  if (!faceR.face1.detected) reasons.push('No face was found in the ID face image.');
+  if (!faceR.face2.detected) reasons.push('No face was found in the selfie.');
+  if (faceR.face1.detected && faceR.face2.detected && !facePassed) reasons.push(`The selfie does not match the ID photo (similarity ${faceR.similarity} < ${faceThreshold}).`);
+  if (liveR.faceDetected && !livePassed) reasons.push(`The selfie did not pass the liveness check (score ${liveR.score} < ${LIVENESS_DEFAULT_THRESHOLD}): it may be a photo of a print or a screen.`);
+  const overall = ocrPassed && facePassed && livePassed;
+  const now = services.clock.now();
+  const d = new Date(now);
+  const id = `ekyc_verify_${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCDate()).padStart(2, '0')}_${randomSuffix()}`;
+  const processingTimeMs = ms(t0);
+  const record: VerificationRecord = {
+    id,
+    at: d.toISOString(),
+    keyId: ctx.principal.keyId,
+    idCardType: b.id_card_type,
+    overallPassed: overall,
+    failureReasons: reasons,
+    ocr: { nameMasked: maskName(ocrR.name), birthYear: ocrR.birth_date.slice(0, 4), idNumberMasked: maskIdentity(ocrR.idNumber) || (ocrR.idNumber ? '*'.repeat(ocrR.idNumber.length) : ''), confidence: ocrR.confidence, ...(ocrR.mrzValid !== undefined ? { mrzValid: ocrR.mrzValid } : {}) },
+    faceMatch: { similarity: faceR.similarity, threshold: faceThreshold, passed: facePassed, idFaceDetected: faceR.face1.detected, selfieFaceDetected: faceR.face2.detected },
+    liveness: { score: liveR.score, threshold: LIVENESS_DEFAULT_THRESHOLD, passed: livePassed, faceDetected: liveR.faceDetected },
+    processingTimeMs,
+  };
+  await services.store.db<VerificationRecord>('ekyc-verifications').put(id, record);
+  ctx.logExtra.verificationId = id;
+  ctx.logExtra.overallPassed = overall;
+  return {
+    success: true,
+    verification_id: id,
+    results: {
+      ocr: { name: ocrR.name, birth_date: ocrR.birth_date, confidence: ocrR.confidence, suggestions: ocrR.suggestions, passed: ocrPassed },
+      face_match: { similarity: faceR.similarity, threshold: faceThreshold, passed: facePassed, face1_detected: faceR.face1.detected, face2_detected: faceR.face2.detected },
+      liveness: { score: liveR.score, threshold: LIVENESS_DEFAULT_THRESHOLD, passed: livePassed, face_detected: liveR.faceDetected },
+    },
+    overall_passed: overall,
+    failure_reasons: reasons,
+    processing_time_ms: processingTimeMs,
+  };
+}
+
+// ------------------------------------------------------------------ account checks
+/** bankCode: a known 3-digit code. accountNumber: digits only, 1–14 (hyphens rejected). Messages never echo the number. */
+const bankCode = z.string({ error: 'bankCode is required (a 3-digit Korean bank code)' });
+const accountNumber = z.string({ error: 'accountNumber is required (digits only, at most 14)' });
+const holderSchema = z.object({ bankCode, accountNumber }).strict();
+const verifySchema = z.object({ bankCode, accountNumber, holderName: z.string().min(1).max(100), identityNumber: z.string().optional() }).strict();
+
+function checkAccount(b: { bankCode: string; accountNumber: string }): void {
+  if (!/^\d{3}$/.test(b.bankCode) || !BANKS[b.bankCode]) {
+    throw invalid('bankCode', 'a 3-digit Korean bank code such as "004" (KB국민은행), "088" (신한은행), "090" (카카오뱅크); see docs/ekyc.md', b.bankCode);
+  }
+  const a = b.accountNumber;
+  if (/[-\s]/.test(a)) throw new ApiError('INVALID_REQUEST', `Expected digits only for accountNumber but received ${a.length} characters containing hyphens or spaces: remove them`, { field: 'accountNumber' });
+  if (!/^\d+$/.test(a)) throw new ApiError('INVALID_REQUEST', `Expected digits only for accountNumber but received ${a.length} characters including non-digits`, { field: 'accountNumber' });
+  if (a.length > 14) throw new ApiError('INVALID_REQUEST', `Expected at most 14 digits for accountNumber but received ${a.length}`, { field: 'accountNumber' });
+  if (a.length < 6) throw new ApiError('INVALID_REQUEST', `Expected at least 6 digits for accountNumber but received ${a.length}`, { field: 'accountNumber' });
+}
+
+function provider(s: Services): PaymentProvider {
+  let p = s.ext.payment as PaymentProvider | undefined;
+  if (!p) {
+    p = paymentProvider(s.config);
+    s.ext.payment = p;
+  }
+  return p;
+}
+
+async function callProvider<T>(ctx: Ctx, what: string, fn: (p: PaymentProvider) => Promise<T>): Promise<T> {
+  const b = ctx.body as { bankCode: string; accountNumber: string };
+  const p = provider(ctx.services);
+  ctx.logExtra.bankCode = b.bankCode;
+  ctx.logExtra.account = maskAccount(b.accountNumber);
+  ctx.logExtra.paymentProvider = p.name;
+  try {
+    return await fn(p);
+  } catch (e) {
+    if (e instanceof ProviderError) {
+      ctx.services.log.warn({ msg: 'payment provider failed', op: what, provider: p.name, kind: e.kind, bankCode: b.bankCode, account: maskAccount(b.accountNumber), reqId: ctx.requestId });
+      throw new ApiError('AI_API_ERROR', `${e.message} (${what} for bank ${b.bankCode}, account ${maskAccount(b.accountNumber)})`, { status: 502, details: { provider: p.name, reason: e.kind } });
+    }
+    throw e;
+  }
+}
+
+async function holderName(ctx: Ctx) {
+  const t0 = performance.now();
+  const b = ctx.body as z.infer<typeof holderSchema>;
+  checkAccount(b);
+  const r = await callProvider(ctx, 'holder-name lookup', (p) => p.holderName(b));
+  if (!r.found) {
+    throw new ApiError('NOT_FOUND', r.reason === 'closed'
+      ? `Account ${maskAccount(b.accountNumber)} at bank ${b.bankCode} is closed`
+      : `No account ${maskAccount(b.accountNumber)} exists at bank ${b.bankCode}`, { field: 'accountNumber', details: { reason: r.reason } });
+  }
+  return { holderName: r.holderName, processingTimeMs: ms(t0) };
+}
+
+async function validate(ctx: Ctx) {
+  const t0 = performance.now();
+  const b = ctx.body as z.infer<typeof holderSchema>;
+  checkAccount(b);
+  const r = await callProvider(ctx, 'account validation', (p) => p.validate(b));
+  return { isValid: r.isValid, processingTimeMs: ms(t0), ...(r.reason ? { reason: r.reason } : {}) };
+}
+
+async function accountVerify(ctx: Ctx) {
+  const t0 = performance.now();
+  const b = ctx.body as z.infer<typeof verifySchema>;
+  checkAccount(b);
+  if (b.identityNumber !== undefined) {
+    const id = b.identityNumber;
+    if (/[-\s]/.test(id) && /^\d{3}-?\d{2}-?\d{5}$/.test(id.replace(/\s/g, ''))) {
+      throw new ApiError('INVALID_REQUEST', 'Expected identityNumber as YYMMDD or a 10-digit business registration number without hyphens but received a hyphenated number', { field: 'identityNumber' });
+    }
+    if (!identityKind(id)) {
+      const what = /^\d{10}$/.test(id) ? 'a business registration number whose check digit fails' : /^\d{6}$/.test(id) ? 'six digits that are not a valid date' : `${id.length} characters`;
+      throw new ApiError('INVALID_REQUEST', `Expected identityNumber as a birth date YYMMDD or a 10-digit business registration number with a valid check digit but received ${what}`, { field: 'identityNumber' });
+    }
+    ctx.logExtra.identity = maskIdentity(id);
+  }
+  const r = await callProvider(ctx, 'account verification', (p) => p.verify({ ...b, identityNumber: b.identityNumber }));
+  return { isValid: r.isValid, processingTimeMs: ms(t0), ...(r.reason ? { reason: r.reason } : {}) };
+}
+
+// ------------------------------------------------------------------ routes
+const tags = ['e-KYC'];
+export const routes: RouteDef[] = [
+  {
+    method: 'POST', path: '/api/v1/ekyc/face/compare', auth: 'key', tags, maxBodyBytes: 21 * MB,
+    summary: 'Compare the largest face of two images (calibrated similarity, default threshold 0.6)',
+    body: { kind: 'multipart', fields: compareFields, files: { image1: { required: true, maxBytes: 10 * MB, types: ANY_IMAGE }, image2: { required: true, maxBytes: 10 * MB, types: ANY_IMAGE } } },
+    handler: faceCompare,
+  },
+  {
+    method: 'POST', path: '/api/v1/ekyc/liveness/check', auth: 'key', tags, maxBodyBytes: 11 * MB,
+    summary: 'Passive liveness of the largest face (print / screen replay detection)',
+    body: { kind: 'multipart', fields: z.object({}).strict(), files: { image: { required: true, maxBytes: 10 * MB, types: ANY_IMAGE } } },
+    handler: livenessCheck,
+  },
+  {
+    method: 'POST', path: '/api/v1/ekyc/ocr', auth: 'key', tags, maxBodyBytes: 11 * MB,
+    summary: 'Read the fields of a perspective-corrected Korean ID card (jumin, driver, alien)',
+    body: { kind: 'multipart', fields: ocrFields, files: { image: { required: true, maxBytes: 10 * MB, types: ANY_IMAGE } } },
+    handler: ocr,
+  },
+  {
+    method: 'POST', path: '/api/v1/ekyc/verify', auth: 'key', tags, maxBodyBytes: 26 * MB,
+    summary: 'Identity verification: ID OCR, ID photo ↔ selfie face match and selfie liveness, in parallel; audit record kept',
+    body: {
+      kind: 'multipart', fields: verifyFields,
+      files: {
+        masked_id_image: { required: true, maxBytes: 10 * MB, types: JPEG_PNG },
+        face_image: { required: true, maxBytes: 5 * MB, types: JPEG_PNG },
+        selfie_image: { required: true, maxBytes: 10 * MB, types: JPEG_PNG },
+      },
+    },
+    handler: verify,
+  },
+  {
+    method: 'POST', path: '/api/v1/ekyc/account/holder-name', auth: 'key', tags,
+    summary: 'Account holder name from the payment provider', body: { kind: 'json', schema: holderSchema }, handler: holderName,
+  },
+  {
+    method: 'POST', path: '/api/v1/ekyc/account/validate', auth: 'key', tags,
+    summary: 'Whether an account exists and is open', body: { kind: 'json', schema: holderSchema }, handler: validate,
+  },
+  {
+    method: 'POST', path: '/api/v1/ekyc/account/verify', auth: 'key', tags,
+    summary: 'Whether an account belongs to holderName (and identityNumber when given)', body: { kind: 'json', schema: verifySchema }, handler: accountVerify,
+  },
+];
+
+export function start(services: Services): void {
+  services.ext.payment = paymentProvider(services.config);
+}
+void r4;
