@@ -176,7 +176,7 @@ t.test('makeup: lip hue moves toward the style colour; outside pixels unchanged'
     return hueChroma(r / n, g / n, b / n);
   };
   const before = mean(src);
-  for (const style of ['coral', 'red'] as const) {
+  for (const style of ['natural', 'coral', 'red'] as const) {
     const { last } = await runJob('/api/v1/studio/makeup', { imageUrl: `${img.url}/grace.jpg`, lipStrength: 1, blushStrength: 0.5, style });
     t.match(last, { status: 'completed', faceDetected: true, featureId: 'makeup' });
     const out = await decode(Buffer.from(await (await fetchImage(last.imageUrl!)).arrayBuffer()));
