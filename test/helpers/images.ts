@@ -45,7 +45,8 @@ export interface GreenScreen {
  * A foreground (an ellipse "head" over a rounded "body", warm and dark colours, with texture) composited with
  * a soft edge (feather px) over an unevenly lit, noisy green screen, with green spill on the edge.
  */
-export async function greenScreen(opts: { width?: number; height?: number; feather?: number; seed?: number; key?: [number, number, number] } = {}): Promise<GreenScreen> {
+export async function greenScreen(opts: { width?: number; height?: number; feather?: number; seed?: number; key?: [number, number, number]; body?: [number, number, number] } = {}): Promise<GreenScreen> {
+  const body = opts.body ?? [40, 50, 120];
   const w = opts.width ?? 640, h = opts.height ?? 480, f = opts.feather ?? 2.5;
   const key = opts.key ?? [30, 175, 70];
   const rnd = prng(opts.seed ?? 1);
@@ -70,7 +71,7 @@ export async function greenScreen(opts: { width?: number; height?: number; feath
         fr = 215 + 20 * Math.sin(x / 9); fg = 160 + 15 * Math.sin(y / 7); fb = 130;
       } else {
         const stripe = Math.sin((x + y) / 6) > 0.6 ? 1 : 0;
-        fr = 40 + 160 * stripe; fg = 50 + 20 * stripe; fb = 120 - 60 * stripe;
+        fr = body[0] + 160 * stripe; fg = body[1] + 20 * stripe; fb = body[2] - 60 * stripe;
       }
       // green screen with a lighting gradient and noise
       const light = 0.8 + 0.35 * (x / w) - 0.15 * (y / h);
