@@ -120,7 +120,10 @@ export class HttpServer {
       return fail(new ApiError('SERVICE_BUSY', 'The server is shutting down', { headers: { 'Retry-After': '5', connection: 'close' } }));
     }
     this.inflight++;
+    let released = false;
     const release = () => {
+      if (released) return;
+      released = true;
       this.inflight--;
       if (this.draining && this.inflight === 0) for (const w of this.drainWaiters.splice(0)) w();
     };
@@ -142,6 +145,7 @@ export class HttpServer {
       return fail(new ApiError('PAYLOAD_TOO_LARGE', `The body is ${declared} bytes; this endpoint accepts at most ${maxBytes}`));
     }
     const bodyP = hasBody ? readBody(res, maxBytes, state) : Promise.resolve(Buffer.alloc(0));
+    let streamOpened = false;
 
     void (async () => {
       try {
@@ -167,6 +171,9 @@ export class HttpServer {
           ctx.body = route.body.fields ? parseWith(route.body.fields, fields, 'form') : fields;
         }
         if (route.stream) {
+          streamOpened = true;
+          // streams hold the in-flight slot until closed
+          state.closeHandlers.push(release);
           await this.openStream(res, ctx, route, state, outHeaders, t0);
           return;
         }
@@ -183,13 +190,9 @@ export class HttpServer {
       } catch (e) {
         fail(e);
       } finally {
-        if (!route.stream) release();
+        if (!streamOpened) release();
       }
     })();
-    if (route.stream) {
-      // streams hold the in-flight slot until closed
-      state.closeHandlers.push(() => release());
-    }
   }
 
   private async openStream(res: HttpResponse, ctx: Ctx, route: RouteDef, state: ReqState, outHeaders: Record<string, string>, t0: number): Promise<void> {
