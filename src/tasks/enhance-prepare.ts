@@ -1,0 +1,55 @@
+// Pool task: first half of the enhancement. Decode the card, measure its quality (the quality task's measure),
+// blur the privacy regions in a working copy (so no enhancement step ever sees them), estimate the global filter
+// parameters on that copy, and cut the tiles (with halo) of the plan.
+import { checkImage, decodeChecked, type DecodeOptions } from './lib/image-io.js';
+import { estimateParams, FILTER_REACH, type Estimate } from './lib/enhance-filters.js';
+import { blurRegion, cutRect } from './lib/enhance-pixels.js';
+import { planTiles, regionRect, type PrivacyRegion, type Rect, type TileOptions, type TilePlan } from '../enhance/tiling.js';
+import quality, { type QualityResult } from './quality.js';
+
+export interface EnhancePrepareInput extends DecodeOptions {
+  image: Uint8Array;
+  regions: PrivacyRegion[];
+  tile?: Partial<TileOptions>;
+}
+
+export interface PreparedTile {
+  index: number;
+  data: Uint8Array;
+  width: number;
+  height: number;
+  crop: Rect;
+}
+
+export interface EnhancePrepareOutput {
+  width: number;
+  height: number;
+  /** decoded input pixels (RGB), untouched: the source of the privacy restore */
+  original: Uint8Array;
+  plan: TilePlan;
+  tiles: PreparedTile[];
+  regionRects: Array<Rect & { field: string }>;
+  estimate: Estimate;
+  qualityBefore: QualityResult;
+}
+
+export default async function enhancePrepare(input: EnhancePrepareInput): Promise<EnhancePrepareOutput> {
+  const c = await checkImage(input.image, { field: input.field ?? 'image', maxPixels: input.maxPixels, types: input.types });
+  const qualityBefore = await quality({ image: input.image, field: c.field, maxPixels: c.maxPixels });
+  const raw = await decodeChecked(c, 3);
+  const { width, height } = raw;
+  const original = raw.data instanceof Uint8Array ? new Uint8Array(raw.data.buffer.slice(raw.data.byteOffset, raw.data.byteOffset + raw.data.byteLength)) : raw.data;
+  const work = original.slice();
+  const regionRects = input.regions.map((r) => ({ field: r.field, ...regionRect(r, width, height) }));
+  for (const r of regionRects) blurRegion(work, width, r);
+  const estimate = estimateParams(work, width, height);
+  const plan = planTiles(width, height, { ...input.tile, halo: Math.max(input.tile?.halo ?? 0, FILTER_REACH + 2) });
+  const tiles = plan.tiles.map((t) => ({
+    index: t.index,
+    data: cutRect(work, width, t.read),
+    width: t.read.w,
+    height: t.read.h,
+    crop: { x: t.x - t.read.x, y: t.y - t.read.y, w: t.w, h: t.h },
+  }));
+  return { width, height, original, plan, tiles, regionRects, estimate, qualityBefore };
+}
