@@ -1,0 +1,75 @@
+// OCR on rendered Korean ID cards (random names, numbers, dates; clean and degraded), field validators, MRZ.
+import t from 'tap';
+import { renderCard, degradationFor, charAccuracy } from '../helpers/id-cards.js';
+import { decodeRgb } from '../../src/vision/index.js';
+import { readCard, normaliseRrn, parseDate, birthFromRrn, dateFromGlyphs, rrnChecksumOk } from '../../src/vision/idcard.js';
+import { parseTd3, buildTd3, checkDigit } from '../../src/vision/mrz.js';
+import { recognizeText } from '../../src/vision/ocr.js';
+
+t.test('rendered cards: field accuracy (3 doc types × 2 degradations)', async (t) => {
+  const acc: Record<string, number[]> = {};
+  for (const doc of ['jumin', 'driver', 'alien'] as const) {
+    for (const i of [0, 5]) {
+      const seed = 1000 + i * 31 + doc.length;
+      const card = await renderCard(doc, { seed, degrade: degradationFor(i) });
+      const r = await readCard(await decodeRgb(card.image), doc);
+      for (const [k, v] of Object.entries(card.truth)) {
+        t.ok(r.fields[k], `${doc}: field ${k} present`);
+        (acc[k] ??= []).push(charAccuracy(v, r.fields[k]?.text ?? ''));
+      }
+      // masked numbers stay masked
+      const num = doc === 'alien' ? 'registration_number' : 'jumin_full';
+      t.match(r.fields[num]!.text, /^\d{6}-\d\*{6}$/, `${doc}: number read as masked`);
+      t.ok(r.overallConfidence > 0.5, `${doc}#${i}: overall confidence ${r.overallConfidence}`);
+      for (const f of Object.values(r.fields)) t.ok(f.bbox.length === 4 && f.bbox[2] >= f.bbox[0], 'bbox');
+    }
+  }
+  const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
+  for (const k of ['name', 'jumin_full', 'birth_date', 'issue_date', 'issuer', 'license_number', 'registration_number']) {
+    t.ok(mean(acc[k]!) >= 0.9, `${k}: char accuracy ${mean(acc[k]!).toFixed(3)} ≥ 0.9`);
+  }
+  t.ok(mean(acc.address!) >= 0.85, `address: ${mean(acc.address!).toFixed(3)} ≥ 0.85`);
+});
+
+t.test('recognizeText returns lines with boxes', async (t) => {
+  const card = await renderCard('jumin', { seed: 7 });
+  const r = await recognizeText(await decodeRgb(card.image));
+  t.match(r.text, /주민등록증/);
+  t.ok(r.lines.length >= 6 && r.confidence > 0.8);
+  for (const l of r.lines) t.equal(l.charX.length, l.charConfidences.length);
+});
+
+t.test('validators', async (t) => {
+  t.equal(normaliseRrn('900101-1家大大大家'), '900101-1******', 'mask characters misread stay masked');
+  t.equal(normaliseRrn('900101-1***'), '900101-1******', 'short mask padded, never guessed');
+  t.equal(normaliseRrn('9001011234567'), '900101-1234567');
+  t.equal(parseDate('2020 1 15'), '2020-01-15');
+  t.equal(parseDate('2020. 12. 5.'), '2020-12-05');
+  t.equal(parseDate('2020 2 30'), null, 'impossible date');
+  t.equal(parseDate('2012116'), null, 'ambiguous without positions');
+  t.equal(dateFromGlyphs({ text: '2012116', x: [0, 10, 20, 30, 60, 90, 100] }), '2012-01-16', 'the widest gap splits month and day');
+  t.same(birthFromRrn('900101-1******'), { iso: '1990-01-01', ok: true });
+  t.same(birthFromRrn('020304-4******'), { iso: '2002-03-04', ok: true });
+  t.equal(birthFromRrn('901301-1******')!.ok, false, 'month 13');
+  t.equal(rrnChecksumOk('900101-1234568'), true);
+  t.equal(rrnChecksumOk('900101-1234567'), false);
+});
+
+t.test('passport MRZ: ICAO 9303 check digits', async (t) => {
+  // ICAO 9303 part 4 specimen
+  const l1 = 'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<';
+  const l2 = 'L898902C36UTO7408122F1204159ZE184226B<<<<<10';
+  const r = parseTd3(l1, l2, new Date('2026-01-01'))!;
+  t.equal(r.valid, true);
+  t.equal(r.surname, 'ERIKSSON');
+  t.equal(r.givenNames, 'ANNA MARIA');
+  t.equal(r.birthDate, '1974-08-12');
+  t.equal(r.documentNumber, 'L898902C3');
+  t.equal(checkDigit('L898902C3'), 6);
+  const bad = parseTd3(l1, l2.replace('7408122', '7408132'))!;
+  t.equal(bad.valid, false);
+  t.equal(bad.checks.birthDate, false);
+  const [a, b] = buildTd3({ surname: 'HONG', given: 'GIL DONG', number: 'M12345678', nationality: 'KOR', birth: '900101', sex: 'M', expiry: '300101' });
+  t.equal(a.length, 44);
+  t.equal(parseTd3(a, b)!.valid, true);
+});
