@@ -141,6 +141,8 @@ function state(services: Services): PrintState {
 
 export async function start(services: Services): Promise<void> {
   const store = new PrintStore(services.store);
+  const n = await store.recoverInterrupted(services.clock.now());
+  if (n) services.log.warn({ msg: 'print: refunded prints interrupted by a stop', count: n });
   services.ext.print = { store, secret: await store.secret(), inflight: new Map() } satisfies PrintState;
 }
 

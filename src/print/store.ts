@@ -59,6 +59,8 @@ export class PrintStore {
   readonly impByAlbum: Database<null, IdxKey>;
   readonly impByAdvertiser: Database<null, IdxKey>;
   readonly cursors: Database<string, string>;
+  /** job_ids selected (and maybe charged) whose sheet is not stored yet */
+  readonly composing: Database<null, string>;
   readonly meta: Database<unknown, string>;
 
   constructor(private readonly store: Store) {
@@ -73,6 +75,7 @@ export class PrintStore {
     this.impByAlbum = store.db('print-imp-by-album');
     this.impByAdvertiser = store.db('print-imp-by-advertiser');
     this.cursors = store.db('print-rr-cursor');
+    this.composing = store.db('print-composing');
     this.meta = store.db('print-meta');
   }
 
@@ -391,6 +394,7 @@ export class PrintStore {
     if (prev) this.unindex(prev);
     this.impressions.put(imp.job_id, imp);
     this.index(imp);
+    this.composing.put(imp.job_id, null);
     return { kind: 'new', impression: imp };
   }
 
@@ -418,6 +422,7 @@ export class PrintStore {
         imp.status = 'refunded';
       } else imp.status = 'failed';
       this.impressions.put(jobId, imp);
+      this.composing.remove(jobId);
       out = imp;
     });
     return out;
@@ -431,9 +436,20 @@ export class PrintStore {
       imp.status = 'printed';
       imp.image = image;
       this.impressions.put(jobId, imp);
+      this.composing.remove(jobId);
       out = imp;
     });
     return out;
+  }
+
+  /** On start-up: prints left composing by a stopped server are refunded (their sheet was never delivered). */
+  async recoverInterrupted(now: number): Promise<number> {
+    const ids = [...this.composing.getKeys()] as string[];
+    for (const id of ids) {
+      const imp = await this.refund(id, 'the server stopped while this sheet was being composed', now);
+      if (!imp) await this.composing.remove(id);
+    }
+    return ids.length;
   }
 
   impression(jobId: string): Impression | undefined {

@@ -57,6 +57,8 @@ export interface CompositeOutput {
   applied: { ai_image: boolean; signature: boolean; qr_code: boolean; a3_ad: boolean; perforation: boolean; header: boolean };
   header_lines: string[];
   qr?: { payload: string; version: number; modules: number; module_size: number };
+  /** milliseconds per pipeline step */
+  timings_ms?: Record<string, number>;
 }
 
 export interface ProbeOutput {
@@ -347,7 +349,13 @@ export async function compose(input: CompositeInput): Promise<CompositeOutput> {
   const family = ensurePrintFont();
   const width = input.output?.target_width ?? 1181;
   const c: Ctx = { in: input, s: input.settings ?? {}, width, font: input.font_family ?? family };
-  for (const step of PIPELINE) await step(c);
+  const timings: Record<string, number> = {};
+  for (const step of PIPELINE) {
+    const t0 = performance.now();
+    await step(c);
+    timings[step.name] = Math.round((performance.now() - t0) * 10) / 10;
+  }
+  c.out!.timings_ms = timings;
   return c.out!;
 }
 

@@ -4,10 +4,13 @@
 import t from 'tap';
 import fs from 'node:fs';
 import sharp from 'sharp';
-import jsQR from 'jsqr';
+import jsQRmod from 'jsqr';
 import { compose, probe, type CompositeOutput } from '../../src/tasks/composite.js';
 import { POSITIONS, band, column, type Rect } from '../../src/tasks/lib/composite-layout.js';
 import { aiPicture, signaturePng, solid } from './fixtures.js';
+
+type QrHit = { data: string; location: { topLeftCorner: { x: number; y: number }; bottomRightCorner: { x: number; y: number } } };
+const jsQR = ((jsQRmod as unknown as { default?: unknown }).default ?? jsQRmod) as unknown as (d: Uint8ClampedArray, w: number, h: number) => QrHit | null;
 
 interface Px { data: Buffer; width: number; height: number }
 async function pixels(out: CompositeOutput): Promise<Px> {
