@@ -25,10 +25,10 @@ t.test('worker pool: transfer, errors, crash isolation, bounded queue', async (t
   // 2 running + 2 queued fill it; the next one is refused with SERVICE_BUSY and Retry-After
   const running = [0, 1, 2, 3].map(() => pool.run('pool-selftest', { mode: 'sleep', ms: 300 }));
   await new Promise((r) => setTimeout(r, 30));
-  const busy = await pool.run('pool-selftest', { mode: 'sleep', ms: 1 }).catch((e) => e);
+  const busy = (await pool.run('pool-selftest', { mode: 'sleep', ms: 1 }).catch((e: unknown) => e)) as ApiError;
   t.ok(busy instanceof ApiError, 'refused');
   t.equal(busy.code, 'SERVICE_BUSY');
   t.equal(busy.status, 503);
-  t.ok(Number(busy.headers['Retry-After']) >= 1, 'Retry-After set');
+  t.ok(Number(busy.headers?.['Retry-After']) >= 1, 'Retry-After set');
   await Promise.all(running);
 });
