@@ -116,6 +116,7 @@ export async function measureRawGrey(grey: Uint8Array, width: number, height: nu
   const scale = QUALITY.analysisSide / Math.max(width, height);
   const { data, info } = await sharp(Buffer.from(grey.buffer, grey.byteOffset, grey.byteLength), { raw: { width, height, channels: 1 } })
     .resize({ width: Math.round(width * scale), height: Math.round(height * scale), fit: 'fill', kernel: 'lanczos3' })
+    .greyscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
   return measureGrey(greyFromU8(data, info.width, info.height), width, height);

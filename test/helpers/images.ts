@@ -234,6 +234,7 @@ export async function receiptScene(opts: { angle?: number; seed?: number; shadin
   }
   const composed = await sharp(Buffer.from(bg), { raw: { width: W, height: H, channels: 3 } })
     .composite([{ input: rotated, left: Math.round((W - (meta.width ?? 0)) / 2), top: Math.round((H - (meta.height ?? 0)) / 2) }])
+    .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
   // shading: multiply by a gradient from 1 (top-left) to 1 - shading (bottom-right)

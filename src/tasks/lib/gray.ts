@@ -43,9 +43,52 @@ function kernel1d(sigma: number): Float32Array {
   return k;
 }
 
-/** Separable Gaussian blur with edge clamping. */
+/** Box sizes of three successive box blurs approximating a Gaussian of this sigma. */
+function boxesForGauss(sigma: number, n = 3): number[] {
+  const wIdeal = Math.sqrt((12 * sigma * sigma) / n + 1);
+  let wl = Math.floor(wIdeal);
+  if (wl % 2 === 0) wl--;
+  const wu = wl + 2;
+  const mIdeal = (12 * sigma * sigma - n * wl * wl - 4 * n * wl - 3 * n) / (-4 * wl - 4);
+  const m = Math.round(mIdeal);
+  return Array.from({ length: n }, (_, i) => (i < m ? wl : wu));
+}
+
+/** One horizontal + vertical box blur of radius r with clamped edges (running sums, O(n) for any r). */
+function boxBlurPass(src: Float32Array, dst: Float32Array, w: number, h: number, r: number): void {
+  const tmp = new Float32Array(w * h);
+  const inv = 1 / (2 * r + 1);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    let acc = 0;
+    for (let i = -r; i <= r; i++) acc += src[row + Math.min(w - 1, Math.max(0, i))]!;
+    for (let x = 0; x < w; x++) {
+      tmp[row + x] = acc * inv;
+      acc += src[row + Math.min(w - 1, x + r + 1)]! - src[row + Math.max(0, x - r)]!;
+    }
+  }
+  for (let x = 0; x < w; x++) {
+    let acc = 0;
+    for (let i = -r; i <= r; i++) acc += tmp[Math.min(h - 1, Math.max(0, i)) * w + x]!;
+    for (let y = 0; y < h; y++) {
+      dst[y * w + x] = acc * inv;
+      acc += tmp[Math.min(h - 1, y + r + 1) * w + x]! - tmp[Math.max(0, y - r) * w + x]!;
+    }
+  }
+}
+
+/** Gaussian blur with edge clamping: exact separable kernel for small sigma, three box blurs above 2.5. */
 export function gaussianBlur(g: Grey, sigma: number): Grey {
   if (sigma <= 0.01) return { data: g.data.slice(), width: g.width, height: g.height };
+  if (sigma > 2.5) {
+    let cur = g.data;
+    for (const b of boxesForGauss(sigma)) {
+      const next = new Float32Array(g.width * g.height);
+      boxBlurPass(cur, next, g.width, g.height, (b - 1) >> 1);
+      cur = next;
+    }
+    return { data: cur, width: g.width, height: g.height };
+  }
   const { width: w, height: h } = g;
   const k = kernel1d(sigma);
   const r = (k.length - 1) >> 1;

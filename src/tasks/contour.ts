@@ -1,0 +1,100 @@
+// Contour extraction: Canny edges (Gaussian blur scaled to the image, Sobel gradient, non-maximum suppression,
+// hysteresis with thresholds from the gradient distribution), short edge fragments (texture, noise) dropped,
+// written as a 1-bit PNG of the input's size: white edges on black.
+import sharp from 'sharp';
+import { checkImage, decodeChecked, toBuffer, type DecodeOptions } from './lib/image-io.js';
+import { greyFromU8 } from './lib/gray.js';
+import { canny } from './lib/canny.js';
+import { encodePng1 } from './lib/png1.js';
+
+export interface ContourInput extends DecodeOptions {
+  image: Uint8Array;
+  /** Gaussian sigma in pixels of the processed image; default max(1.4, diagonal / 700) */
+  sigma?: number;
+  /** 0..1, percentile of suppressed gradient maxima used as the high threshold (default 0.9) */
+  highPercentile?: number;
+  /** drop connected edges shorter than this fraction of the diagonal (default 0.02) */
+  minLengthFraction?: number;
+}
+
+export interface ContourOutput {
+  png: Uint8Array;
+  width: number;
+  height: number;
+  edgePixels: number;
+  /** size edges were computed at (large inputs are processed at a 4096-pixel longer side, then scaled back) */
+  processedWidth: number;
+  processedHeight: number;
+  thresholds: { low: number; high: number; sigma: number };
+}
+
+const MAX_SIDE = 4096;
+
+/** Remove 8-connected components smaller than minSize pixels (in place). */
+export function dropSmall(edges: Uint8Array, w: number, h: number, minSize: number): number {
+  const seen = new Uint8Array(w * h);
+  const stack: number[] = [];
+  const comp: number[] = [];
+  let kept = 0;
+  for (let i = 0; i < edges.length; i++) {
+    if (!edges[i] || seen[i]) continue;
+    comp.length = 0;
+    seen[i] = 1;
+    stack.push(i);
+    while (stack.length) {
+      const j = stack.pop()!;
+      comp.push(j);
+      const x = j % w, y = (j - x) / w;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= h) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= w) continue;
+          const k = yy * w + xx;
+          if (edges[k] && !seen[k]) {
+            seen[k] = 1;
+            stack.push(k);
+          }
+        }
+      }
+    }
+    if (comp.length < minSize) for (const j of comp) edges[j] = 0;
+    else kept += comp.length;
+  }
+  return kept;
+}
+
+export default async function contour(input: ContourInput): Promise<ContourOutput> {
+  const c = await checkImage(input.image, input);
+  const raw = await decodeChecked(c, 1, MAX_SIDE);
+  const { width: w, height: h } = raw;
+  const diag = Math.hypot(w, h);
+  const sigma = input.sigma ?? Math.max(1.4, diag / 700);
+  const e = canny(greyFromU8(raw.data, w, h), { sigma, highPercentile: input.highPercentile ?? 0.9, lowRatio: 0.4 });
+  let count = dropSmall(e.edges, w, h, Math.max(8, Math.round(diag * (input.minLengthFraction ?? 0.02))));
+  let edges = e.edges;
+  let ow = w, oh = h;
+  if (w !== c.width || h !== c.height) {
+    // back to the input's size (nearest neighbour keeps the map binary)
+    const { data } = await sharp(toBuffer(edges), { raw: { width: w, height: h, channels: 1 } })
+      .resize({ width: c.width, height: c.height, fit: 'fill', kernel: 'nearest' })
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    edges = data;
+    ow = c.width;
+    oh = c.height;
+    count = 0;
+    for (let i = 0; i < edges.length; i++) if (edges[i]! >= 128) count++;
+  }
+  return {
+    png: encodePng1(ow, oh, edges, { threshold: 128 }),
+    width: ow,
+    height: oh,
+    edgePixels: count,
+    processedWidth: w,
+    processedHeight: h,
+    thresholds: { low: Math.round(e.low * 10) / 10, high: Math.round(e.high * 10) / 10, sigma: Math.round(sigma * 100) / 100 },
+  };
+}

@@ -1,0 +1,38 @@
+import t from 'tap';
+import sharp from 'sharp';
+import receipt from '../../src/tasks/receipt.js';
+import { pngHeader } from '../../src/tasks/lib/png1.js';
+import { receiptScene } from '../helpers/images.js';
+
+t.test('receipt: deskew error, crop to the paper, 1-bit 300-dpi output', async (t) => {
+  for (const angle of [12, -30, 40]) {
+    const s = await receiptScene({ angle, shading: 0.5 });
+    const r = await receipt({ image: s.jpeg });
+    t.ok(r.paperFound, `paper found (${angle}°)`);
+    t.ok(Math.abs(r.angle - angle) <= 0.5, `deskew error ${Math.abs(r.angle - angle).toFixed(2)}° <= 0.5° (true ${angle}, found ${r.angle})`);
+    t.same(pngHeader(r.png), { width: 945, height: r.height, bitDepth: 1, colourType: 0 });
+    // the paper is 480x900: the crop keeps its aspect ratio within 3%
+    const ratio = r.cropBox[3] / r.cropBox[2];
+    t.ok(Math.abs(ratio - 900 / 480) / (900 / 480) < 0.03, `crop aspect ${ratio.toFixed(3)} vs ${(900 / 480).toFixed(3)}`);
+    // lighting evened out: the paper is white almost everywhere (ink is a small share), no shaded corner left black
+    const { data, info } = await sharp(r.png).greyscale().raw().toBuffer({ resolveWithObject: true });
+    let black = 0;
+    for (let i = 0; i < data.length; i++) if (data[i]! < 128) black++;
+    t.ok(black / data.length < 0.12 && black / data.length > 0.005, `ink share ${(black / data.length * 100).toFixed(1)}%`);
+    // bottom-right quarter (darkest shading) is mostly white
+    let brBlack = 0, brN = 0;
+    for (let y = Math.floor(info.height * 0.8); y < info.height; y++) for (let x = Math.floor(info.width * 0.6); x < info.width; x++) { brN++; if (data[y * info.width + x]! < 128) brBlack++; }
+    t.ok(brBlack / brN < 0.05, `shaded corner is clean (${(brBlack / brN * 100).toFixed(1)}% black)`);
+    t.equal(r.threshold.method, 'sauvola');
+  }
+});
+
+t.test('receipt: a photo that is all paper is deskewed from the text lines', async (t) => {
+  const s = await receiptScene({ angle: 0, shading: 0.2 });
+  // crop inside the paper, then rotate by 7 degrees with white fill
+  const inner = await sharp(s.jpeg).extract({ left: Math.round(s.width / 2 - 200), top: Math.round(s.height / 2 - 380), width: 400, height: 700 }).rotate(7, { background: '#f7f5ef' }).jpeg().toBuffer();
+  const r = await receipt({ image: inner });
+  t.equal(r.paperFound, false);
+  t.equal(r.angleSource, 'text');
+  t.ok(Math.abs(r.angle - 7) <= 0.5, `deskew error ${Math.abs(r.angle - 7).toFixed(2)}°`);
+});
