@@ -1,0 +1,136 @@
+// The announced legal REST API (X-API-Key): current statute text, amendments since a date, old/new article comparison.
+import { z } from 'zod';
+import { reply, type Ctx, type RouteDef } from '../server/types.js';
+import { ApiError, invalid } from '../server/errors.js';
+import { form } from '../server/validate.js';
+import { getLaw as lawStore } from '../law/service.js';
+import { entry, metaOf, revisionsOf } from '../law/tools.js';
+import { articleLabel, articleOrder, isYmd } from '../law/normalize.js';
+import type { LawStore, VersionRec } from '../law/store.js';
+import type { DocRec } from '../law/parse.js';
+
+const ymd = z.string();
+
+function date(field: string, v: string | undefined, required: boolean): string | undefined {
+  if (v === undefined || v === '') {
+    if (required) throw invalid(field, 'a date written YYYYMMDD (e.g. 20260301)', undefined);
+    return undefined;
+  }
+  if (!isYmd(v)) throw invalid(field, 'a real date written YYYYMMDD (e.g. 20260301)', v);
+  return v;
+}
+
+function findDoc(law: LawStore, id: string): DocRec {
+  const d = law.get(id) ?? (/^\d{1,6}$/.test(id) ? law.get(id.padStart(6, '0')) : undefined);
+  if (!d) throw new ApiError('NOT_FOUND', `No statute or administrative rule with id "${id.slice(0, 40)}"`, { field: 'law_id' });
+  return d;
+}
+
+function etagged(ctx: Ctx, tag: string, body: unknown) {
+  const etag = `"${tag}"`;
+  const headers = { etag, 'cache-control': 'private, max-age=60' };
+  if (ctx.headers['if-none-match'] === etag) return reply.make({ status: 304, headers, body: '' });
+  return reply.json(body, 200, headers);
+}
+
+function getOne(ctx: Ctx) {
+  const law = lawStore(ctx.services);
+  const d = findDoc(law, ctx.params.law_id!);
+  const articles = law.articles(d.id).map((a) => ({
+    no: a.no, label: articleLabel(a.no), title: a.title, content: a.content, enforcement_date: a.enforcement_date ?? d.enforcement_date,
+    ...(a.chapter ? { chapter: a.chapter } : {}), ...(a.deleted ? { deleted: true } : {}),
+  }));
+  const tables = d.tables.map((t) => ({ table_no: t.table_no, kind: t.kind, title: t.title, structured: Boolean(t.has_body), ...(t.pdf_url ? { pdf_url: t.pdf_url } : {}) }));
+  return etagged(ctx, `law-${d.id}-${d.mst ?? d.promulgation_no ?? ''}-${d.enforcement_date ?? ''}-${law.info().index_gen}`, { success: true, entity_type: d.entity_type, meta: metaOf(d, ctx.services.clock.now()), articles, tables });
+}
+
+const amendQuery = z.object({ since: ymd.optional(), limit: form.int(1, 500).optional(), cursor: z.string().max(300).optional() }).strict();
+
+function amendments(ctx: Ctx<unknown, z.infer<typeof amendQuery>>) {
+  const law = lawStore(ctx.services);
+  const since = date('since', ctx.query.since, true)!;
+  const limit = ctx.query.limit ?? 100;
+  let after: { d: string; id: string } | null = null;
+  if (ctx.query.cursor) {
+    try {
+      const c = JSON.parse(Buffer.from(ctx.query.cursor, 'base64url').toString('utf8')) as { d: string; id: string; s: string };
+      if (c.s !== since || typeof c.d !== 'string' || typeof c.id !== 'string') throw new Error('mismatch');
+      after = { d: c.d, id: c.id };
+    } catch {
+      throw invalid('cursor', 'the next_cursor of a previous page for the same since', ctx.query.cursor);
+    }
+  }
+  const key = (d: DocRec) => d.promulgation_date ?? '';
+  const list = law.catalog
+    .filter((d) => d.entity_type === 'law' && key(d) >= since)
+    .sort((a, b) => key(a).localeCompare(key(b)) || a.id.localeCompare(b.id));
+  const start = after ? list.findIndex((d) => key(d) > after!.d || (key(d) === after!.d && d.id > after!.id)) : 0;
+  const from = start < 0 ? list.length : start;
+  const page = list.slice(from, from + limit);
+  const now = ctx.services.clock.now();
+  const results = page.map((d) => ({ ...entry(d, now), promulgation_date: d.promulgation_date, promulgation_no: d.promulgation_no, mst: d.mst }));
+  const info = law.info();
+  const out: Record<string, unknown> = { success: true, since, as_of: info.corpus_date, last_sync: info.last_sync, total: list.length, results };
+  if (from + limit < list.length) {
+    const last = page[page.length - 1]!;
+    out.next_cursor = Buffer.from(JSON.stringify({ s: since, d: key(last), id: last.id })).toString('base64url');
+  }
+  return out;
+}
+
+const diffQuery = z.object({ from: ymd.optional(), to: ymd.optional() }).strict();
+
+interface TextVersion { promulgation_date: string; enforcement_date: string | null; mst: string | null; revision_type: string | null; current: boolean; load: () => VersionRec['articles'] }
+
+function textVersions(law: LawStore, d: DocRec): TextVersion[] {
+  const out: TextVersion[] = [];
+  for (const { key, value } of law.vers.getRange({ start: [d.id, ''], end: [d.id, '\uffff'] })) {
+    void key;
+    if (value.mst && value.mst === d.mst) continue;
+    out.push({ promulgation_date: value.promulgation_date ?? '', enforcement_date: value.enforcement_date, mst: value.mst, revision_type: value.revision_type, current: false, load: () => value.articles });
+  }
+  out.push({
+    promulgation_date: d.promulgation_date ?? '', enforcement_date: d.enforcement_date, mst: d.mst, revision_type: d.revision_type, current: true,
+    load: () => law.articles(d.id).map((a) => ({ no: a.no, title: a.title, content: a.content })),
+  });
+  const revs = revisionsOf(law, d);
+  for (const v of out) v.revision_type ??= revs.find((r) => r.mst && r.mst === v.mst)?.revision_type ?? null;
+  return out.sort((a, b) => a.promulgation_date.localeCompare(b.promulgation_date) || Number(a.mst ?? 0) - Number(b.mst ?? 0));
+}
+
+function diff(ctx: Ctx<unknown, z.infer<typeof diffQuery>>) {
+  const law = lawStore(ctx.services);
+  const from = date('from', ctx.query.from, true)!;
+  const to = date('to', ctx.query.to, true)!;
+  if (from > to) throw invalid('from', `a date not after to (${to})`, from);
+  const d = findDoc(law, ctx.params.law_id!);
+  const versions = textVersions(law, d);
+  const at = (day: string) => [...versions].reverse().find((v) => v.promulgation_date <= day);
+  const a = at(from), b = at(to);
+  const avail = versions.map((v) => v.promulgation_date);
+  if (!a) throw new ApiError('INVALID_REQUEST', `No stored text of ${d.name} on or before ${from}; versions with text: ${avail.join(', ')}`, { field: 'from', details: { available_versions: avail } });
+  if (!b) throw new ApiError('INVALID_REQUEST', `No stored text of ${d.name} on or before ${to}; versions with text: ${avail.join(', ')}`, { field: 'to', details: { available_versions: avail } });
+  const norm = (s: string) => s.replace(/[ \t]+$/gm, '').trim();
+  const oldA = new Map(a.load().map((x) => [x.no, x]));
+  const newA = new Map(b.load().map((x) => [x.no, x]));
+  const nos = [...new Set([...oldA.keys(), ...newA.keys()])].sort((x, y) => articleOrder(x) - articleOrder(y));
+  const changes: Array<Record<string, unknown>> = [];
+  let unchanged = 0;
+  for (const no of nos) {
+    const o = oldA.get(no), n = newA.get(no);
+    if (o && n) {
+      if (norm(o.content) === norm(n.content) && o.title === n.title) { unchanged++; continue; }
+      changes.push({ no, label: articleLabel(no), change: 'changed', old_title: o.title, new_title: n.title, old: o.content, new: n.content });
+    } else if (n) changes.push({ no, label: articleLabel(no), change: 'added', new_title: n.title, new: n.content });
+    else if (o) changes.push({ no, label: articleLabel(no), change: 'removed', old_title: o.title, old: o.content });
+  }
+  const ver = (v: TextVersion, day: string) => ({ date: day, promulgation_date: v.promulgation_date, enforcement_date: v.enforcement_date, mst: v.mst, revision_type: v.revision_type, current: v.current });
+  const summary = { added: changes.filter((c) => c.change === 'added').length, removed: changes.filter((c) => c.change === 'removed').length, changed: changes.filter((c) => c.change === 'changed').length, unchanged };
+  return { success: true, law_id: d.id, law_name: d.name, from: ver(a, from), to: ver(b, to), same_version: a === b, summary, changes, versions_with_text: avail };
+}
+
+export const routes: RouteDef[] = [
+  { method: 'GET', path: '/api/v1/laws/:law_id', auth: 'key', summary: 'Current statute or rule: meta, every article, annex list (ETag / If-None-Match)', tags: ['law'], handler: getOne },
+  { method: 'GET', path: '/api/v1/amendments', auth: 'key', summary: 'Statutes promulgated on or after since=YYYYMMDD (incremental; oldest first; cursor)', tags: ['law'], query: amendQuery, handler: amendments as RouteDef['handler'] },
+  { method: 'GET', path: '/api/v1/laws/:law_id/diff', auth: 'key', summary: 'Old/new comparison per article between the versions in force on from and to (YYYYMMDD)', tags: ['law'], query: diffQuery, handler: diff as RouteDef['handler'] },
+];

@@ -1,0 +1,297 @@
+// Search: a character-bigram BM25 index over article text persisted in LMDB, plus an in-memory name matcher
+// (exact / prefix / abbreviation / substring / bigram overlap on statute and rule names) with boosts.
+import type { LawStore } from './store.js';
+import type { Category, DocRec } from './parse.js';
+import { bigrams, nameKey, stripJosa, termIds } from './normalize.js';
+
+/** Well-known abbreviations (약칭) → full names. XML 법령명약칭 values found at import are added to these. */
+export const ABBREVIATIONS: Record<string, string> = {
+  개인정보법: '개인정보 보호법', 개보법: '개인정보 보호법', 근기법: '근로기준법', 주임법: '주택임대차보호법', 상임법: '상가건물 임대차보호법',
+  중처법: '중대재해 처벌 등에 관한 법률', 중대재해법: '중대재해 처벌 등에 관한 법률', 중대재해처벌법: '중대재해 처벌 등에 관한 법률',
+  국가계약법: '국가를 당사자로 하는 계약에 관한 법률', 국계법: '국가를 당사자로 하는 계약에 관한 법률', 정보통신망법: '정보통신망 이용촉진 및 정보보호 등에 관한 법률',
+  정통망법: '정보통신망 이용촉진 및 정보보호 등에 관한 법률', 전공의법: '전공의의 수련환경 개선 및 지위 향상을 위한 법률', 산림자원법: '산림자원의 조성 및 관리에 관한 법률',
+  공정거래법: '독점규제 및 공정거래에 관한 법률', 자본시장법: '자본시장과 금융투자업에 관한 법률', 신용정보법: '신용정보의 이용 및 보호에 관한 법률',
+  특가법: '특정범죄 가중처벌 등에 관한 법률', 특경법: '특정경제범죄 가중처벌 등에 관한 법률', 도교법: '도로교통법', 헌법: '대한민국헌법',
+  행절법: '행정절차법', 남녀고용평등법: '남녀고용평등과 일ㆍ가정 양립 지원에 관한 법률', 산안법: '산업안전보건법', 최저임금법: '최저임금법',
+  청탁금지법: '부정청탁 및 금품등 수수의 금지에 관한 법률', 김영란법: '부정청탁 및 금품등 수수의 금지에 관한 법률', 전자서명법: '전자서명법',
+  국토계획법: '국토의 계획 및 이용에 관한 법률', 정보공개법: '공공기관의 정보공개에 관한 법률', 가맹사업법: '가맹사업거래의 공정화에 관한 법률',
+};
+
+export interface SearchFilters {
+  categories?: Set<Category> | null;
+  ministry?: string | null;
+}
+
+export interface Hit {
+  doc: DocRec;
+  score: number;
+  match: 'name' | 'abbreviation' | 'text' | 'ministry';
+  /** article positions (best first) whose text matched; resolve with LawStore.tocOf for the page shown */
+  seqs: number[];
+  /** the article the query named (e.g. 제750조), when this document has it */
+  ref?: number;
+}
+
+interface Posting { ids: Uint32Array; tfs: Uint8Array }
+
+const K1 = 1.2, B = 0.75;
+
+export class SearchIndex {
+  gen = 0;
+  N = 0;
+  avgdl = 1;
+  ids: string[] = [];
+  owner = new Uint32Array(0);
+  seq = new Uint32Array(0);
+  len = new Uint16Array(0);
+  private cache = new Map<number, Posting | null>();
+  private cacheBytes = 0;
+  private scores = new Float32Array(0);
+  private hits = new Uint8Array(0);
+  abbr = new Map<string, string>();
+  /** per catalogue entry: name key, its distinct bigrams, ministry keys */
+  private names: Array<{ d: DocRec; nk: string; nb: Set<string>; mk: string[] }> = [];
+
+  constructor(private readonly law: LawStore) {}
+
+  /** Load the persisted doc tables of generation gen (postings are read from LMDB on demand). */
+  open(gen: number): void {
+    this.cache.clear();
+    this.cacheBytes = 0;
+    this.gen = gen;
+    this.abbr = new Map(Object.entries(ABBREVIATIONS).map(([k, v]) => [nameKey(k), v]));
+    for (const d of this.law.catalog) if (d.abbreviation) this.abbr.set(nameKey(d.abbreviation), d.name);
+    this.names = this.law.catalog.map((d) => { const nk = nameKey(d.name); return { d, nk, nb: new Set(bigrams(nk)), mk: d.ministries.map(nameKey) }; });
+    const meta = gen ? this.law.idx.get([gen, 'meta']) : undefined;
+    if (!meta) {
+      this.N = 0; this.ids = []; this.owner = new Uint32Array(0); this.seq = new Uint32Array(0); this.len = new Uint16Array(0);
+      return;
+    }
+    const m = JSON.parse(meta.toString('utf8')) as { N: number; avgdl: number; ids: string[] };
+    this.N = m.N; this.avgdl = m.avgdl; this.ids = m.ids;
+    const u32 = (b: Buffer) => { const c = new Uint8Array(b.length); c.set(b); return new Uint32Array(c.buffer); };
+    this.owner = u32(this.law.idx.get([gen, 'owner'])!);
+    this.seq = u32(this.law.idx.get([gen, 'seq'])!);
+    const lb = this.law.idx.get([gen, 'len'])!;
+    const lc = new Uint8Array(lb.length); lc.set(lb);
+    this.len = new Uint16Array(lc.buffer);
+    this.scores = new Float32Array(this.N);
+    this.hits = new Uint8Array(this.N);
+  }
+
+  /** Rebuild the article-text index from the stored articles and persist it as a new generation. Returns stats. */
+  async build(onProgress?: (done: number, total: number) => void): Promise<{ docs: number; terms: number; postings: number; ms: number }> {
+    const t0 = performance.now();
+    const law = this.law;
+    const ids = law.catalog.map((d) => d.id);
+    const ownerL: number[] = [], seqL: number[] = [], lenL: number[] = [];
+    const terms = new Map<number, { ids: Uint32Array; tfs: Uint8Array; n: number }>();
+    let N = 0, total = 0, postings = 0;
+    const buf: number[] = [];
+    for (let o = 0; o < ids.length; o++) {
+      // yield now and then: lmdb-js renews its read transaction between turns (one huge synchronous scan fails with MDB_TXN_FULL)
+      if (o % 200 === 0) await new Promise((r) => setImmediate(r));
+      const id = ids[o]!;
+      const doc = law.byId.get(id)!;
+      const nameTerms = termIds(doc.name);
+      let s = 0;
+      for (const { value: a } of law.arts.getRange({ start: [id, 0], end: [id, Number.MAX_SAFE_INTEGER] })) {
+        const sq = s++;
+        if (a.deleted) continue;
+        buf.length = 0;
+        termIds(a.title, buf);
+        termIds(a.content, buf);
+        for (const t of nameTerms) buf.push(t); // a law's name counts in each of its articles ("민법 불법행위")
+        const n = buf.length;
+        if (!n) continue;
+        const arr = Int32Array.from(buf).sort();
+        const docId = N++;
+        ownerL.push(o); seqL.push(sq); lenL.push(Math.min(65535, n));
+        total += n;
+        let i = 0;
+        while (i < arr.length) {
+          const t = arr[i]!;
+          let j = i + 1;
+          while (j < arr.length && arr[j] === t) j++;
+          let p = terms.get(t);
+          if (!p) { p = { ids: new Uint32Array(4), tfs: new Uint8Array(4), n: 0 }; terms.set(t, p); }
+          if (p.n === p.ids.length) {
+            const ni = new Uint32Array(p.n * 2); ni.set(p.ids); p.ids = ni;
+            const nt = new Uint8Array(p.n * 2); nt.set(p.tfs); p.tfs = nt;
+          }
+          p.ids[p.n] = docId; p.tfs[p.n] = Math.min(255, j - i); p.n++;
+          postings++;
+          i = j;
+        }
+      }
+      if (onProgress && o % 200 === 0) onProgress(o, ids.length);
+    }
+    const tBuild = performance.now();
+    const gen = (law.info().index_gen || 0) + 1;
+    const toBuf = (a: Uint32Array | Uint16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+    let batch: Array<[number, Buffer]> = [];
+    let batchBytes = 0;
+    const flush = async () => {
+      const b = batch;
+      batch = [];
+      batchBytes = 0;
+      await law.store.transaction(() => { for (const [t, buf] of b) law.idx.put([gen, t], buf); });
+    };
+    for (const [t, p] of terms) {
+      const b = Buffer.allocUnsafe(p.n * 5);
+      Buffer.from(p.ids.buffer, 0, p.n * 4).copy(b, 0);
+      Buffer.from(p.tfs.buffer, 0, p.n).copy(b, p.n * 4);
+      batch.push([t, b]);
+      batchBytes += b.length + 32;
+      if (batchBytes > 32 * 1024 * 1024) await flush();
+    }
+    await flush();
+    await law.store.transaction(() => {
+      law.idx.put([gen, 'owner'], toBuf(Uint32Array.from(ownerL)));
+      law.idx.put([gen, 'seq'], toBuf(Uint32Array.from(seqL)));
+      law.idx.put([gen, 'len'], toBuf(Uint16Array.from(lenL)));
+      law.idx.put([gen, 'meta'], Buffer.from(JSON.stringify({ N, avgdl: N ? total / N : 1, ids })));
+      const info = law.info();
+      law.sys.put('info', { ...info, index_gen: gen });
+    });
+    const tWrite = performance.now();
+    if (process.env.SEJONG_LAW_DEBUG) console.error(`index: tokenise ${Math.round(tBuild - t0)} ms, write ${Math.round(tWrite - tBuild)} ms`);
+    // drop older generations
+    const old: Array<[number, number] | [number, string]> = [];
+    for (const k of law.idx.getKeys({ start: [0], end: [gen] })) old.push(k as [number, number]);
+    for (let i = 0; i < old.length; i += 50000) {
+      const part = old.slice(i, i + 50000);
+      await law.store.transaction(() => { for (const k of part) law.idx.remove(k); });
+    }
+    this.open(gen);
+    return { docs: N, terms: terms.size, postings, ms: Math.round(performance.now() - t0) };
+  }
+
+  private posting(t: number): Posting | null {
+    let p = this.cache.get(t);
+    if (p !== undefined) return p;
+    const b = this.law.idx.getBinary([this.gen, t]);
+    if (!b) p = null;
+    else {
+      const n = b.length / 5;
+      const c = new Uint8Array(b.length); c.set(b);
+      p = { ids: new Uint32Array(c.buffer, 0, n), tfs: c.subarray(n * 4) };
+      this.cacheBytes += b.length;
+    }
+    if (this.cacheBytes > 128 * 1024 * 1024) { this.cache.clear(); this.cacheBytes = 0; }
+    this.cache.set(t, p);
+    return p;
+  }
+
+  /**
+   * Rank statutes and rules for a query: name matches (exact, abbreviation, prefix, substring, bigram overlap),
+   * ministry matches, and BM25 over article text (best article per document, with its article numbers).
+   */
+  query(q: string, filters: SearchFilters, articleRef: string | null): Hit[] {
+    const law = this.law;
+    const allow = (d: DocRec) => (!filters.categories || filters.categories.has(d.category)) && (!filters.ministry || d.ministries.some((m) => nameKey(m).includes(filters.ministry!)));
+    const scores = new Map<DocRec, Hit>();
+    const qk = nameKey(q);
+    const qkj = nameKey(q.split(/\s+/).map(stripJosa).join(''));
+    if (qk) {
+      const full = this.abbr.get(qk) ?? this.abbr.get(qkj);
+      const fullKey = full ? nameKey(full) : null;
+      const qb = new Set(bigrams(qk));
+      for (const { d, nk, nb, mk } of this.names) {
+        if (!allow(d)) continue;
+        let s = 0;
+        let match: Hit['match'] = 'name';
+        if (nk === qk || nk === qkj) s = 100;
+        else if (fullKey && nk === fullKey) { s = 95; match = 'abbreviation'; }
+        else if (fullKey && nk.startsWith(fullKey)) { s = 70 + 10 * (fullKey.length / nk.length); match = 'abbreviation'; }
+        else if (nk.startsWith(qk)) s = 70 + 10 * (qk.length / nk.length);
+        else if (qk.length >= 3 && isAbbrev(qk, nk)) { s = 60 + 10 * (qk.length / nk.length); match = 'abbreviation'; }
+        else if (nk.includes(qk)) s = 50 + 10 * (qk.length / nk.length);
+        else if (qb.size >= 2) {
+          let common = 0;
+          for (const g of qb) if (nb.has(g)) common++;
+          const dice = (2 * common) / (qb.size + nb.size);
+          if (common >= 2 && common / qb.size >= 0.6) s = 40 * dice + 10 * (common / qb.size);
+        }
+        if (!s && mk.includes(qk)) { s = 30; match = 'ministry'; }
+        if (s) {
+          if (d.repealed) s *= 0.5;
+          scores.set(d, { doc: d, score: s, match, seqs: [] });
+        }
+      }
+    }
+    // article text (BM25 over bigrams, coordination ≥ 60% of distinct query terms)
+    if (this.N > 0) {
+      const qt = [...new Set(termIds(q))];
+      if (qt.length) {
+        const post: Array<{ p: Posting; idf: number }> = [];
+        for (const t of qt) {
+          const p = this.posting(t);
+          if (!p) continue;
+          const df = p.ids.length;
+          post.push({ p, idf: Math.log(1 + (this.N - df + 0.5) / (df + 0.5)) });
+        }
+        const need = qt.length <= 2 ? qt.length : Math.ceil(qt.length * 0.6);
+        if (post.length >= need) {
+          const { scores: sc, hits, len, avgdl } = this;
+          const touched: number[] = [];
+          for (const { p, idf } of post) {
+            const { ids, tfs } = p;
+            for (let i = 0; i < ids.length; i++) {
+              const d = ids[i]!;
+              if (hits[d] === 0) touched.push(d);
+              hits[d]!++;
+              const tf = tfs[i]!;
+              sc[d]! += idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len[d]!) / avgdl)));
+            }
+          }
+          const best = new Map<number, { s: number; arts: Array<[number, number]> }>();
+          for (const d of touched) {
+            if (hits[d]! >= need) {
+              const o = this.owner[d]!;
+              const s = sc[d]! * (hits[d]! / qt.length);
+              let b = best.get(o);
+              if (!b) { b = { s: 0, arts: [] }; best.set(o, b); }
+              if (s > b.s) b.s = s;
+              b.arts.push([s, this.seq[d]!]);
+            }
+            sc[d] = 0; hits[d] = 0;
+          }
+          for (const [o, b] of best) {
+            const d = law.byId.get(this.ids[o]!);
+            if (!d || !allow(d)) continue;
+            const textScore = b.s + Math.log1p(b.arts.length) * 0.5;
+            const h = scores.get(d);
+            b.arts.sort((x, y) => y[0] - x[0]);
+            const seqs = b.arts.slice(0, 3).map(([, sq]) => sq);
+            if (h) { h.score += textScore; h.seqs = seqs; }
+            else scores.set(d, { doc: d, score: textScore * (d.repealed ? 0.5 : 1), match: 'text', seqs });
+          }
+        }
+      }
+    }
+    const out = [...scores.values()];
+    const order = (a: Hit, b: Hit) => b.score - a.score || a.doc.name.length - b.doc.name.length || a.doc.id.localeCompare(b.doc.id);
+    out.sort(order);
+    if (articleRef) {
+      for (const h of out.slice(0, 50)) {
+        const i = law.tocOf(h.doc.id).findIndex((t) => t.no === articleRef);
+        if (i >= 0) { h.ref = i; h.score += 5; }
+      }
+      out.sort(order);
+    }
+    return out;
+  }
+}
+
+/** q is an abbreviation of name: same first two chars, same last char, all chars in order. */
+function isAbbrev(q: string, name: string): boolean {
+  if (q[0] !== name[0] || q[1] !== name[1] || q[q.length - 1] !== name[name.length - 1]) return false;
+  let j = 2;
+  for (let i = 2; i < q.length; i++) {
+    j = name.indexOf(q[i]!, j);
+    if (j < 0) return false;
+    j++;
+  }
+  return true;
+}

@@ -1,0 +1,78 @@
+// The law store as a server singleton (services.ext.law), the MCP server factory and the daily sync timer.
+import fs from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Services } from '../services.js';
+import { LawStore } from './store.js';
+import { Importer } from './import.js';
+import { TOOLS, ToolError } from './tools.js';
+
+export const MCP_PROTOCOL = '2024-11-05';
+
+export function getLaw(services: Services): LawStore {
+  let law = services.ext.law as LawStore | undefined;
+  if (!law) {
+    law = new LawStore(services.store);
+    law.reload();
+    services.ext.law = law;
+  }
+  return law;
+}
+
+/** Open the store; import SEJONG_LAW_IMPORT on the first start (empty store); schedule the daily sync. */
+export async function startLaw(services: Services): Promise<LawStore> {
+  const law = getLaw(services);
+  const { config, log } = services;
+  if (law.catalog.length === 0 && config.lawImport.trim()) {
+    const paths = config.lawImport.split(',').map((p) => p.trim()).filter(Boolean);
+    const missing = paths.filter((p) => !fs.existsSync(p));
+    if (missing.length) log.warn({ msg: 'SEJONG_LAW_IMPORT path(s) not found', missing });
+    const ok = paths.filter((p) => fs.existsSync(p));
+    if (ok.length) {
+      const stats = await new Importer(law).run(ok);
+      log.info({ msg: 'law corpus imported on first start', statutes: stats.statutes, admin_rules: stats.admin_rules, articles: stats.articles, ms: stats.ms, errors: stats.errors.length });
+    }
+  }
+  if (config.lawSyncHour >= 0) scheduleSync(services, law);
+  return law;
+}
+
+function scheduleSync(services: Services, law: LawStore): void {
+  const tick = async () => {
+    const now = new Date(services.clock.now());
+    const info = law.info();
+    const today = now.toISOString().slice(0, 10);
+    if (now.getHours() === services.config.lawSyncHour && !(info.last_sync ?? '').startsWith(today)) {
+      try {
+        const { syncLaw } = await import('./sync.js');
+        const r = await syncLaw(services.config, law, { now: services.clock.now(), log: services.log });
+        services.log.info({ msg: 'law sync done', ...r, errors: r.errors.length });
+      } catch (e) {
+        services.log.error({ msg: 'law sync failed', err: (e as Error).message });
+      }
+    }
+  };
+  const t = setInterval(() => void tick(), 10 * 60_000);
+  t.unref();
+  const stop = services.ext.lawStop as (() => void) | undefined;
+  stop?.();
+  services.ext.lawStop = () => clearInterval(t);
+}
+
+/** A fresh McpServer with the eight tools bound to the store (one per session, as the SDK expects). */
+export function createMcpServer(services: Services): McpServer {
+  const law = getLaw(services);
+  const server = new McpServer({ name: 'sejong-law', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: 'Korean statutes and administrative rules. Start with search_laws (names, abbreviations, article words; "민법 제750조"), then get_law / get_article / get_table with the law_id it returns. Dates are YYYYMMDD.' });
+  for (const t of TOOLS) {
+    server.registerTool(t.name, { description: t.description, inputSchema: t.schema }, async (args: unknown) => {
+      try {
+        const out = t.run({ law, now: services.clock.now() }, args);
+        return { content: [{ type: 'text' as const, text: JSON.stringify(out) }] };
+      } catch (e) {
+        if (e instanceof ToolError) return { content: [{ type: 'text' as const, text: `${e.field ? `${e.field}: ` : ''}${e.message}` }], isError: true };
+        services.log.error({ msg: 'law tool failed', tool: t.name, err: (e as Error).message });
+        return { content: [{ type: 'text' as const, text: `internal error in ${t.name}: ${(e as Error).message}` }], isError: true };
+      }
+    });
+  }
+  return server;
+}

@@ -1,0 +1,150 @@
+// The statute corpus in LMDB: named databases of the shared Store, plus an in-memory catalogue and the search index.
+import type { Database } from 'lmdb';
+import type { Store } from '../store/env.js';
+import type { Article, DocRec, TableRec } from './parse.js';
+import { nameKey } from './normalize.js';
+import { SearchIndex } from './search.js';
+
+export interface TocEntry { no: string; title: string; preview: string; deleted?: boolean }
+
+export interface Revision {
+  promulgation_date: string | null;
+  promulgation_no: string | null;
+  enforcement_date: string | null;
+  mst: string | null;
+  revision_type: string | null;
+  law_name: string | null;
+  law_type?: string | null;
+  /** the text of this version is stored (usable by diff) */
+  has_text: boolean;
+}
+
+export interface VersionRec {
+  law_id: string;
+  law_name: string;
+  promulgation_date: string | null;
+  enforcement_date: string | null;
+  mst: string | null;
+  revision_type: string | null;
+  articles: Array<{ no: string; title: string; content: string }>;
+}
+
+export interface ChangeEntry {
+  date: string;
+  law_id: string | null;
+  law_name: string | null;
+  law_type: string | null;
+  revision_type: string | null;
+  ministry: string | null;
+  promulgation_no: string | null;
+  mst: string | null;
+  path: string | null;
+  entity_type: 'law' | 'admrul';
+  source: string;
+}
+
+export interface CorpusInfo {
+  imported_at: string | null;
+  corpus_date: string | null;
+  last_sync: string | null;
+  index_gen: number;
+  sources: string[];
+}
+
+export class LawStore {
+  readonly docs: Database<DocRec, string>;
+  readonly arts: Database<Article, [string, number]>;
+  readonly toc: Database<TocEntry[], string>;
+  readonly tables: Database<TableRec, [string, string]>;
+  readonly hist: Database<Revision[], string>;
+  readonly vers: Database<VersionRec, [string, string]>;
+  readonly chg: Database<ChangeEntry[], string>;
+  readonly sys: Database<any, string>;
+  readonly idx: Database<Buffer, [number, number] | [number, string]>;
+
+  /** in-memory catalogue (rebuilt by reload()) */
+  catalog: DocRec[] = [];
+  byId = new Map<string, DocRec>();
+  byName = new Map<string, DocRec[]>();
+  byPath = new Map<string, DocRec>();
+  search: SearchIndex;
+  /** bumped whenever data changes: caches keyed on it are dropped at once */
+  version = 0;
+
+  constructor(readonly store: Store) {
+    this.docs = store.db('law.docs');
+    this.arts = store.db('law.arts');
+    this.toc = store.db('law.toc');
+    this.tables = store.db('law.tables');
+    this.hist = store.db('law.hist');
+    this.vers = store.db('law.vers');
+    this.chg = store.db('law.chg');
+    this.sys = store.db('law.sys');
+    this.idx = store.db('law.idx', { encoding: 'binary' });
+    this.search = new SearchIndex(this);
+  }
+
+  info(): CorpusInfo {
+    return this.sys.get('info') ?? { imported_at: null, corpus_date: null, last_sync: null, index_gen: 0, sources: [] };
+  }
+
+  /** Load the catalogue of every statute and rule (meta only) and open the persisted search index. */
+  reload(): void {
+    const cat: DocRec[] = [];
+    for (const { value } of this.docs.getRange({})) cat.push(value);
+    this.catalog = cat;
+    this.byId = new Map(cat.map((d) => [d.id, d]));
+    this.byName = new Map();
+    this.byPath = new Map();
+    for (const d of cat) {
+      const k = nameKey(d.name);
+      const list = this.byName.get(k);
+      if (list) list.push(d);
+      else this.byName.set(k, [d]);
+      if (d.path) this.byPath.set(d.path, d);
+    }
+    // prefer the latest 공포일자 among equal names
+    for (const list of this.byName.values()) list.sort((a, b) => Number(Boolean(a.repealed)) - Number(Boolean(b.repealed)) || (b.promulgation_date ?? '').localeCompare(a.promulgation_date ?? ''));
+    this.search.open(this.info().index_gen);
+    this.version++;
+  }
+
+  get(id: string): DocRec | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Resolve a cited or typed name to the best statute/rule (latest promulgation, not repealed first). */
+  resolveName(name: string): DocRec | undefined {
+    return this.byName.get(nameKey(name))?.[0];
+  }
+
+  articles(id: string): Article[] {
+    const out: Article[] = [];
+    for (const { value } of this.arts.getRange({ start: [id, 0], end: [id, Number.MAX_SAFE_INTEGER] })) out.push(value);
+    return out;
+  }
+
+  tocOf(id: string): TocEntry[] {
+    return this.toc.get(id) ?? [];
+  }
+
+  /** Write one document with its articles and annex bodies (replacing what was stored under its id). Call inside a transaction or let lmdb batch. */
+  putDoc(doc: DocRec, articles: Article[], tables: TableRec[]): void {
+    const old = this.docs.get(doc.id);
+    const oldN = old ? (this.toc.get(doc.id)?.length ?? 0) : 0;
+    for (let i = articles.length; i < oldN; i++) this.arts.remove([doc.id, i]);
+    articles.forEach((a, i) => this.arts.put([doc.id, i], a));
+    this.toc.put(doc.id, articles.map((a) => {
+      const preview = a.content.replace(/\s+/g, ' ').slice(0, 80);
+      const e: TocEntry = { no: a.no, title: a.title, preview: preview.length === 80 ? preview + '…' : preview };
+      if (a.deleted) e.deleted = true;
+      return e;
+    }));
+    for (const t of tables) this.tables.put([doc.id, `${t.kind}:${t.table_no}`], t);
+    this.docs.put(doc.id, doc);
+  }
+
+  async flushed(): Promise<void> {
+    await this.store.root.flushed;
+  }
+}

@@ -1,0 +1,42 @@
+// A data dir with the shared sample imported, built once per machine (under a lock) and copied for each test server.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Store } from '../../src/store/env.js';
+import { LawStore } from '../../src/law/store.js';
+import { Importer } from '../../src/law/import.js';
+
+export const SAMPLE = '/work/shared/law-corpus/sample';
+// bump when the store layout or the parsers change
+const LAYOUT = 'v3';
+
+export async function sampleDataDir(paths: string[] = [SAMPLE]): Promise<string> {
+  const tag = Buffer.from(paths.join('|') + LAYOUT + fs.statSync(path.join(path.dirname(new URL(import.meta.url).pathname), '../../src/law/parse.ts')).mtimeMs).toString('base64url').slice(-24);
+  const cache = path.join(os.tmpdir(), `sejong-law-fixture-${tag}`);
+  const lock = cache + '.lock';
+  for (let i = 0; !fs.existsSync(path.join(cache, 'ready')); i++) {
+    try {
+      fs.mkdirSync(lock);
+    } catch {
+      if (i > 1200) throw new Error('timed out waiting for the law fixture lock ' + lock);
+      await new Promise((r) => setTimeout(r, 250));
+      continue;
+    }
+    try {
+      if (!fs.existsSync(path.join(cache, 'ready'))) {
+        fs.rmSync(cache, { recursive: true, force: true });
+        const store = new Store(cache);
+        const law = new LawStore(store);
+        law.reload();
+        await new Importer(law).run(paths);
+        await store.close();
+        fs.writeFileSync(path.join(cache, 'ready'), new Date().toISOString());
+      }
+    } finally {
+      fs.rmdirSync(lock);
+    }
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-law-test-'));
+  for (const f of fs.readdirSync(cache)) if (f !== 'ready') fs.copyFileSync(path.join(cache, f), path.join(dir, f));
+  return dir;
+}
