@@ -22,7 +22,7 @@ const analyze = (fields: Record<string, string | number | boolean | undefined>, 
 t.test('default model (family B), result text, usage, cost, spend', async (t) => {
   const r = await analyze({ prompt: 'What colours?' });
   t.equal(r.status, 200);
-  const c = await r.json();
+  const c = (await r.json()) as any;
   t.match(c, { success: true, status: 'processing', model: 'fam-b-3-flash-preview' });
   t.match(c.jobId, /^analyze_\d{8}_/);
   t.type(c.estimatedCost, 'number');
@@ -42,33 +42,33 @@ t.test('default model (family B), result text, usage, cost, spend', async (t) =>
 });
 
 t.test('family A and C vision models', async (t) => {
-  const a = await (await analyze({ model: 'fam-a-sonnet-4-6', temperature: 0.1 })).json();
+  const a = (await (await analyze({ model: 'fam-a-sonnet-4-6', temperature: 0.1 })).json()) as any;
   const sa = await poll(server, `/api/v1/analyze/status/${a.jobId}`);
   t.match(sa.result, /^fam-a answer to: Describe this image/);
   t.equal(fama.last!.body.messages[0].content[0].type, 'image');
   t.equal(fama.last!.body.temperature, 0.1);
-  const c = await (await analyze({ model: 'fam-c-4o' })).json();
+  const c = (await (await analyze({ model: 'fam-c-4o' })).json()) as any;
   const sc = await poll(server, `/api/v1/analyze/status/${c.jobId}`);
   t.match(sc.result, /^fam-c answer to/);
   t.match(famc.last!.body.messages[0].content[1].image_url.url, /^data:image\/png;base64,/);
 });
 
 t.test('preprocessing presets run before the provider call', async (t) => {
-  const q = await (await analyze({ enablePreprocessing: true, preprocessingPreset: 'qr' })).json();
+  const q = (await (await analyze({ enablePreprocessing: true, preprocessingPreset: 'qr' })).json()) as any;
   const sq = await poll(server, `/api/v1/analyze/status/${q.jobId}`);
   t.equal(sq.preprocessing.preset, 'qr');
   const sent = Buffer.from(famb.last!.body.contents[0].parts[0].inlineData.data, 'base64');
   const raw = await sharp(sent).raw().toBuffer();
   t.ok(raw.every((v) => v === 0 || v === 255), 'the provider got the binarised picture');
 
-  const o = await (await analyze({ preprocessingPreset: 'ocr' })).json();
+  const o = (await (await analyze({ preprocessingPreset: 'ocr' })).json()) as any;
   const so = await poll(server, `/api/v1/analyze/status/${o.jobId}`);
   t.equal(so.preprocessing.preset, 'ocr', 'a preset alone enables preprocessing');
   const ocrSent = Buffer.from(famb.last!.body.contents[0].parts[0].inlineData.data, 'base64');
   const meta = await sharp(ocrSent).metadata();
   t.same([meta.width, meta.height], [960, 600], 'small picture upscaled (x3) for OCR');
 
-  const e = await (await analyze({ enablePreprocessing: 'true' })).json();
+  const e = (await (await analyze({ enablePreprocessing: 'true' })).json()) as any;
   const se = await poll(server, `/api/v1/analyze/status/${e.jobId}`);
   t.same(se.preprocessing.steps, ['auto-levels', 'denoise-median3', 'sharpen-light'], 'enhance is the default preset');
 });
@@ -91,7 +91,7 @@ t.test('bad fields → 400 naming the field; wrong family → 404; expiry → 41
   const bad = await errorOf(await analyze({}, Buffer.from('GIF89a not really')));
   t.equal(bad.status, 415);
 
-  const c = await (await analyze({})).json();
+  const c = (await (await analyze({})).json()) as any;
   await poll(server, `/api/v1/analyze/status/${c.jobId}`);
   const e = await errorOf(await server.req(`/api/v1/text-to-image/status/${c.jobId}`));
   t.same([e.status, e.code], [404, 'JOB_NOT_FOUND']);
@@ -102,17 +102,17 @@ t.test('bad fields → 400 naming the field; wrong family → 404; expiry → 41
 
 t.test('upstream 429 retried once; 500 → failed AI_API_ERROR; slow beyond timeout → AI_API_ERROR', async (t) => {
   famb.next({ status: 429 });
-  const c = await (await analyze({})).json();
+  const c = (await (await analyze({})).json()) as any;
   t.equal((await poll(server, `/api/v1/analyze/status/${c.jobId}`)).status, 'completed');
   t.equal(famb.requests.length, 2);
   famb.reset();
   famb.next({ status: 500 }, { status: 500 });
-  const f = await (await analyze({})).json();
+  const f = (await (await analyze({})).json()) as any;
   const sf = await poll(server, `/api/v1/analyze/status/${f.jobId}`);
   t.same([sf.status, sf.error.code, sf.result], ['failed', 'AI_API_ERROR', null]);
   famb.reset();
   famb.next({ slowMs: 3500 });
-  const sl = await (await analyze({})).json();
+  const sl = (await (await analyze({})).json()) as any;
   const ss = await poll(server, `/api/v1/analyze/status/${sl.jobId}`);
   t.same([ss.status, ss.error.code], ['failed', 'AI_API_ERROR']);
   t.match(ss.error.message, /within 3000 ms/);

@@ -38,7 +38,7 @@ export async function startAiWorld(opts: TestServerOptions & { families?: Array<
 export async function poll(server: TestServer, path: string, init: { key?: string | null; headers?: Record<string, string> } = {}): Promise<any> {
   for (let i = 0; i < 400; i++) {
     const r = await server.req(path, init);
-    const body = await r.json();
+    const body = (await r.json()) as any;
     if (r.status !== 200) throw new Error(`status ${r.status}: ${JSON.stringify(body)}`);
     if (body.status !== 'processing') return body;
     await new Promise((res) => setTimeout(res, 15));
@@ -65,6 +65,6 @@ export async function markDiff(original: Uint8Array, marked: Uint8Array) {
 }
 
 export async function errorOf(r: Response): Promise<{ status: number; code: string; field?: string; message: string }> {
-  const b = await r.json();
+  const b = (await r.json()) as any;
   return { status: r.status, code: b.error?.code, field: b.error?.field, message: b.error?.message };
 }

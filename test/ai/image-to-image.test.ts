@@ -40,7 +40,7 @@ const gen = (fields: Record<string, string | number | undefined>, file?: Buffer,
 t.test('upload: create, status (seconds, relative imageUrl with the access key), image by accessKey, mark', async (t) => {
   const r = await gen({ prompt: 'make me a pirate', aspectRatio: '3:4', temperature: 1.2, ttlHours: 3 }, photo);
   t.equal(r.status, 200);
-  const c = await r.json();
+  const c = (await r.json()) as any;
   t.match(c, { success: true, status: 'processing', model: 'fam-b-2.5-flash-image', estimatedCost: 0.039 });
   t.match(c.jobId, /^caric_\d{8}_/);
 
@@ -84,7 +84,7 @@ t.test('upload: create, status (seconds, relative imageUrl with the access key),
 t.test('imageUrl through the safe fetcher; caricature aliases; aspect_ratio spelling; model choice', async (t) => {
   const r = await gen({ imageUrl: `${picUrl}/photo.jpg`, aspect_ratio: '1:1', model: 'fam-b-3-pro-image-preview' }, undefined, '/api/v1/caricature/generate');
   t.equal(r.status, 200);
-  const c = await r.json();
+  const c = (await r.json()) as any;
   t.match(c.jobId, /^caric_/);
   const s = await poll(server, `/api/v1/caricature/status/${c.jobId}`);
   t.equal(s.status, 'completed');
@@ -124,7 +124,7 @@ t.test('bad input → 400 naming the field', async (t) => {
 
 t.test('wrong family → 404; upstream 429 retried; 500 → failed with AI_API_ERROR', async (t) => {
   famb.next({ status: 429, retryAfter: '0' });
-  const c = await (await gen({}, photo)).json();
+  const c = (await (await gen({}, photo)).json()) as any;
   const s = await poll(server, `/api/v1/image-to-image/status/${c.jobId}`);
   t.equal(s.status, 'completed');
   t.equal(famb.requests.length, 2);
@@ -135,7 +135,7 @@ t.test('wrong family → 404; upstream 429 retried; 500 → failed with AI_API_E
 
   famb.reset();
   famb.next({ status: 503 }, { status: 500 });
-  const f = await (await gen({}, photo)).json();
+  const f = (await (await gen({}, photo)).json()) as any;
   const fs = await poll(server, `/api/v1/image-to-image/status/${f.jobId}`);
   t.same([fs.status, fs.error.code], ['failed', 'AI_API_ERROR']);
   t.match(fs.error.message, /HTTP 500/);

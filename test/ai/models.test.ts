@@ -58,7 +58,7 @@ const { server } = w;
 t.test('GET /api/v1/models: open, total, filters', async (t) => {
   const r = await server.req('/api/v1/models', { key: null });
   t.equal(r.status, 200);
-  const all = await r.json();
+  const all = (await r.json()) as any;
   t.equal(all.total, 21);
   t.equal(all.models.length, 21);
   const m = all.models.find((x: any) => x.apiId === 'fam-a-sonnet-4-6');
@@ -66,14 +66,14 @@ t.test('GET /api/v1/models: open, total, filters', async (t) => {
   t.type(m.description, 'string');
   t.equal(all.models.find((x: any) => x.apiId === 'fam-c-4o').description, 'operator text', 'catalog file applied');
 
-  const active = await (await server.req('/api/v1/models?status=active', { key: null })).json();
+  const active = (await (await server.req('/api/v1/models?status=active', { key: null })).json()) as any;
   t.equal(active.total, 21 - 5, 'deprecated models hidden');
   t.ok(active.models.every((x: any) => x.status.startsWith('Active')));
-  const vis = await (await server.req('/api/v1/models?capability=vision_analysis&provider=fam-a', { key: null })).json();
+  const vis = (await (await server.req('/api/v1/models?capability=vision_analysis&provider=fam-a', { key: null })).json()) as any;
   t.same(vis.models.map((x: any) => x.apiId), ['fam-a-opus-4-7', 'fam-a-opus-4-6', 'fam-a-sonnet-4-6']);
-  const i2i = await (await server.req('/api/v1/models?capability=image_to_image', { key: null })).json();
+  const i2i = (await (await server.req('/api/v1/models?capability=image_to_image', { key: null })).json()) as any;
   t.equal(i2i.total, 3);
-  const famc = await (await server.req('/api/v1/models?provider=fam-c', { key: null })).json();
+  const famc = (await (await server.req('/api/v1/models?provider=fam-c', { key: null })).json()) as any;
   t.same(famc.models.map((x: any) => x.apiId), ['fam-c-4o', 'fam-c-image-2', 'fam-c-image-1.5', 'fam-c-image-1', 'fam-c-image-1-mini', 'fam-e-3']);
   for (const q of ['capability=painting', 'provider=fam-x', 'status=old', 'sort=name']) {
     const e = await errorOf(await server.req(`/api/v1/models?${q}`, { key: null }));

@@ -18,7 +18,7 @@ const gen = (json: unknown) => server.req('/api/v1/text-to-image/generate', { me
 t.test('family B image model: create, poll with the access key, mark, download, spend', async (t) => {
   const r = await gen({ model: 'fam-b-3.1-flash-image-preview', prompt: 'a lighthouse', style: 'watercolour', aspect_ratio: '16:9', image_size: '1K', system_instruction: 'be bold', storage_type: 'base64', ttlHours: 2 });
   t.equal(r.status, 200);
-  const c = await r.json();
+  const c = (await r.json()) as any;
   t.match(c, { success: true, status: 'processing', model: 'fam-b-3.1-flash-image-preview', estimatedCost: 0.067 });
   t.match(c.jobId, /^txt2img_\d{8}_/);
   t.type(c.accessKey, 'string');
@@ -64,7 +64,7 @@ t.test('family B image model: create, poll with the access key, mark, download, 
 });
 
 t.test('default image size is 2K; default ttl is 1 hour', async (t) => {
-  const c = await (await gen({ model: 'fam-b-3-pro-image-preview', prompt: 'x' })).json();
+  const c = (await (await gen({ model: 'fam-b-3-pro-image-preview', prompt: 'x' })).json()) as any;
   t.equal(c.estimatedCost, 0.12);
   const s = await poll(server, `/api/v1/text-to-image/status/${c.jobId}`);
   t.equal(famb.last!.body.generationConfig.imageConfig.imageSize, '2K');
@@ -72,7 +72,7 @@ t.test('default image size is 2K; default ttl is 1 hour', async (t) => {
 });
 
 t.test('family C images-generations: b64_json, size from the aspect ratio, mark', async (t) => {
-  const c = await (await gen({ model: 'fam-c-image-1', prompt: 'a fox', aspect_ratio: '3:4' })).json();
+  const c = (await (await gen({ model: 'fam-c-image-1', prompt: 'a fox', aspect_ratio: '3:4' })).json()) as any;
   t.equal(c.estimatedCost, 0.08, 'non-square price');
   const s = await poll(server, `/api/v1/text-to-image/status/${c.jobId}`);
   t.equal(s.status, 'completed');
@@ -83,14 +83,14 @@ t.test('family C images-generations: b64_json, size from the aspect ratio, mark'
 });
 
 t.test('family D through the B predict API; fam-c-image-1-mini accepted', async (t) => {
-  const c = await (await gen({ model: 'fam-d-3', prompt: 'a tree' })).json();
+  const c = (await (await gen({ model: 'fam-d-3', prompt: 'a tree' })).json()) as any;
   const s = await poll(server, `/api/v1/text-to-image/status/${c.jobId}`);
   t.equal(s.status, 'completed');
   t.equal(famb.last!.path, '/v1beta/models/fam-d-3:predict');
   t.equal(s.actualCost, 0.03);
   const m = await gen({ model: 'fam-c-image-1-mini', prompt: 'a tree' });
   t.equal(m.status, 200);
-  t.equal((await poll(server, `/api/v1/text-to-image/status/${(await m.json()).jobId}`)).status, 'completed');
+  t.equal((await poll(server, `/api/v1/text-to-image/status/${((await m.json()) as any).jobId}`)).status, 'completed');
 });
 
 t.test('bad fields → 400 naming the field', async (t) => {
@@ -120,7 +120,7 @@ t.test('bad fields → 400 naming the field', async (t) => {
 });
 
 t.test('wrong family, unknown job, other key → 404; no key → 401', async (t) => {
-  const c = await (await gen({ model: 'fam-b-2.5-flash-image', prompt: 'x' })).json();
+  const c = (await (await gen({ model: 'fam-b-2.5-flash-image', prompt: 'x' })).json()) as any;
   await poll(server, `/api/v1/text-to-image/status/${c.jobId}`);
   for (const p of [`/api/v1/image-to-image/status/${c.jobId}`, `/api/v1/analyze/status/${c.jobId}`, `/api/v1/caricature/status/${c.jobId}`, '/api/v1/text-to-image/status/txt2img_20261122_nope']) {
     const e = await errorOf(await server.req(p));
@@ -134,14 +134,14 @@ t.test('wrong family, unknown job, other key → 404; no key → 401', async (t)
 
 t.test('upstream 429 is retried once; 500 twice fails the job with AI_API_ERROR', async (t) => {
   famb.next({ status: 429, retryAfter: '0' });
-  const c = await (await gen({ model: 'fam-b-2.5-flash-image', prompt: 'retry me' })).json();
+  const c = (await (await gen({ model: 'fam-b-2.5-flash-image', prompt: 'retry me' })).json()) as any;
   const s = await poll(server, `/api/v1/text-to-image/status/${c.jobId}`);
   t.equal(s.status, 'completed');
   t.equal(famb.requests.length, 2);
 
   famb.reset();
   famb.next({ status: 500 }, { status: 500 });
-  const f = await (await gen({ model: 'fam-b-2.5-flash-image', prompt: 'fail me' })).json();
+  const f = (await (await gen({ model: 'fam-b-2.5-flash-image', prompt: 'fail me' })).json()) as any;
   const fs = await poll(server, `/api/v1/text-to-image/status/${f.jobId}`);
   t.equal(fs.status, 'failed');
   t.equal(fs.error.code, 'AI_API_ERROR');
@@ -153,7 +153,7 @@ t.test('upstream 429 is retried once; 500 twice fails the job with AI_API_ERROR'
   t.equal(dl.code, 'JOB_FAILED');
 
   famc.next('malformed');
-  const mf = await (await gen({ model: 'fam-c-image-1', prompt: 'x' })).json();
+  const mf = (await (await gen({ model: 'fam-c-image-1', prompt: 'x' })).json()) as any;
   const ms = await poll(server, `/api/v1/text-to-image/status/${mf.jobId}`);
   t.same([ms.status, ms.error.code], ['failed', 'AI_API_ERROR']);
 });
@@ -161,7 +161,7 @@ t.test('upstream 429 is retried once; 500 twice fails the job with AI_API_ERROR'
 t.test('GET /api/v1/text-to-image/models', async (t) => {
   const r = await server.req('/api/v1/text-to-image/models');
   t.equal(r.status, 200);
-  const { models } = await r.json();
+  const { models } = (await r.json()) as any;
   const byId = Object.fromEntries(models.map((m: any) => [m.id, m]));
   t.same(byId['fam-b-3.1-flash-image-preview'].supportedImageSizes, ['1K', '2K', '4K']);
   t.equal(byId['fam-b-3.1-flash-image-preview'].supportsSystemInstruction, true);

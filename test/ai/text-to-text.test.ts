@@ -18,7 +18,7 @@ const gen = (json: unknown) => server.req('/api/v1/text-to-text/generate', { met
 t.test('family A: defaults, answer shape, usage, cost, spend', async (t) => {
   const r = await gen({ model: 'fam-a-sonnet-4-6', prompt: 'Write a haiku' });
   t.equal(r.status, 200);
-  const b = await r.json();
+  const b = (await r.json()) as any;
   t.match(b, { success: true, model: 'fam-a-sonnet-4-6', provider: 'fam-a', text: 'fam-a answer to: Write a haiku' });
   t.type(b.processing_time_ms, 'number');
   t.same(Object.keys(b.usage).sort(), ['input_tokens', 'output_tokens']);
@@ -33,19 +33,19 @@ t.test('family A: defaults, answer shape, usage, cost, spend', async (t) => {
 
 t.test('response_format json on each family; non-JSON answer → 502', async (t) => {
   for (const model of ['fam-a-haiku-4-5-20251001', 'fam-b-3.1-pro-preview']) {
-    const b = await (await gen({ model, prompt: 'give json', response_format: 'json', max_tokens: 100, temperature: 0 })).json();
+    const b = (await (await gen({ model, prompt: 'give json', response_format: 'json', max_tokens: 100, temperature: 0 })).json()) as any;
     t.same(JSON.parse(b.text), { answer: 'give json', images: 0 }, model);
   }
   t.equal(famb.last!.body.generationConfig.responseMimeType, 'application/json');
   t.equal(famb.last!.body.generationConfig.maxOutputTokens, 100);
   fama.answer = () => '```json\n{"a": 1}\n```';
-  const fenced = await (await gen({ model: 'fam-a-opus-4-7', prompt: 'x', response_format: 'json' })).json();
+  const fenced = (await (await gen({ model: 'fam-a-opus-4-7', prompt: 'x', response_format: 'json' })).json()) as any;
   t.equal(fenced.text, '{"a": 1}', 'code fences removed');
   fama.answer = () => 'Sure! Here is your JSON: {a: 1}';
   const e = await errorOf(await gen({ model: 'fam-a-opus-4-7', prompt: 'x', response_format: 'json' }));
   t.same([e.status, e.code], [502, 'AI_API_ERROR']);
   t.match(e.message, /not valid JSON/);
-  const plain = await (await gen({ model: 'fam-a-opus-4-7', prompt: 'x', response_format: 'text' })).json();
+  const plain = (await (await gen({ model: 'fam-a-opus-4-7', prompt: 'x', response_format: 'text' })).json()) as any;
   t.equal(plain.text, 'Sure! Here is your JSON: {a: 1}');
 });
 
@@ -86,7 +86,7 @@ t.test('upstream 429 retried once; 500 → 502 naming the status; malformed → 
 });
 
 t.test('GET /api/v1/text-to-text/models', async (t) => {
-  const { models } = await (await server.req('/api/v1/text-to-text/models')).json();
+  const { models } = (await (await server.req('/api/v1/text-to-text/models')).json()) as any;
   const ids = models.map((m: any) => m.model);
   t.ok(ids.includes('fam-a-opus-4-7') && ids.includes('fam-b-3-flash-preview'));
   t.notOk(ids.includes('fam-c-4o'), 'vision-only model not listed');
@@ -99,13 +99,13 @@ t.test('GET /api/v1/text-to-text/models', async (t) => {
 t.test('legacy POST /api/v1/gemini/text-to-image: sync image with mark', async (t) => {
   const r = await server.req('/api/v1/gemini/text-to-image', { method: 'POST', json: { prompt: 'a boat', style: 'ink', storage_type: 'url' } });
   t.equal(r.status, 200);
-  const b = await r.json();
+  const b = (await r.json()) as any;
   t.match(b, { success: true, model: 'fam-b-2.5-flash-image' });
   const d = await markDiff(await fakePng(96, 96), Buffer.from(b.image, 'base64'));
   t.equal(d.outside, 0);
   t.ok(d.inside > d.area / 2, 'mark present');
   t.match(famb.last!.body.contents[0].parts[0].text, /a boat[\s\S]*Style: ink/);
-  const c = await (await server.req('/api/v1/gemini/text-to-image', { method: 'POST', json: { prompt: 'a boat', model: 'fam-c-image-1.5', aspect_ratio: '16:9' } })).json();
+  const c = (await (await server.req('/api/v1/gemini/text-to-image', { method: 'POST', json: { prompt: 'a boat', model: 'fam-c-image-1.5', aspect_ratio: '16:9' } })).json()) as any;
   t.equal(c.model, 'fam-c-image-1.5');
   t.equal(famc.last!.body.size, '1536x1024');
   for (const [body, field] of [[{}, 'prompt'], [{ prompt: 'x', model: 'fam-a-opus-4-7' }, 'model'], [{ prompt: 'x', ttlHours: 1 }, 'ttlHours']] as const) {
