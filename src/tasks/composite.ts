@@ -308,7 +308,7 @@ async function encode(c: Ctx): Promise<void> {
     .removeAlpha()
     .withIccProfile('srgb')
     .withDensity(300);
-  s = format === 'png' ? s.png({ compressionLevel: 6, adaptiveFiltering: false }) : s.jpeg({ quality: o.quality ?? 92, chromaSubsampling: (o.quality ?? 92) >= 90 ? '4:4:4' : '4:2:0' });
+  s = format === 'png' ? s.png({ compressionLevel: 6, adaptiveFiltering: false }) : s.jpeg({ quality: o.quality ?? 92, chromaSubsampling: (o.quality ?? 92) >= 95 ? '4:4:4' : '4:2:0' });
   const { data, info } = await s.toBuffer({ resolveWithObject: true });
   c.out = {
     image: data,
