@@ -94,6 +94,7 @@ export const SETTINGS = {
   lawReferer: s('SEJONG_LAW_REFERER', '', str, 'Referer header sent to law.go.kr (the domain registered with the OC key).'),
   lawImport: s('SEJONG_LAW_IMPORT', '', str, 'Path(s) (comma-separated) to import into the statute store on first start when it is empty.'),
   lawSyncHour: s('SEJONG_LAW_SYNC_HOUR', '-1', int(-1, 23), 'Hour (0-23, local) of the daily law sync; -1 disables it.'),
+  consolePassword: s('SEJONG_CONSOLE_PASSWORD', '', str, 'Password of the web test console at /console (cookie test_auth); unset = console disabled.'),
   mcpMaxSessions: s('SEJONG_MCP_MAX_SESSIONS', '1000', int(1, 100000), 'Concurrent MCP SSE sessions.'),
 } as const;
 

@@ -1,0 +1,68 @@
+// The web test console (spec: Cookie test_auth=<PASSWORD>, "test page only"): /console/login and /console.
+import crypto from 'node:crypto';
+import { z } from 'zod';
+import { ApiError } from '../server/errors.js';
+import { reply, type Ctx, type RouteDef } from '../server/types.js';
+import { consolePage, loginPage } from '../console/pages.js';
+
+const HTML = 'text/html; charset=utf-8';
+const SECURITY = { 'content-security-policy': "default-src 'self'; img-src 'self' data: blob:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; frame-ancestors 'none'", 'x-frame-options': 'DENY', 'cache-control': 'no-store' };
+
+function passwordOk(ctx: Ctx, given: string | undefined): boolean {
+  const want = ctx.services.config.consolePassword;
+  if (!want || given === undefined) return false;
+  const a = crypto.createHash('sha256').update(want).digest();
+  const b = crypto.createHash('sha256').update(given).digest();
+  return crypto.timingSafeEqual(a, b);
+}
+
+function cookie(ctx: Ctx, name: string): string | undefined {
+  for (const part of (ctx.headers.cookie ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) {
+      try {
+        return decodeURIComponent(v.join('='));
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+function enabled(ctx: Ctx): void {
+  if (!ctx.services.config.consolePassword) throw new ApiError('NOT_FOUND', 'The test console is disabled; set SEJONG_CONSOLE_PASSWORD to enable it');
+}
+
+export const routes: RouteDef[] = [
+  {
+    method: 'GET', path: '/console/login', auth: 'none', tags: ['Console'], summary: 'Test console sign-in page',
+    handler: (ctx) => {
+      enabled(ctx);
+      return reply.make({ status: 200, body: loginPage(), contentType: HTML, headers: SECURITY });
+    },
+  },
+  {
+    method: 'POST', path: '/console/login', auth: 'none', tags: ['Console'], summary: 'Sign in: sets the test_auth cookie',
+    body: { kind: 'json', schema: z.object({ password: z.string().min(1).max(200) }).strict() },
+    maxBodyBytes: 4096,
+    handler: (ctx) => {
+      enabled(ctx);
+      const { password } = ctx.body as { password: string };
+      if (!passwordOk(ctx, password)) throw new ApiError('INVALID_API_KEY', 'Wrong password');
+      return reply.make({ status: 204, body: '', headers: { 'set-cookie': `test_auth=${encodeURIComponent(password)}; Path=/console; HttpOnly; SameSite=Strict; Max-Age=28800` } });
+    },
+  },
+  {
+    method: 'POST', path: '/console/logout', auth: 'none', tags: ['Console'], summary: 'Sign out: clears the cookie',
+    handler: () => reply.make({ status: 303, body: '', headers: { location: '/console/login', 'set-cookie': 'test_auth=; Path=/console; HttpOnly; SameSite=Strict; Max-Age=0' } }),
+  },
+  {
+    method: 'GET', path: '/console', auth: 'none', tags: ['Console'], summary: 'Test console (cookie test_auth)',
+    handler: (ctx) => {
+      enabled(ctx);
+      if (!passwordOk(ctx, cookie(ctx, 'test_auth'))) return reply.make({ status: 302, body: '', headers: { location: '/console/login', 'cache-control': 'no-store' } });
+      return reply.make({ status: 200, body: consolePage('3.6.0'), contentType: HTML, headers: SECURITY });
+    },
+  },
+];

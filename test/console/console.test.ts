@@ -1,0 +1,70 @@
+import t from 'tap';
+import fs from 'node:fs';
+import { startTestServer } from '../helpers/server.js';
+
+t.test('console: disabled without a password', async (t) => {
+  const s = await startTestServer();
+  t.teardown(() => s.close());
+  const r = await s.req('/console', { key: null, redirect: 'manual' });
+  t.equal(r.status, 404);
+  t.match(await r.json(), { error: { code: 'NOT_FOUND', message: /SEJONG_CONSOLE_PASSWORD/ } });
+});
+
+t.test('console: cookie test_auth from the login page guards the test page', async (t) => {
+  const s = await startTestServer({ env: { SEJONG_CONSOLE_PASSWORD: 'open sesame' } });
+  t.teardown(() => s.close());
+  const anon = await s.req('/console', { key: null, redirect: 'manual' });
+  t.equal(anon.status, 302);
+  t.equal(anon.headers.get('location'), '/console/login');
+  const wrong = await s.req('/console/login', { key: null, method: 'POST', json: { password: 'nope' } });
+  t.equal(wrong.status, 401);
+  t.equal((await wrong.json()).error.message, 'Wrong password');
+  const ok = await s.req('/console/login', { key: null, method: 'POST', json: { password: 'open sesame' } });
+  t.equal(ok.status, 204);
+  const setCookie = ok.headers.get('set-cookie')!;
+  t.match(setCookie, /^test_auth=open%20sesame; Path=\/console; HttpOnly; SameSite=Strict/);
+  const page = await s.req('/console', { key: null, headers: { cookie: setCookie.split(';')[0]! } });
+  t.equal(page.status, 200);
+  t.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
+  t.match(page.headers.get('content-security-policy'), /default-src 'self'/);
+  t.match(await page.text(), /sejong test console[\s\S]*QR code[\s\S]*Models[\s\S]*My jobs/);
+  const forged = await s.req('/console', { key: null, redirect: 'manual', headers: { cookie: 'test_auth=open' } });
+  t.equal(forged.status, 302, 'a wrong cookie is sent to the login page');
+});
+
+const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
+t.test('console in a real browser: sign in, generate a QR code, list models', { skip: chromium ? false : 'Chromium not installed (apt-get install chromium)' }, async (t) => {
+  const { chromium: pw } = await import('playwright-core');
+  const s = await startTestServer({ env: { SEJONG_CONSOLE_PASSWORD: 'pw-123' } });
+  const browser = await pw.launch({
+    executablePath: chromium,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  t.teardown(async () => {
+    await browser.close();
+    await s.close();
+  });
+  const page = await browser.newPage();
+  await page.goto(`${s.url}/console`);
+  t.match(page.url(), /\/console\/login$/, 'redirected to sign in');
+  await page.fill('#password', 'wrong');
+  await page.click('button[type=submit]');
+  await page.waitForFunction("document.getElementById('msg').textContent !== ''");
+  t.equal(await page.textContent('#msg'), 'Wrong password');
+  await page.fill('#password', 'pw-123');
+  await Promise.all([page.waitForURL(/\/console$/), page.click('button[type=submit]')]);
+  await page.waitForFunction("document.getElementById('health').textContent === 'health: ok'");
+  t.equal(await page.textContent('#health'), 'health: ok');
+  const hasQr = ((s.services.ext.routes as Array<{ path: string }>) ?? []).some((r) => r.path === '/api/v1/qrcode/generate');
+  if (hasQr) {
+    await page.click('#qrGo');
+    await page.waitForFunction("document.getElementById('qrImg').naturalWidth > 0");
+    t.equal(await page.evaluate("document.getElementById('qrImg').naturalWidth"), 400, 'QR image rendered at the asked size');
+  }
+  await page.fill('#key', s.apiKey);
+  await page.click('#saveKey');
+  await page.click('#jobsGo');
+  await page.waitForFunction("document.querySelectorAll('#jobs th').length > 0");
+  t.same(await page.$$eval('#jobs th', (ths: Array<{ textContent: string | null }>) => ths.map((th) => th.textContent)), ['jobId', 'status', 'createdAt', 'actualCost']);
+  t.equal(await page.textContent('#jobsErr'), '', 'the key was accepted');
+});
