@@ -9,6 +9,8 @@ export const PORTRAITS = {
   grace: path.join(FACES, 'grace_hopper_512x512.jpg'),
   astronaut: path.join(FACES, 'astronaut.png'),
   coffee: path.join(FACES, 'coffee.png'),
+  /** several faces of different sizes, one cut by the image edge (MIT test material, ../shared/faces/README.md) */
+  group: path.resolve(FACES, '../groups/bbt2.jpg'),
 };
 
 /** Serves files (name → bytes) on 127.0.0.1; returns the base URL and a close function. */

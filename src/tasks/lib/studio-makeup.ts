@@ -25,7 +25,7 @@ export const MAKEUP = {
   lipLightness: 0.5,
   /** blush: Gaussian sigma (x, y) as fractions of the face width, and the largest blend weight */
   blushSigma: [0.1, 0.075] as const,
-  blushMax: 0.45,
+  blushMax: 0.3,
 };
 
 export function makeup(img: Rgb, lm: Pt[], p: MakeupParams): { roi: Roi } {

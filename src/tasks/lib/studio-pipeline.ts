@@ -78,7 +78,7 @@ export async function applyStage<P>(input: ApplyInput<P>, op: (img: Rgb, lm: Pt[
   const img: Rgb = { data: input.rgb, width, height };
   for (const lm of input.faces) op(img, lm, input.params);
   if (input.encode) {
-    const png = await encodePng({ data: img.data, width, height, channels: 3 });
+    const png = await encodePng({ data: img.data, width, height, channels: 3 }, { compressionLevel: 4 });
     return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), width, height };
   }
   return { rgb: img.data, width, height };

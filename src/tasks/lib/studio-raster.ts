@@ -208,9 +208,18 @@ const toLinear = (v: number): number => {
   const i = Math.floor(v), f = v - i;
   return LIN[i]! + f * (LIN[Math.min(255, i + 1)]! - LIN[i]!);
 };
+// linear 0..1 -> sRGB 0..255 through a 16k-entry table (linear interpolation; error < 0.01 of a level)
+const SRGB_N = 16384;
+const SRGB = new Float32Array(SRGB_N + 2);
+for (let i = 0; i <= SRGB_N + 1; i++) {
+  const l = Math.min(1, i / SRGB_N);
+  SRGB[i] = (l <= 0.0031308 ? 12.92 * l : 1.055 * Math.pow(l, 1 / 2.4) - 0.055) * 255;
+}
 const toSrgb = (l: number): number => {
-  const c = l <= 0.0031308 ? 12.92 * l : 1.055 * Math.pow(Math.max(0, l), 1 / 2.4) - 0.055;
-  return c * 255;
+  if (l <= 0) return l * 12.92 * 255;
+  if (l >= 1) return (1.055 * Math.pow(l, 1 / 2.4) - 0.055) * 255;
+  const f = l * SRGB_N, i = f | 0;
+  return SRGB[i]! + (f - i) * (SRGB[i + 1]! - SRGB[i]!);
 };
 
 /** sRGB 0..255 (float) -> [L 0..100, a, b]. */

@@ -3,7 +3,7 @@
 // 1.1.0 extras in CIE Lab: bronzer (warm tint on skin), eyeBrighten (lift + unsharp on the eyes), contour
 // (shade under the cheekbones and along the jaw). Nothing outside the feathered face region is written.
 import { blendPlanes, extractPlanes, fillPolygon, gaussBlur, guidedFilter, labToRgb, rgbToLab, roiAround, shift, type Pt, type Rgb, type Roi } from './studio-raster.js';
-import { browPolygon, cheekHollows, eyePolygon, faceGeom, facePolygon, outerLips, polylineDist, segDist, type FaceGeom } from './studio-face.js';
+import { browPolygon, cheekHollows, eyePolygon, faceGeom, facePolygon, outerLips, type FaceGeom } from './studio-face.js';
 
 export interface SkinParams {
   strength: number;
@@ -39,13 +39,19 @@ export interface SkinMasks {
 }
 
 /** The skin masks of one face (exported for tests and the docs' figures). */
-export function skinMasks(img: Rgb, lm: Pt[], g: FaceGeom = faceGeom(lm)): SkinMasks {
+/** The ROI of a face (outline + feather + filter margin) and its hard outline mask. */
+export function faceRegion(img: Rgb, g: FaceGeom): { roi: Roi; face: Float32Array; sigma: number } {
   const sigma = Math.max(1.2, SKIN.featherPerWidth * g.W);
   const rad = Math.max(2, Math.round(SKIN.radiusPerWidth * g.W));
   const outline = facePolygon(g);
   const roi = roiAround(outline, Math.ceil(3.2 * sigma + rad + 2), img.width, img.height);
+  const face = fillPolygon(new Float32Array(roi.w * roi.h), roi.w, roi.h, shift(outline, roi));
+  return { roi, face, sigma };
+}
+
+export function skinMasks(img: Rgb, lm: Pt[], g: FaceGeom = faceGeom(lm)): SkinMasks {
+  const { roi, face, sigma } = faceRegion(img, g);
   const n = roi.w * roi.h;
-  const face = fillPolygon(new Float32Array(n), roi.w, roi.h, shift(outline, roi));
   const hard = Float32Array.from(face);
   for (const side of [0, 1] as const) {
     fillPolygon(hard, roi.w, roi.h, shift(eyePolygon(g, side), roi), 0);
@@ -55,7 +61,8 @@ export function skinMasks(img: Rgb, lm: Pt[], g: FaceGeom = faceGeom(lm)): SkinM
   // the face's own skin colour: chroma (Cb, Cr) statistics over the hard mask, robust (median / MAD)
   const [R, G, B] = extractPlanes(img, roi);
   const cb: number[] = [], cr: number[] = [];
-  for (let i = 0; i < n; i += 1) {
+  // every 3rd pixel is plenty for a median
+  for (let i = 0; i < n; i += 3) {
     if (!hard[i]) continue;
     cb.push(-0.168736 * R[i]! - 0.331264 * G[i]! + 0.5 * B[i]!);
     cr.push(0.5 * R[i]! - 0.418688 * G[i]! - 0.081312 * B[i]!);
@@ -83,7 +90,11 @@ export function skinMasks(img: Rgb, lm: Pt[], g: FaceGeom = faceGeom(lm)): SkinM
 
 export function skinRetouch(img: Rgb, lm: Pt[], p: SkinParams): { roi: Roi } {
   const g = faceGeom(lm);
-  const { roi, skin, face } = skinMasks(img, lm, g);
+  // the skin mask (colour statistics, feathering) only when smoothing or bronzer need it
+  const needSkin = p.strength > 0 || p.bronzer > 0;
+  const m = needSkin ? skinMasks(img, lm, g) : faceRegion(img, g);
+  const { roi, face } = m;
+  const skin = needSkin ? (m as SkinMasks).skin : new Float32Array(roi.w * roi.h);
   const n = roi.w * roi.h;
   const planes = extractPlanes(img, roi);
   const out: [Float32Array, Float32Array, Float32Array] = [Float32Array.from(planes[0]), Float32Array.from(planes[1]), Float32Array.from(planes[2])];
@@ -116,21 +127,18 @@ export function skinRetouch(img: Rgb, lm: Pt[], p: SkinParams): { roi: Roi } {
   let contourW: Float32Array | undefined;
   if (p.contour > 0) {
     contourW = new Float32Array(n);
-    const hollows = cheekHollows(g).map(([a, b]) => [[a[0] - roi.x, a[1] - roi.y], [b[0] - roi.x, b[1] - roi.y]] as [Pt, Pt]);
-    const jaw = shift(g.lm.slice(2, 15), roi);
+    // blurred thin lines = Gaussian of the distance to the cheek hollows and to the jaw line (O(N), no per-pixel distances)
     const sH = 0.05 * g.W, sJ = 0.035 * g.W;
+    const hollowLines = new Float32Array(n), jawLines = new Float32Array(n);
+    for (const [a, b] of cheekHollows(g)) drawSegment(hollowLines, roi, a, b);
+    const jaw = g.lm.slice(2, 15);
+    for (let k = 0; k + 1 < jaw.length; k++) drawSegment(jawLines, roi, jaw[k]!, jaw[k + 1]!);
+    const hb = normalisePeak(gaussBlur(hollowLines, roi.w, roi.h, sH));
+    const jb = normalisePeak(gaussBlur(jawLines, roi.w, roi.h, sJ));
     const faceSoft = gaussBlur(face, roi.w, roi.h, Math.max(1, 0.015 * g.W));
-    for (let y = 0; y < roi.h; y++) {
-      for (let x = 0; x < roi.w; x++) {
-        const i = y * roi.w + x;
-        const f = faceSoft[i]!;
-        if (f <= 0) continue;
-        const q: Pt = [x + 0.5, y + 0.5];
-        const dh = Math.min(segDist(q, hollows[0]![0], hollows[0]![1]), segDist(q, hollows[1]![0], hollows[1]![1]));
-        const dj = polylineDist(q, jaw);
-        const w = Math.max(Math.exp(-(dh * dh) / (2 * sH * sH)), 0.75 * Math.exp(-(dj * dj) / (2 * sJ * sJ)));
-        contourW[i] = w * f;
-      }
+    for (let i = 0; i < n; i++) {
+      const f = faceSoft[i]!;
+      if (f > 0) contourW[i] = Math.max(hb[i]!, 0.75 * jb[i]!) * f;
     }
   }
 
@@ -156,16 +164,43 @@ export function skinRetouch(img: Rgb, lm: Pt[], p: SkinParams): { roi: Roi } {
   }
   // 4. eye sharpening (unsharp mask on the eye regions only)
   if (eyeW) {
+    // work on the rectangle around both eyes only (plus the blur support), clamped inside the ROI
+    const eyes = [...eyePolygon(g, 0, 1.35, 1.9), ...eyePolygon(g, 1, 1.35, 1.9)];
+    const sigmaS = Math.max(1, 0.006 * g.W);
+    const sub = roiAround(shift(eyes, roi), Math.ceil(3 * sigmaE + 3 * sigmaS + 4), roi.w, roi.h);
+    const sn = sub.w * sub.h;
+    const tmp = new Float32Array(sn);
     for (let c = 0; c < 3; c++) {
       const o = out[c]!;
-      const blur = gaussBlur(o, roi.w, roi.h, Math.max(1, 0.006 * g.W));
-      for (let i = 0; i < n; i++) {
-        const w = p.eyeBrighten * eyeW[i]!;
-        // gaussBlur treats outside as 0: only use it where the eye weight lives (far from the ROI border)
-        if (w > 0) o[i] = o[i]! + w * SKIN.eye.sharpen * (o[i]! - blur[i]!);
+      for (let y = 0; y < sub.h; y++) tmp.set(o.subarray((sub.y + y) * roi.w + sub.x, (sub.y + y) * roi.w + sub.x + sub.w), y * sub.w);
+      const blur = gaussBlur(tmp, sub.w, sub.h, sigmaS);
+      for (let y = 0; y < sub.h; y++) {
+        for (let x = 0; x < sub.w; x++) {
+          const i = (sub.y + y) * roi.w + sub.x + x;
+          const w = p.eyeBrighten * eyeW[i]!;
+          // gaussBlur treats outside as 0: the eye weight is 0 near the sub-rectangle's border by construction
+          if (w > 0) o[i] = o[i]! + w * SKIN.eye.sharpen * (o[i]! - blur[y * sub.w + x]!);
+        }
       }
     }
   }
   blendPlanes(img, roi, out, touched);
   return { roi };
+}
+
+/** Rasterise a segment (image coordinates) as a 1.5-px wide band into an ROI mask. */
+function drawSegment(m: Float32Array, roi: Roi, a: Pt, b: Pt): void {
+  const dx = b[0] - a[0], dy = b[1] - a[1];
+  const len = Math.hypot(dx, dy) || 1;
+  const nx = (-dy / len) * 0.75, ny = (dx / len) * 0.75;
+  const quad: Pt[] = [[a[0] + nx, a[1] + ny], [b[0] + nx, b[1] + ny], [b[0] - nx, b[1] - ny], [a[0] - nx, a[1] - ny]];
+  fillPolygon(m, roi.w, roi.h, shift(quad, roi));
+}
+
+/** Scale so that the largest value is 1 (a blurred line's ridge). */
+function normalisePeak(m: Float32Array): Float32Array {
+  let mx = 0;
+  for (let i = 0; i < m.length; i++) if (m[i]! > mx) mx = m[i]!;
+  if (mx > 0) for (let i = 0; i < m.length; i++) m[i] = Math.min(1, m[i]! / mx);
+  return m;
 }
