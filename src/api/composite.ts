@@ -79,12 +79,14 @@ const albumCreate = z.object({
   ad_mode: z.enum(AD_MODES).default('none'),
   fixed_application_id: z.string().min(1).max(100).optional(),
   advertiser_ids: z.array(z.string().min(1).max(100)).max(1000).optional(),
+  settings: settingsSchema.optional(),
 }).strict();
 const albumPatch = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   ad_mode: z.enum(AD_MODES).optional(),
   fixed_application_id: z.string().min(1).max(100).nullable().optional(),
   advertiser_ids: z.array(z.string().min(1).max(100)).max(1000).optional(),
+  settings: settingsSchema.nullable().optional(),
 }).strict();
 const advertiserCreate = z.object({
   name: z.string().trim().min(1).max(200),
@@ -167,6 +169,20 @@ function creativeUrl(services: Services, appId: string, version: number): string
   return `${services.baseUrl()}/api/v1/composite/print/ads/${encodeURIComponent(appId)}/versions/${version}/image`;
 }
 
+type Settings = z.infer<typeof settingsSchema>;
+
+/** Album defaults under the request's settings: top-level keys, and the keys inside qr/signature/ad/header. */
+export function mergeSettings(album: Settings | undefined, req: Settings | undefined): Settings | undefined {
+  if (!album) return req;
+  if (!req) return album;
+  const out: Record<string, unknown> = { ...album };
+  for (const [k, v] of Object.entries(req)) {
+    const base = out[k];
+    out[k] = v && typeof v === 'object' && base && typeof base === 'object' ? { ...(base as object), ...(v as object) } : v;
+  }
+  return out as Settings;
+}
+
 function requestHash(b: PrintBody): string {
   const h = crypto.createHash('sha256');
   h.update(JSON.stringify({ u: b.ai_image_url, s: b.settings ?? {}, o: { ...b.output, storage_type: undefined, ttl_hours: undefined } }));
@@ -247,13 +263,16 @@ function conflict(jobId: string, albumId: string): ApiError {
 
 async function runPrint(ctx: Ctx<PrintBody>, st: PrintState, b: PrintBody, signature: Buffer | undefined, t0: number): Promise<PrintResult> {
   const { services } = ctx;
-  const hash = requestHash(b);
   const now = services.clock.now();
 
   // an earlier print with this job_id: same album → same ad, no charge; its stored sheet when the request is the same
   const prev = st.store.impression(b.job_id);
   if (prev && prev.album_id !== b.album_id && prev.status !== 'failed' && prev.status !== 'refunded') throw conflict(b.job_id, prev.album_id);
-  if (!st.store.albums.get(b.album_id)) throw new ApiError('NOT_FOUND', `No album ${b.album_id}`, { field: 'album_id' });
+  const album = st.store.albums.get(b.album_id);
+  if (!album) throw new ApiError('NOT_FOUND', `No album ${b.album_id}`, { field: 'album_id' });
+  b = { ...b, settings: mergeSettings(album.settings as Settings | undefined, b.settings) };
+  checkFits(b);
+  const hash = requestHash(b);
   if (prev?.status === 'printed' && prev.image && prev.image.request_hash === hash && prev.image.expires_at > now && services.blobs.getMeta(`print/${b.job_id}`)) {
     return { album_id: prev.album_id, body: response(services, st, prev, prev.image, false, true, t0) };
   }

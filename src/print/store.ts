@@ -97,13 +97,14 @@ export class PrintStore {
 
   // ---------------------------------------------------------------- albums
 
-  async createAlbum(a: { id?: string; name: string; ad_mode: AdMode; fixed_application_id?: string; advertiser_ids?: string[] }, now: number): Promise<Album | 'exists'> {
+  async createAlbum(a: { id?: string; name: string; ad_mode: AdMode; fixed_application_id?: string; advertiser_ids?: string[]; settings?: Record<string, unknown> }, now: number): Promise<Album | 'exists'> {
     const album: Album = {
       id: a.id ?? newId('alb_', now),
       name: a.name,
       ad_mode: a.ad_mode,
       fixed_application_id: a.fixed_application_id,
       advertiser_ids: a.advertiser_ids ?? [],
+      ...(a.settings ? { settings: a.settings } : {}),
       created_at: now,
       updated_at: now,
     };
@@ -118,13 +119,14 @@ export class PrintStore {
     return exists ? 'exists' : album;
   }
 
-  async updateAlbum(id: string, patch: Partial<Pick<Album, 'name' | 'ad_mode' | 'fixed_application_id' | 'advertiser_ids'>>, now: number): Promise<Album | undefined> {
+  async updateAlbum(id: string, patch: Partial<Pick<Album, 'name' | 'ad_mode' | 'fixed_application_id' | 'advertiser_ids' | 'settings'>>, now: number): Promise<Album | undefined> {
     let out: Album | undefined;
     await this.store.transaction(() => {
       const a = this.albums.get(id);
       if (!a) return;
       for (const [k, v] of Object.entries(patch)) if (v !== undefined) (a as unknown as Record<string, unknown>)[k] = v;
       if (patch.fixed_application_id === null) delete a.fixed_application_id;
+      if (patch.settings === null) delete a.settings;
       a.updated_at = now;
       this.albums.put(id, a);
       out = a;

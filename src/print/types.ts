@@ -12,6 +12,8 @@ export interface Album {
   fixed_application_id?: string;
   /** ad_mode selected: the advertisers taking part, in round-robin order; empty = every active advertiser (creation order) */
   advertiser_ids: string[];
+  /** default sheet settings of the album (same shape as the request's settings; the request's values win) */
+  settings?: Record<string, unknown>;
   created_at: number;
   updated_at: number;
 }

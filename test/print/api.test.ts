@@ -219,6 +219,30 @@ t.test('fixed and none modes, unapproved creatives, ad turned off by the request
   t.equal(rej.body.error.field, 'reason');
   const r4 = await print(body('none-1', 'alb-v'));
   t.equal(r4.body.ad_selected.selected_reason, 'album_ad_mode_none');
+
+  // album print settings are defaults under the request's settings
+  await adm.album('alb-defaults', 'none', { settings: { event_name: '앨범 기본', qr: { show: false, size: 100 }, perforation: false } });
+  const d1 = await print({ ai_image_url: `${img.url}/ai.jpg`, album_id: 'alb-defaults', job_id: 'def-1', output: small });
+  t.equal(d1.body.applied.qr_code, false, 'album default qr.show false');
+  t.equal(d1.body.applied.header, true, 'album default event_name');
+  const d2 = await print({ ai_image_url: `${img.url}/ai.jpg`, album_id: 'alb-defaults', job_id: 'def-2', output: small, settings: { qr: { show: true, payload: 'x' } } });
+  t.equal(d2.body.applied.qr_code, true, 'the request overrides inside qr');
+  const p = await adm.call('PATCH', '/api/v1/admin/print/albums/alb-defaults', { settings: null, ad_mode: 'selected' });
+  t.equal(p.status, 200);
+  t.equal(p.body.settings, undefined);
+  t.equal(p.body.ad_mode, 'selected');
+  const bad = await adm.call('POST', '/api/v1/admin/print/albums', { name: 'x', ad_mode: 'sometimes' });
+  t.equal(bad.status, 400);
+  t.equal(bad.body.error.field, 'ad_mode');
+  const badFixed = await adm.call('POST', '/api/v1/admin/print/albums', { name: 'x', ad_mode: 'fixed' });
+  t.equal(badFixed.body.error.field, 'fixed_application_id');
+  const dup = await adm.call('POST', '/api/v1/admin/print/albums', { id: 'alb-v', name: 'again' });
+  t.equal(dup.status, 409);
+  const list = await adm.call('GET', '/api/v1/admin/print/albums');
+  t.ok(list.body.albums.some((a: any) => a.id === 'alb-defaults'));
+  const apps = await adm.call('GET', `/api/v1/admin/print/applications?advertiser_id=${adv}`);
+  t.equal(apps.body.applications.length, 1);
+  t.equal(apps.body.applications[0].versions[0].status, 'approved');
 });
 
 t.test('the sheet: width, 300 dpi, sRGB, key, expiry', async (t) => {
