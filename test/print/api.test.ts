@@ -17,6 +17,7 @@ t.before(async () => {
   img = await imageServer({
     '/ai.jpg': { body: await aiPicture(400, 400), type: 'image/jpeg' },
     '/text': { body: 'hello, not an image', type: 'text/plain' },
+    '/trunc.jpg': { body: (await aiPicture(400, 400)).subarray(0, 3000), type: 'image/jpeg' },
   });
   s = await startTestServer({ env: { SEJONG_FETCH_ALLOW: '127.0.0.1', SEJONG_QUEUE_SIZE: '2000' }, workers: 2, manualClock: clock });
   adm = admin(s);
@@ -191,6 +192,29 @@ t.test('an advertiser running out mid-run is skipped cleanly; none eligible → 
   const ledger = await adm.call('GET', `/api/v1/admin/print/advertisers/${low}/ledger`);
   t.same(ledger.body.entries.map((x: any) => x.kind), ['top_up', 'charge', 'charge', 'charge', 'charge', 'charge', 'top_up', 'charge']);
   t.equal(ledger.body.entries.reduce((a: number, x: any) => a + x.delta, 0), 4);
+});
+
+t.test('a composition failing after the charge refunds the points; a retry charges once', async (t) => {
+  const adv = await adm.advertiser('refund adv', 6, 60);
+  await adm.creative(adv, await solid(300, 100, [0, 0, 0]));
+  await adm.album('alb-refund', 'selected', { advertiser_ids: [adv] });
+  const bad = await print(body('rf-1', 'alb-refund', { ai_image_url: `${img.url}/trunc.jpg` }));
+  t.equal(bad.status, 400, bad.body.error?.message);
+  t.equal(bad.body.error.field, 'ai_image_url');
+  t.match(bad.body.error.message, /truncated|corrupt/);
+  let b = await adm.balance(adv);
+  t.equal(b.balance, 60, 'points back');
+  t.equal(b.ledger_sum, 60);
+  const ledger = await adm.call('GET', `/api/v1/admin/print/advertisers/${adv}/ledger`);
+  t.same(ledger.body.entries.map((e: any) => [e.kind, e.delta]), [['top_up', 60], ['charge', -6], ['refund', 6]]);
+  const imp = await adm.call('GET', `/api/v1/admin/print/impressions?advertiser_id=${adv}`);
+  t.equal(imp.body.impressions[0].status, 'refunded');
+  const ok = await print(body('rf-1', 'alb-refund'));
+  t.equal(ok.status, 200);
+  t.equal(ok.body.ad_charged.charged, true);
+  b = await adm.balance(adv);
+  t.equal(b.balance, 54);
+  t.equal(b.ledger_sum, 54);
 });
 
 t.test('fixed and none modes, unapproved creatives, ad turned off by the request', async (t) => {
