@@ -139,7 +139,7 @@ function status(ctx: Ctx) {
   return out;
 }
 
-const imageQuery = z.object({ key: z.string().min(1).max(200) }).strict();
+const imageQuery = z.object({ key: z.string().max(200).optional() }).strict();
 
 function image(ctx: Ctx) {
   const q = ctx.query as z.infer<typeof imageQuery>;

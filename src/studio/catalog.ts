@@ -101,7 +101,7 @@ export const FEATURES: StudioFeature[] = [
       },
       { name: 'blockSize', type: 'integer', required: false, min: 4, max: 40, default: 16, step: 1, since: '1.0.0', label: 'Block size', description: 'Mosaic cell size in pixels' },
     ],
-    costPerImage: 0.001, costPerExtraFace: 0, costNoFace: 0.001, baseSeconds: 0.3,
+    costPerImage: 0, costPerExtraFace: 0, costNoFace: 0, baseSeconds: 0.3,
   },
 ];
 
