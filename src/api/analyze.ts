@@ -5,7 +5,7 @@ import type { Ctx, RouteDef } from '../server/types.js';
 import { invalid } from '../server/errors.js';
 import { form } from '../server/validate.js';
 import { estimateTokenCost, tokenCost } from '../catalog/catalog.js';
-import { ai, formTtlHours, iso, jobError, MAX_PROMPT, startAi } from '../providers/ai/service.js';
+import { ai, formTtlHours, iso, jobError, MAX_PROMPT, poolRun, startAi } from '../providers/ai/service.js';
 import type { Services } from '../services.js';
 
 export const DEFAULT_ANALYZE_MODEL = 'fam-b-3-flash-preview';
@@ -54,7 +54,7 @@ async function analyze(ctx: Ctx) {
     let image = { data: src.bytes, mime: src.mime };
     let steps: string[] = [];
     if (preset) {
-      const p = await services.pool.run<{ bytes: Uint8Array; mime: string; steps: string[] }>('analyze-preprocess', { image: src.bytes, preset, maxPixels: services.config.maxInputPixels });
+      const p = await poolRun<{ bytes: Uint8Array; mime: string; steps: string[] }>(services, 'analyze-preprocess', { image: src.bytes, preset, maxPixels: services.config.maxInputPixels });
       image = { data: p.bytes, mime: p.mime };
       steps = p.steps;
       await services.jobs.progress(job.id, 0.3);

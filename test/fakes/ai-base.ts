@@ -12,6 +12,8 @@ export interface Recorded {
   body: any;
   rawBody: string;
   at: number;
+  /** when the answer was written (ms epoch) */
+  answeredAt?: number;
 }
 
 export type Behaviour =
@@ -106,6 +108,7 @@ export class FakeServer {
     const payload = ans.text ?? JSON.stringify(ans.json ?? {});
     res.writeHead(ans.status, { 'content-type': ans.text !== undefined ? 'text/html' : 'application/json', ...(ans.headers ?? {}) });
     res.end(payload);
+    rec.answeredAt = Date.now();
   }
 
   private async safe(rec: Recorded): Promise<Answer> {

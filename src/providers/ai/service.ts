@@ -11,6 +11,7 @@ import { UpstreamError } from './http.js';
 interface AiExt {
   gateway: AiGateway;
   sealKey?: Buffer;
+  gate?: Gate;
 }
 
 /** The gateway of this server (built on first use from config; tests may tweak gateway.http). */
@@ -65,10 +66,48 @@ export function unseal(services: Services, sealed: string): string | undefined {
   }
 }
 
+/** Limits how many pool tasks the AI jobs keep queued, so that a burst of finished upstream calls waits here
+ * (in memory, per job) instead of overflowing the bounded pool queue and failing with SERVICE_BUSY. */
+class Gate {
+  private active = 0;
+  private readonly waiters: Array<() => void> = [];
+  constructor(private readonly size: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.size) await new Promise<void>((r) => this.waiters.push(r));
+    else this.active++;
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiters.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
+
+/**
+ * Run a pool task from a job's background work: at most 2 × workers in flight from AI jobs, and a full pool
+ * queue (other areas' work) is waited out with backoff for up to ~30 s instead of failing the job.
+ */
+export async function poolRun<T>(services: Services, task: string, input: unknown): Promise<T> {
+  const ext = services.ext.ai as AiExt;
+  const gate = (ext.gate ??= new Gate(Math.max(2, services.config.workers * 2)));
+  return gate.run(async () => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await services.pool.run<T>(task, input, { transfer: false });
+      } catch (e) {
+        if (!(isApiError(e) && e.code === 'SERVICE_BUSY') || attempt >= 60) throw e;
+        await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** Math.min(attempt, 4))));
+      }
+    }
+  });
+}
+
 /** Draw the AI mark in the pool; an upstream picture that cannot be decoded is the provider's failure (502). */
 export async function markImage(services: Services, modelId: string, data: Buffer | Uint8Array): Promise<{ png: Buffer; width: number; height: number }> {
   try {
-    const out = await services.pool.run<{ png: Uint8Array; width: number; height: number }>('ai-mark', {
+    const out = await poolRun<{ png: Uint8Array; width: number; height: number }>(services, 'ai-mark', {
       image: data,
       maxPixels: services.config.maxInputPixels,
       field: 'upstream image',
