@@ -132,7 +132,7 @@ export class Callbacks {
     }
     this.unlisten = this.d.jobs.onFinished((job) => {
       const id = this.byJob.get(job.id);
-      if (id) void this.arm(id, job).then(() => this.tick());
+      if (id) void this.arm(id, job).then(() => this.tick()).catch((e) => this.d.log.warn({ msg: 'callback could not be armed', jobId: job.id, err: String(e) }));
     });
     // callbacks whose job finished while we were down (or was failed by crash recovery) are armed now
     for (const { value } of this.db.getRange()) {
@@ -284,15 +284,16 @@ export class Callbacks {
         this.due.put([now + this.keepMs, id], null); // forget later
       } else {
         const next = now + backoffMs(cur.attempts) * (1 + Math.random() * 0.1);
-        // 410 Gone: the receiver asks us to stop (Standard Webhooks)
-        if (status === 410 || next > (cur.giveUpAt ?? 0)) {
+        // 410 Gone: the receiver asks us to stop (Standard Webhooks). Otherwise retry until the window closes, the
+        // last attempt exactly at its end, so that a receiver down for almost the whole window still gets it.
+        if (status === 410 || now >= (cur.giveUpAt ?? 0)) {
           cur.state = 'failed';
           cur.doneAt = now;
           delete cur.nextAt;
           delete cur.body;
           this.due.put([now + this.keepMs, id], null);
         } else {
-          cur.nextAt = Math.round(next);
+          cur.nextAt = Math.round(Math.min(next, cur.giveUpAt ?? next));
           this.due.put([cur.nextAt, id], null);
         }
       }
