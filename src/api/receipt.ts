@@ -1,0 +1,77 @@
+// Receipt: OCR-ready optimisation as an asynchronous receipt_ job (find paper, deskew, flatten lighting,
+// Sauvola threshold, despeckle, 300 dpi), its status (result object documented in docs/image.md#receipt) and
+// the image (?key=<accessKey>, or the owner's API key).
+import { z } from 'zod';
+import type { Ctx, RouteDef } from '../server/types.js';
+import { reply } from '../server/types.js';
+import type { ReceiptOutput } from '../tasks/receipt.js';
+
+const MB = 1024 * 1024;
+const imageQuery = z.object({ key: z.string().min(1).max(200).optional() }).strict();
+const iso = (t?: number) => (t === undefined ? null : new Date(t).toISOString());
+
+async function optimize(ctx: Ctx) {
+  const { services } = ctx;
+  const bytes = ctx.files.image!.data;
+  // header check now (bad image → 4xx at once, no job), pixels in the background
+  await services.pool.run('image-info', { image: bytes, field: 'image', maxPixels: services.config.maxInputPixels }, { transfer: false });
+  const { job, accessKey } = await services.jobs.create({ family: 'receipt', owner: ctx.principal.keyId, estimatedCost: 0, meta: {} });
+  void services.jobs.run(job.id, async () => {
+    const t0 = performance.now();
+    const r = await services.pool.run<ReceiptOutput>('receipt', { image: bytes, field: 'image', maxPixels: services.config.maxInputPixels });
+    const png = Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength);
+    return {
+      result: {
+        width: r.width, height: r.height, dpi: r.dpi, format: 'PNG', bitDepth: 1, fileSize: png.length,
+        angle: r.angle, angleSource: r.angleSource, paperFound: r.paperFound, paperCorners: r.paperCorners, cropBox: r.cropBox,
+        threshold: r.threshold, steps: r.steps, inputDimensions: [r.inputWidth, r.inputHeight],
+        processingTimeMs: Math.round(performance.now() - t0),
+      },
+      blobs: { image: { bytes: png, contentType: 'image/png' } },
+      actualCost: 0,
+    };
+  });
+  ctx.logExtra.jobId = job.id;
+  return { success: true, jobId: job.id, accessKey, status: 'processing' };
+}
+
+function status(ctx: Ctx) {
+  const j = ctx.services.jobs.read(ctx, ctx.params.job_id!, 'receipt');
+  const out: Record<string, unknown> = { jobId: j.id, status: j.status, progress: j.progress, result: null, createdAt: iso(j.createdAt), expiresAt: iso(j.expiresAt) };
+  if (j.status === 'completed') {
+    const r = j.result ?? {};
+    out.result = { imageUrl: `/api/v1/receipt/image/${encodeURIComponent(j.id)}`, ...r };
+    out.processingTimeMs = r.processingTimeMs ?? null;
+    out.actualCost = j.actualCost ?? 0;
+  }
+  if (j.status === 'failed') out.error = { code: j.error?.code ?? 'INTERNAL_ERROR', message: j.error?.message ?? 'processing failed' };
+  return out;
+}
+
+function image(ctx: Ctx) {
+  const { jobs } = ctx.services;
+  const j = jobs.read(ctx, ctx.params.job_id!, 'receipt');
+  const img = jobs.blob(j, 'image');
+  return reply.binary(img.bytes, img.contentType, 200, { 'content-disposition': `inline; filename="${j.id}.png"`, 'cache-control': 'private, no-store' });
+}
+
+export const routes: RouteDef[] = [
+  {
+    method: 'POST', path: '/api/v1/receipt/optimize', auth: 'key', tags: ['Receipt'],
+    summary: 'Make a receipt photo OCR-ready (asynchronous receipt_ job)',
+    body: { kind: 'multipart', files: { image: { required: true, maxBytes: 10 * MB } } },
+    maxBodyBytes: 10 * MB + 64 * 1024,
+    handler: optimize,
+  },
+  {
+    method: 'GET', path: '/api/v1/receipt/status/:job_id', auth: 'job', tags: ['Receipt'],
+    summary: 'Status of a receipt job; result = {imageUrl, width, height, dpi, angle, cropBox, paperCorners, threshold, steps, …}',
+    handler: status,
+  },
+  {
+    method: 'GET', path: '/api/v1/receipt/image/:job_id', auth: 'job', accessKeyQuery: 'key', tags: ['Receipt'], query: imageQuery,
+    summary: 'The optimised receipt as a 1-bit 300-dpi PNG (API key, Bearer access key, or ?key=<accessKey>)',
+    responses: { 200: { description: '1-bit PNG', contentType: 'image/png' } },
+    handler: image,
+  },
+];
