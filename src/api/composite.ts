@@ -434,7 +434,7 @@ export const routes: RouteDef[] = [
   {
     method: 'GET', path: '/api/v1/composite/print/image/:job_id', auth: 'none', tags,
     summary: 'The composed sheet (key = the value in image_url)',
-    query: z.object({ key: z.string().min(1).max(100) }).strict(),
+    query: z.object({ key: z.string().min(1).max(100) }),
     responses: { 200: { description: 'The sheet', contentType: 'image/jpeg' } },
     handler: (ctx) => {
       const { services } = ctx;

@@ -103,7 +103,7 @@ export class PrintStore {
       name: a.name,
       ad_mode: a.ad_mode,
       fixed_application_id: a.fixed_application_id,
-      advertiser_ids: a.advertiser_ids ?? [],
+      advertiser_ids: [...new Set(a.advertiser_ids ?? [])],
       ...(a.settings ? { settings: a.settings } : {}),
       created_at: now,
       updated_at: now,
@@ -127,6 +127,7 @@ export class PrintStore {
       for (const [k, v] of Object.entries(patch)) if (v !== undefined) (a as unknown as Record<string, unknown>)[k] = v;
       if (patch.fixed_application_id === null) delete a.fixed_application_id;
       if (patch.settings === null) delete a.settings;
+      a.advertiser_ids = [...new Set(a.advertiser_ids)];
       a.updated_at = now;
       this.albums.put(id, a);
       out = a;
