@@ -51,6 +51,11 @@ export class SearchIndex {
   abbr = new Map<string, string>();
   /** per catalogue entry: name key, its distinct bigrams, ministry keys */
   private names: Array<{ d: DocRec; nk: string; nb: Set<string>; mk: string[] }> = [];
+  /** name bigram → entry positions; name key → positions; ministry key → positions */
+  private nameGrams = new Map<string, number[]>();
+  private nameKeys = new Map<string, number[]>();
+  private ministryKeys = new Map<string, number[]>();
+  private nameCounts = new Uint16Array(0);
 
   constructor(private readonly law: LawStore) {}
 
@@ -62,6 +67,14 @@ export class SearchIndex {
     this.abbr = new Map(Object.entries(ABBREVIATIONS).map(([k, v]) => [nameKey(k), v]));
     for (const d of this.law.catalog) if (d.abbreviation) this.abbr.set(nameKey(d.abbreviation), d.name);
     this.names = this.law.catalog.map((d) => { const nk = nameKey(d.name); return { d, nk, nb: new Set(bigrams(nk)), mk: d.ministries.map(nameKey) }; });
+    const add = (m: Map<string, number[]>, k: string, i: number) => { const l = m.get(k); if (l) l.push(i); else m.set(k, [i]); };
+    this.nameGrams = new Map(); this.nameKeys = new Map(); this.ministryKeys = new Map();
+    this.names.forEach((e, i) => {
+      for (const g of e.nb) add(this.nameGrams, g, i);
+      add(this.nameKeys, e.nk, i);
+      for (const m of new Set(e.mk)) add(this.ministryKeys, m, i);
+    });
+    this.nameCounts = new Uint16Array(this.names.length);
     const meta = gen ? this.law.idx.get([gen, 'meta']) : undefined;
     if (!meta) {
       this.N = 0; this.ids = []; this.owner = new Uint32Array(0); this.seq = new Uint32Array(0); this.len = new Uint16Array(0);
@@ -174,7 +187,7 @@ export class SearchIndex {
     if (!b) p = null;
     else {
       const n = b.length / 5;
-      const c = new Uint8Array(b.length); c.set(b);
+      const c = new Uint8Array(b.length); c.set(b); // aligned copy (the fast buffer is reused by the next read)
       p = { ids: new Uint32Array(c.buffer, 0, n), tfs: c.subarray(n * 4) };
       this.cacheBytes += b.length;
     }
@@ -197,7 +210,20 @@ export class SearchIndex {
       const full = this.abbr.get(qk) ?? this.abbr.get(qkj);
       const fullKey = full ? nameKey(full) : null;
       const qb = new Set(bigrams(qk));
-      for (const { d, nk, nb, mk } of this.names) {
+      // candidates: names sharing a bigram with the query, the abbreviation's full name, the ministry
+      const counts = this.nameCounts;
+      const cand: number[] = [];
+      if (qk.length < 2) {
+        for (let i = 0; i < this.names.length; i++) cand.push(i);
+      } else {
+        for (const g of qb) for (const i of this.nameGrams.get(g) ?? []) if (counts[i]!++ === 0) cand.push(i);
+      }
+      for (const k of [fullKey, qkj]) for (const i of (k && this.nameKeys.get(k)) || []) if (counts[i] === 0) { counts[i] = 1; cand.push(i); }
+      for (const i of this.ministryKeys.get(qk) ?? []) if (counts[i] === 0) { counts[i] = 1; cand.push(i); }
+      for (const ci of cand) {
+        const { d, nk, nb, mk } = this.names[ci]!;
+        const common = qk.length < 2 ? 0 : counts[ci]!;
+        counts[ci] = 0;
         if (!allow(d)) continue;
         let s = 0;
         let match: Hit['match'] = 'name';
@@ -208,8 +234,6 @@ export class SearchIndex {
         else if (qk.length >= 3 && isAbbrev(qk, nk)) { s = 60 + 10 * (qk.length / nk.length); match = 'abbreviation'; }
         else if (nk.includes(qk)) s = 50 + 10 * (qk.length / nk.length);
         else if (qb.size >= 2) {
-          let common = 0;
-          for (const g of qb) if (nb.has(g)) common++;
           const dice = (2 * common) / (qb.size + nb.size);
           if (common >= 2 && common / qb.size >= 0.6) s = 40 * dice + 10 * (common / qb.size);
         }
@@ -224,46 +248,63 @@ export class SearchIndex {
     if (this.N > 0) {
       const qt = [...new Set(termIds(q))];
       if (qt.length) {
-        const post: Array<{ p: Posting; idf: number }> = [];
+        let post: Array<{ p: Posting; idf: number }> = [];
+        let missing = 0;
         for (const t of qt) {
           const p = this.posting(t);
-          if (!p) continue;
+          if (!p) { missing++; continue; }
           const df = p.ids.length;
           post.push({ p, idf: Math.log(1 + (this.N - df + 0.5) / (df + 0.5)) });
         }
-        const need = qt.length <= 2 ? qt.length : Math.ceil(qt.length * 0.6);
-        if (post.length >= need) {
+        let nTerms = qt.length;
+        // very common bigrams (in more than 8% of articles, e.g. 대통령령's 대통) add little to BM25 and cost the most:
+        // drop them when at least two rarer terms are left
+        const rare = post.filter((x) => x.p.ids.length <= this.N * 0.08);
+        if (rare.length >= 2 && rare.length < post.length) {
+          nTerms -= post.length - rare.length;
+          post = rare;
+        }
+        const need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * 0.6);
+        if (post.length >= need && missing <= nTerms - need) {
           const { scores: sc, hits, len, avgdl } = this;
           const touched: number[] = [];
+          const normLen = K1 * (1 - B), normB = (K1 * B) / avgdl;
           for (const { p, idf } of post) {
             const { ids, tfs } = p;
-            for (let i = 0; i < ids.length; i++) {
+            const n = ids.length;
+            for (let i = 0; i < n; i++) {
               const d = ids[i]!;
               if (hits[d] === 0) touched.push(d);
               hits[d]!++;
               const tf = tfs[i]!;
-              sc[d]! += idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * len[d]!) / avgdl)));
+              sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
             }
           }
-          const best = new Map<number, { s: number; arts: Array<[number, number]> }>();
-          for (const d of touched) {
-            if (hits[d]! >= need) {
-              const o = this.owner[d]!;
-              const s = sc[d]! * (hits[d]! / qt.length);
-              let b = best.get(o);
-              if (!b) { b = { s: 0, arts: [] }; best.set(o, b); }
-              if (s > b.s) b.s = s;
-              b.arts.push([s, this.seq[d]!]);
+          // best three articles per document
+          const bestS = new Map<number, Float64Array>(); // [count, s1, q1, s2, q2, s3, q3]
+          const owner = this.owner, seq = this.seq;
+          for (let k = 0; k < touched.length; k++) {
+            const d = touched[k]!;
+            const h = hits[d]!;
+            if (h >= need) {
+              const o = owner[d]!;
+              const s = sc[d]! * (h / nTerms);
+              let b = bestS.get(o);
+              if (!b) { b = new Float64Array(7); b[1] = b[3] = b[5] = -1; bestS.set(o, b); }
+              b[0]!++;
+              const q = seq[d]!;
+              if (s > b[1]!) { b[5] = b[3]!; b[6] = b[4]!; b[3] = b[1]!; b[4] = b[2]!; b[1] = s; b[2] = q; }
+              else if (s > b[3]!) { b[5] = b[3]!; b[6] = b[4]!; b[3] = s; b[4] = q; }
+              else if (s > b[5]!) { b[5] = s; b[6] = q; }
             }
             sc[d] = 0; hits[d] = 0;
           }
-          for (const [o, b] of best) {
+          for (const [o, b] of bestS) {
             const d = law.byId.get(this.ids[o]!);
             if (!d || !allow(d)) continue;
-            const textScore = b.s + Math.log1p(b.arts.length) * 0.5;
+            const textScore = b[1]! + Math.log1p(b[0]!) * 0.5;
             const h = scores.get(d);
-            b.arts.sort((x, y) => y[0] - x[0]);
-            const seqs = b.arts.slice(0, 3).map(([, sq]) => sq);
+            const seqs = [b[2]!, b[4]!, b[6]!].slice(0, Math.min(3, b[0]!));
             if (h) { h.score += textScore; h.seqs = seqs; }
             else scores.set(d, { doc: d, score: textScore * (d.repealed ? 0.5 : 1), match: 'text', seqs });
           }
@@ -275,8 +316,8 @@ export class SearchIndex {
     out.sort(order);
     if (articleRef) {
       for (const h of out.slice(0, 50)) {
-        const i = law.tocOf(h.doc.id).findIndex((t) => t.no === articleRef);
-        if (i >= 0) { h.ref = i; h.score += 5; }
+        const i = law.articleSeq(h.doc.id, articleRef);
+        if (i !== undefined) { h.ref = i; h.score += 5; }
       }
       out.sort(order);
     }

@@ -55,6 +55,8 @@ export class LawStore {
   readonly docs: Database<DocRec, string>;
   readonly arts: Database<Article, [string, number]>;
   readonly toc: Database<TocEntry[], string>;
+  /** [id, article no] → position in arts */
+  readonly artno: Database<number, [string, string]>;
   readonly tables: Database<TableRec, [string, string]>;
   readonly hist: Database<Revision[], string>;
   readonly vers: Database<VersionRec, [string, string]>;
@@ -75,6 +77,7 @@ export class LawStore {
     this.docs = store.db('law.docs');
     this.arts = store.db('law.arts');
     this.toc = store.db('law.toc');
+    this.artno = store.db('law.artno');
     this.tables = store.db('law.tables');
     this.hist = store.db('law.hist');
     this.vers = store.db('law.vers');
@@ -124,16 +127,30 @@ export class LawStore {
     return out;
   }
 
+  /** Position of article `no` ("15-2") of a document, or undefined. */
+  articleSeq(id: string, no: string): number | undefined {
+    return this.artno.get([id, no]);
+  }
+
+  /** Number and title of the article at a position (for search hits). */
+  articleHead(id: string, seq: number): { no: string; title: string } | undefined {
+    const a = this.arts.get([id, seq]);
+    return a ? { no: a.no, title: a.title } : undefined;
+  }
+
   tocOf(id: string): TocEntry[] {
     return this.toc.get(id) ?? [];
   }
 
   /** Write one document with its articles and annex bodies (replacing what was stored under its id). Call inside a transaction or let lmdb batch. */
   putDoc(doc: DocRec, articles: Article[], tables: TableRec[]): void {
-    const old = this.docs.get(doc.id);
-    const oldN = old ? (this.toc.get(doc.id)?.length ?? 0) : 0;
-    for (let i = articles.length; i < oldN; i++) this.arts.remove([doc.id, i]);
-    articles.forEach((a, i) => this.arts.put([doc.id, i], a));
+    const oldToc = this.toc.get(doc.id) ?? [];
+    for (let i = articles.length; i < oldToc.length; i++) this.arts.remove([doc.id, i]);
+    for (const t of oldToc) this.artno.remove([doc.id, t.no]);
+    articles.forEach((a, i) => {
+      this.arts.put([doc.id, i], a);
+      this.artno.put([doc.id, a.no], i);
+    });
     this.toc.put(doc.id, articles.map((a) => {
       const preview = a.content.replace(/\s+/g, ' ').slice(0, 80);
       const e: TocEntry = { no: a.no, title: a.title, preview: preview.length === 80 ? preview + '…' : preview };

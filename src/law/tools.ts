@@ -118,9 +118,8 @@ export function searchLaws(ctx: ToolCtx, args: z.infer<typeof searchSchema>) {
   const results = page.map((h) => {
     const e = entry(h.doc, now);
     e.match = h.match;
-    const toc = h.ref !== undefined || h.seqs.length ? law.tocOf(h.doc.id) : [];
     const arts = h.ref !== undefined ? [h.ref] : h.seqs;
-    if (arts.length) e.articles = arts.map((s) => ({ no: toc[s]?.no, title: toc[s]?.title }));
+    if (arts.length) e.articles = arts.map((s) => law.articleHead(h.doc.id, s)).filter(Boolean);
     return e;
   });
   const out: Record<string, unknown> = { total: hits.length, results };
@@ -248,19 +247,20 @@ function articleOut(law: LawStore, d: DocRec, seq: number, full: boolean): Recor
 export function getArticle(ctx: ToolCtx, args: z.infer<typeof getArticleSchema>) {
   const { law } = ctx;
   const d = findDoc(law, args.law_id);
-  const toc = law.tocOf(d.id);
   const base = { law_id: d.id, law_name: d.name, entity_type: d.entity_type };
   if (args.article_no !== undefined && args.range !== undefined) throw new ToolError('give either article_no or range, not both', 'range');
   if (args.article_no !== undefined) {
     const no = parseArticleNo(args.article_no);
     if (!no) throw new ToolError(`article_no must be an article number like "15" or "15-2" (제15조의2) but received "${args.article_no}"`, 'article_no');
-    const seq = toc.findIndex((t) => t.no === no);
+    const seq = law.articleSeq(d.id, no) ?? -1;
     if (seq < 0) {
+      const toc = law.tocOf(d.id);
       const near = toc.filter((t) => Math.floor(articleOrder(t.no)) === Math.floor(articleOrder(no))).map((t) => t.no);
       throw new ToolError(`${d.name} has no article ${no} (${articleLabel(no)}); it has ${toc.length} articles${toc.length ? `, ${toc[0]!.no} to ${toc[toc.length - 1]!.no}` : ''}${near.length ? `; nearby: ${near.join(', ')}` : ''}`, 'article_no', 'NOT_FOUND');
     }
     return { ...base, article: articleOut(law, d, seq, true) };
   }
+  const toc = law.tocOf(d.id);
   let seqs = toc.map((_, i) => i);
   if (args.range !== undefined) {
     const [a, b] = parseRange(args.range);

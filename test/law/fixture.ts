@@ -1,5 +1,6 @@
 // A data dir with the shared sample imported, built once per machine (under a lock) and copied for each test server.
 import fs from 'node:fs';
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { Store } from '../../src/store/env.js';
@@ -11,7 +12,9 @@ export const SAMPLE = '/work/shared/law-corpus/sample';
 const LAYOUT = 'v3';
 
 export async function sampleDataDir(paths: string[] = [SAMPLE]): Promise<string> {
-  const tag = Buffer.from(paths.join('|') + LAYOUT + fs.statSync(path.join(path.dirname(new URL(import.meta.url).pathname), '../../src/law/parse.ts')).mtimeMs).toString('base64url').slice(-24);
+  const src = path.join(path.dirname(new URL(import.meta.url).pathname), '../../src/law');
+  const stamp = fs.readdirSync(src).map((f) => fs.statSync(path.join(src, f)).mtimeMs).join(',');
+  const tag = createHash('sha1').update(paths.join('|') + LAYOUT + stamp).digest('hex').slice(0, 16);
   const cache = path.join(os.tmpdir(), `sejong-law-fixture-${tag}`);
   const lock = cache + '.lock';
   for (let i = 0; !fs.existsSync(path.join(cache, 'ready')); i++) {
