@@ -7,7 +7,7 @@ import { faceGeom, axisOffset } from '../../src/tasks/lib/studio-face.js';
 import { hueChroma, angleDiff } from '../../src/tasks/lib/studio-raster.js';
 import { STYLES } from '../../src/tasks/lib/studio-makeup.js';
 
-const files = { 'group.jpg': readFile(PORTRAITS.group), 'grace.jpg': readFile(PORTRAITS.grace), 'coffee.png': readFile(PORTRAITS.coffee), 'astronaut.png': readFile(PORTRAITS.astronaut), 'text.txt': Buffer.from('not an image') };
+const files = { 'group.jpg': readFile(PORTRAITS.group), 'grace.jpg': readFile(PORTRAITS.grace), 'coffee.png': readFile(PORTRAITS.coffee), 'astronaut.png': readFile(PORTRAITS.astronaut), 'text.txt': Buffer.from('not an image'), 'broken.jpg': readFile(PORTRAITS.grace).subarray(0, 3000) };
 
 const readJson = (r: Response): Promise<any> => r.json();
 
@@ -144,6 +144,9 @@ t.test('skin retouch: job, monotonic progress, status fields, image proxy, outsi
   // wrong key / other family
   const bad = await fetchImage('/api/v1/studio/image?key=nope');
   t.equal(bad.status, 401);
+  const nokey = await fetchImage('/api/v1/studio/image');
+  t.equal(nokey.status, 401);
+  t.equal((await readJson(nokey)).error.field, 'key');
   const nf = await s.req('/api/v1/studio/status/studio_skin_20260101_nope');
   t.equal(nf.status, 404);
   t.equal((await readJson(nf)).error.code, 'JOB_NOT_FOUND');
@@ -238,4 +241,16 @@ t.test('several faces: each face is treated and the status says so', async (t) =
     }
     t.ok(diff > 15 * 15, `face ${k}: lips recoloured (sum |Δ| ${diff})`);
   }
+});
+
+t.test('a corrupt image fails the job with a reason; its image answers JOB_FAILED', async (t) => {
+  const { created, last } = await runJob('/api/v1/studio/skin-retouch', { imageUrl: `${img.url}/broken.jpg` });
+  t.equal(last.status, 'failed');
+  t.equal(last.error?.code, 'INVALID_REQUEST');
+  t.match((last as any).error.message, /imageUrl/);
+  t.equal(last.actualCost, 0);
+  t.equal(last.imageUrl, null);
+  const r = await fetchImage(`/api/v1/studio/image?key=${encodeURIComponent(created.accessKey)}`);
+  t.equal(r.status, 422);
+  t.equal((await readJson(r)).error.code, 'JOB_FAILED');
 });
