@@ -28,14 +28,15 @@ t.teardown(async () => { await s?.close(); await files?.close(); });
 
 const post = (path: string, fd: FormData) => s.req(path, { method: 'POST', body: fd });
 const json = (path: string, body: unknown) => s.req(path, { method: 'POST', json: body });
-async function expectError(t: Tap.Test, res: Response, status: number, code: string, field: string) {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Asserts = any;
+async function expectError(t: Asserts, res: Response, status: number, code: string, field: string) {
   const b = await res.json() as { success: boolean; error: { code: string; field?: string; message: string } };
   t.equal(res.status, status, `HTTP ${status}`);
   t.equal(b.success, false);
   t.equal(b.error.code, code);
   t.equal(b.error.field, field, `names ${field}: ${b.error.message}`);
 }
-declare namespace Tap { type Test = Parameters<Parameters<typeof t.test>[1]>[0]; }
 
 t.test('missing image', async (t) => {
   await expectError(t, await post('/api/v1/ekyc/image/quality-check', formData({})), 400, 'INVALID_REQUEST', 'image');
