@@ -110,7 +110,8 @@ function diff(ctx: Ctx<unknown, z.infer<typeof diffQuery>>) {
   const avail = versions.map((v) => v.promulgation_date);
   if (!a) throw new ApiError('INVALID_REQUEST', `No stored text of ${d.name} on or before ${from}; versions with text: ${avail.join(', ')}`, { field: 'from', details: { available_versions: avail } });
   if (!b) throw new ApiError('INVALID_REQUEST', `No stored text of ${d.name} on or before ${to}; versions with text: ${avail.join(', ')}`, { field: 'to', details: { available_versions: avail } });
-  const norm = (s: string) => s.replace(/[ \t]+$/gm, '').trim();
+  // whitespace and layout differ between sources (Markdown vs law.go.kr XML): compare without it
+  const norm = (s: string) => s.replace(/\s+/g, '');
   const oldA = new Map(a.load().map((x) => [x.no, x]));
   const newA = new Map(b.load().map((x) => [x.no, x]));
   const nos = [...new Set([...oldA.keys(), ...newA.keys()])].sort((x, y) => articleOrder(x) - articleOrder(y));

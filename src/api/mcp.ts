@@ -221,4 +221,5 @@ export async function stop(services: Services): Promise<void> {
   sse.clear();
   streamable.clear();
   (services.ext.lawStop as (() => void) | undefined)?.();
+  (services.ext.lawWatchStop as (() => void) | undefined)?.();
 }

@@ -33,6 +33,16 @@ export async function startLaw(services: Services): Promise<LawStore> {
     }
   }
   if (config.lawSyncHour >= 0) scheduleSync(services, law);
+  // a `sejong law import/sync` run by another process: reload the catalogue and the index when the store says so
+  let seen = JSON.stringify(law.info());
+  const watch = setInterval(() => {
+    const now = JSON.stringify(law.info());
+    if (now !== seen) { seen = now; law.reload(); log.info({ msg: 'law store changed on disk: catalogue and index reloaded' }); }
+  }, 15_000);
+  watch.unref();
+  const prev = services.ext.lawWatchStop as (() => void) | undefined;
+  prev?.();
+  services.ext.lawWatchStop = () => clearInterval(watch);
   return law;
 }
 
