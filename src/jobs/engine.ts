@@ -255,7 +255,7 @@ export class JobEngine {
   /** Blob bytes of a completed job (throws JOB_FAILED / IMAGE_EXPIRED / NOT_FOUND as fits). */
   blob(job: JobRecord, name = 'image'): { bytes: Buffer; contentType: string } {
     if (job.status === 'failed') throw new ApiError('JOB_FAILED', `Job ${job.id} failed: ${job.error?.message ?? 'unknown reason'}`);
-    if (job.status !== 'completed') throw new ApiError('NOT_FOUND', `Job ${job.id} is still processing`, { status: 409 });
+    if (job.status !== 'completed') throw new ApiError('CONFLICT', `Job ${job.id} is still processing; poll its status and fetch the result when it is completed`);
     if (this.isExpired(job)) throw new ApiError('IMAGE_EXPIRED', `The result of job ${job.id} expired`);
     const blobId = job.blobs?.[name];
     const bytes = blobId ? this.blobs.get(blobId) : undefined;
