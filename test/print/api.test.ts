@@ -3,11 +3,13 @@
 // reused job_id, the sheet route (dpi, width, key, expiry) and the admin views (impressions, CSV).
 import t from 'tap';
 import sharp from 'sharp';
+import jsQRmod from 'jsqr';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { ManualClock } from '../../src/clock.js';
 import { admin, imageServer, type ImageServer } from './helpers.js';
 import { aiPicture, signaturePng, solid } from './fixtures.js';
 
+const jsQR = ((jsQRmod as unknown as { default?: unknown }).default ?? jsQRmod) as unknown as (d: Uint8ClampedArray, w: number, h: number) => { data: string } | null;
 let s: TestServer;
 let img: ImageServer;
 let adm: ReturnType<typeof admin>;
@@ -285,6 +287,9 @@ t.test('the sheet: width, 300 dpi, sRGB, key, expiry', async (t) => {
   t.equal(m.height, r.body.height);
   t.equal(m.density, 300);
   t.ok(m.icc && m.icc.includes(Buffer.from('sRGB', 'utf16le').swap16()), 'sRGB ICC profile attached');
+  // without settings.qr.payload the QR carries the sheet's own URL, and it decodes from the delivered sheet
+  const { data, info } = await sharp(bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  t.equal(jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height)?.data, r.body.image_url);
   const wrong = await s.req(u.pathname + '?key=' + 'x'.repeat(32), { key: null });
   t.equal(wrong.status, 401);
   clock.advance(3600_000 + 1000);
