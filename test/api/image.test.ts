@@ -74,7 +74,7 @@ t.test('remove-background: URL and base64 storage, jobId source, expiry', async 
   // without the key: 401; after 24 h: 410
   const noKey = await fetch(b.processedUrl.replace(/\?key=.*/, ''));
   t.equal(noKey.status, 401);
-  (s.clock as { advance(ms: number): void }).advance(25 * 3600_000);
+  (s.clock as unknown as { advance(ms: number): void }).advance(25 * 3600_000);
   const gone = await fetch(b.processedUrl);
   t.equal(gone.status, 410);
   t.equal((await gone.json() as any).error.code, 'IMAGE_EXPIRED');
