@@ -72,6 +72,11 @@ t.test('catalog: every feature, self-describing params, 1.1.0 params marked', as
   t.match(rs.jawSlim, { min: 0, max: 1, type: 'number' });
   const mo = Object.fromEntries(body.features[3].params.map((x: any) => [x.name, x]));
   t.match(mo.blockSize, { min: 4, max: 40, default: 16 });
+  // the same definitions document the routes in OpenAPI
+  const doc = await readJson(await s.req('/openapi.json', { key: null }));
+  for (const ep of ['skin-retouch', 'reshape', 'makeup']) t.ok(doc.paths[`/api/v1/studio/${ep}`]?.post?.requestBody, `${ep} in openapi.json with its body schema`);
+  t.ok(doc.paths['/api/v1/studio/status/{job_id}']?.get, 'status in openapi.json');
+  t.ok(doc.paths['/api/v1/studio/image']?.get, 'image in openapi.json');
 });
 
 t.test('every out-of-range or ill-typed parameter is a 400 naming it', async (t) => {
