@@ -110,3 +110,14 @@ t.test('top-ups and adjustments; versions; impression queries by album, advertis
   const p2 = ps.queryImpressions({ limit: 3, cursor: p1.next_cursor });
   t.same(p2.items.map((i) => i.job_id), ['q4']);
 });
+
+t.test('CSV cells: quoting and formula defusing', async (t) => {
+  const { csvCell } = await import('../../src/api/composite.js');
+  t.equal(csvCell('plain'), 'plain');
+  t.equal(csvCell('a,b'), '"a,b"');
+  t.equal(csvCell('say "hi"'), '"say ""hi"""');
+  t.equal(csvCell('=HYPERLINK("x")'), `"'=HYPERLINK(""x"")"`);
+  t.equal(csvCell('@SUM(A1)'), "'@SUM(A1)");
+  t.equal(csvCell(-5), '-5');
+  t.equal(csvCell(null), '');
+});
