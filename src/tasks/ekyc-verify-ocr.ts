@@ -49,16 +49,27 @@ async function passport(bytes: Uint8Array, field: string, maxPixels?: number): P
   const c = await checkImage(bytes, { field, maxPixels });
   const raw = await decodeChecked(c, 3, 1600);
   const img = { data: new Uint8Array(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength), width: raw.width, height: raw.height, channels: 3 as const };
-  // the MRZ is the bottom band of the data page
-  const boxes = (await detectTextBoxes(img, { limitSide: 1280 })).map((b) => b.box).filter((b: Box) => (b[1] + b[3]) / 2 > img.height * 0.55);
-  // MRZ lines are long: wider than half the page
-  const wide = boxes.filter((b) => b[2] - b[0] > img.width * 0.5).sort((a, b) => a[1] - b[1]);
-  const lines = wide.length ? await recognizeBoxes(img, wide) : [];
-  const cand = lines.map((l) => ({ ...l, clean: cleanMrzLine(l.text) })).filter((l) => l.clean.length >= 30 && /<</.test(l.clean + '<<'));
+  // the MRZ is the bottom band of the data page: group the detected pieces into rows, and read each row as one
+  // full-width line (long runs of < split the detector's boxes)
+  const boxes = (await detectTextBoxes(img, { limitSide: 1280 })).map((b) => b.box).filter((b: Box) => (b[1] + b[3]) / 2 > img.height * 0.5);
+  const rows: Box[] = [];
+  for (const b of [...boxes].sort((a, c) => (a[1] + a[3]) / 2 - (c[1] + c[3]) / 2)) {
+    const cy = (b[1] + b[3]) / 2;
+    const row = rows.find((r) => cy > r[1] && cy < r[3]);
+    if (row) { row[0] = Math.min(row[0], b[0]); row[1] = Math.min(row[1], b[1]); row[2] = Math.max(row[2], b[2]); row[3] = Math.max(row[3], b[3]); }
+    else rows.push([...b] as Box);
+  }
+  const wideRows = rows.filter((r) => r[2] - r[0] > img.width * 0.45);
+  if (wideRows.length) {
+    const x1 = Math.min(...wideRows.map((r) => r[0])), x2 = Math.max(...wideRows.map((r) => r[2]));
+    for (const r of wideRows) { r[0] = x1; r[2] = x2; }
+  }
+  const lines = wideRows.length ? await recognizeBoxes(img, wideRows) : [];
+  const cand = lines.map((l) => ({ ...l, clean: cleanMrzLine(l.text) })).filter((l) => l.clean.length >= 30);
   const suggestions: string[] = [];
   let best: ReturnType<typeof parseTd3> = null, conf = 0;
   for (let i = 0; i + 1 < cand.length; i++) {
-    const r = parseTd3(cand[i]!.clean, cand[i + 1]!.clean);
+    const r = parseTd3(cand[i]!.text, fixLine2(cand[i + 1]!.clean));
     if (r && (!best || (r.valid && !best.valid))) { best = r; conf = (cand[i]!.confidence + cand[i + 1]!.confidence) / 2; }
   }
   if (!best) {
@@ -79,4 +90,17 @@ async function passport(bytes: Uint8Array, field: string, maxPixels?: number): P
     mrzValid: best.valid,
     engine: OCR_MODELS,
   };
+}
+
+/** Line 2 of a TD3 MRZ with a misread number of filler characters: rebuild it around the fixed-position fields. */
+export function fixLine2(l2: string): string {
+  let s = l2;
+  // digits-only positions: O → 0
+  const digitPos = [9, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 24, 25, 26, 27];
+  const fix = (str: string) => [...str].map((c, i) => (digitPos.includes(i) && c === 'O' ? '0' : c)).join('');
+  if (s.length === 44) return fix(s);
+  // personal number empty (all <): head (28) + fillers + composite check digit
+  const head = s.slice(0, 28), tail = s.slice(28);
+  if (/^<+[0-9O]$/.test(tail)) s = head + '<'.repeat(15) + tail.slice(-1).replace('O', '0');
+  return fix(s);
 }

@@ -41,7 +41,9 @@ function isoFromYymmdd(s: string, future: boolean, now = new Date()): string | n
 
 /** Parse a TD3 MRZ from two lines (padded/truncated to 44). Returns null when the lines are not TD3-shaped. */
 export function parseTd3(l1raw: string, l2raw: string, now = new Date()): MrzResult | null {
-  const l1 = cleanMrzLine(l1raw).padEnd(44, '<').slice(0, 44);
+  // line 1 after the issuing state holds letters and < only: undo digit/letter confusions there
+  const c1 = cleanMrzLine(l1raw.replace(/[|!ł/]/g, 'I'));
+  const l1 = (c1.slice(0, 5) + c1.slice(5).replace(/[0-9]/g, (d) => ({ '0': 'O', '1': 'I', '5': 'S', '8': 'B', '2': 'Z', '6': 'G' })[d] ?? '<')).padEnd(44, '<').slice(0, 44);
   const l2 = cleanMrzLine(l2raw).padEnd(44, '<').slice(0, 44);
   if (l1[0] !== 'P') return null;
   const names = l1.slice(5).split('<<');

@@ -230,3 +230,42 @@ export function charAccuracy(truth: string, got: string): number {
   }
   return Math.max(0, 1 - prev[b.length]! / a.length);
 }
+
+/** A passport data page (1250×880) with a TD3 machine-readable zone; truth has name (SURNAME GIVEN), birth_date ISO. */
+export async function renderPassport(opts: { seed?: number; degrade?: Degrade; corruptCheck?: boolean } = {}): Promise<{ image: Buffer; truth: Record<string, string>; mrz: [string, string] }> {
+  fonts();
+  const { buildTd3 } = await import('../../src/vision/mrz.js');
+  const r = rng(opts.seed ?? 1);
+  const W = 1250, H = 880;
+  const canvas = createCanvas(W, H);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#f1efe6';
+  ctx.fillRect(0, 0, W, H);
+  const surname = pick(r, ['HONG', 'KIM', 'LEE', 'PARK', 'CHOI', 'JUNG']);
+  const given = pick(r, ['GILDONG', 'MINSU', 'JIYOUNG', 'SEOYEON', 'HYUNWOO', 'EUNJI']);
+  const year = 1955 + Math.floor(r() * 50), month = 1 + Math.floor(r() * 12), day = 1 + Math.floor(r() * 28);
+  const birth = `${pad(year % 100)}${pad(month)}${pad(day)}`;
+  const number = `M${Array.from({ length: 8 }, () => Math.floor(r() * 10)).join('')}`;
+  const [l1, l2] = buildTd3({ surname, given, number, nationality: 'KOR', birth, sex: r() < 0.5 ? 'M' : 'F', expiry: '3' + String(Math.floor(r() * 5)) + '0615' });
+  const line2 = opts.corruptCheck ? l2.slice(0, 19) + String((Number(l2[19]) + 1) % 10) + l2.slice(20) : l2;
+  ctx.fillStyle = '#1b2a4a';
+  ctx.font = '44px KRB';
+  ctx.textBaseline = 'middle';
+  ctx.fillText('여권 PASSPORT', 60, 60);
+  ctx.fillStyle = '#c9ced6';
+  ctx.fillRect(60, 120, 300, 380);
+  ctx.fillStyle = '#1d1d1f';
+  ctx.font = '30px KR';
+  const rows = [['Type', 'PM'], ['Passport No.', number], ['Surname', surname], ['Given names', given], ['Nationality', 'REPUBLIC OF KOREA'], ['Date of birth', `${pad(day)} ${['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'][month - 1]} ${year}`]];
+  rows.forEach(([k, v], i) => { ctx.font = '22px KR'; ctx.fillText(k!, 400, 140 + i * 62); ctx.font = '32px KR'; ctx.fillText(v!, 400, 170 + i * 62); });
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 640, W, 240);
+  ctx.fillStyle = '#111111';
+  ctx.font = '40px KR';
+  // monospaced placement: one glyph per cell
+  const cell = (W - 80) / 44;
+  [l1, line2].forEach((ln, k) => { for (let i = 0; i < 44; i++) ctx.fillText(ln[i]!, 40 + i * cell + (cell - ctx.measureText(ln[i]!).width) / 2, 710 + k * 90); });
+  let img = sharp(canvas.toBuffer('image/png'));
+  img = await degrade(img, opts.degrade ?? {}, r, W, H);
+  return { image: await img.png().toBuffer(), truth: { name: `${surname} ${given}`, birth_date: `${year}-${pad(month)}-${pad(day)}` }, mrz: [l1, line2] };
+}

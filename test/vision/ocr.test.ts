@@ -73,3 +73,21 @@ t.test('passport MRZ: ICAO 9303 check digits', async (t) => {
   t.equal(a.length, 44);
   t.equal(parseTd3(a, b)!.valid, true);
 });
+
+t.test('passport: MRZ read from a rendered data page, check digits decide', async (t) => {
+  const { renderPassport } = await import('../helpers/id-cards.js');
+  const { default: verifyOcr, fixLine2 } = await import('../../src/tasks/ekyc-verify-ocr.js');
+  const p = await renderPassport({ seed: 1 });
+  const r = await verifyOcr({ image: p.image, idCardType: 'passport' });
+  t.equal(r.mrzValid, true);
+  t.equal(r.name, p.truth.name);
+  t.equal(r.birth_date, p.truth.birth_date);
+  t.same(r.suggestions, []);
+  t.ok(r.confidence > 0.8);
+  const bad = await renderPassport({ seed: 1, corruptCheck: true });
+  const rb = await verifyOcr({ image: bad.image, idCardType: 'passport' });
+  t.equal(rb.mrzValid, false, 'a wrong birth-date check digit is caught');
+  t.match(rb.suggestions.join(' '), /check digits \(birthDate/);
+  t.ok(rb.confidence < 0.5);
+  t.equal(fixLine2('M643717248KOR6907259F3206157<<<<<<<<<<8'), 'M643717248KOR6907259F3206157<<<<<<<<<<<<<<<8', 'filler count restored');
+});
