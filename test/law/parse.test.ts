@@ -1,0 +1,108 @@
+// Parsers, normalisation, box tables and the tar.gz importer (small pieces of the shared sample).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import t from 'tap';
+import { nameKey, normText, parseArticleNo, parseTableNo, termIds, isYmd, stripJosa } from '../../src/law/normalize.js';
+import { parseAdmrulMd, parseAnnexMd, parseLawXml, parseStatuteMd, paragraphsOf, parseYamlSubset } from '../../src/law/parse.js';
+import { parseBoxTables } from '../../src/law/boxtable.js';
+import { readTar } from '../../src/law/tar.js';
+import { Store } from '../../src/store/env.js';
+import { LawStore } from '../../src/law/store.js';
+import { Importer } from '../../src/law/import.js';
+import { SAMPLE } from './fixture.js';
+
+t.test('normalisation', async (t) => {
+  t.equal(normText('해외농업·산림자원'), '해외농업ㆍ산림자원');
+  t.equal(normText('해외농업ㆍ산림자원'), '해외농업ㆍ산림자원');
+  t.equal(nameKey('해외농업・산림자원 개발협력법'), nameKey('해외농업ㆍ산림자원개발협력법'));
+  t.equal(nameKey('ＡＢＣ　법'), 'abc법');
+  t.equal(parseArticleNo('15-2'), '15-2');
+  t.equal(parseArticleNo('제15조의2'), '15-2');
+  t.equal(parseArticleNo('제 750 조'), '750');
+  t.equal(parseArticleNo('0015'), '15');
+  t.equal(parseArticleNo('abc'), null);
+  t.same(parseTableNo('별표 2의2'), { kind: '별표', no: '2-2' });
+  t.same(parseTableNo('3'), { kind: null, no: '3' });
+  t.same(parseTableNo('별지 제1호서식'), { kind: '별지', no: '1' });
+  t.equal(isYmd('20240229'), true);
+  t.equal(isYmd('20230229'), false);
+  t.equal(stripJosa('개인정보의'), '개인정보');
+  t.equal(stripJosa('법인'), '법인');
+  t.same(termIds('손해를 배상'), termIds('손해 배상'));
+  t.equal(termIds('개인정보').length, 3);
+});
+
+t.test('YAML subset: lists of objects and an unquoted ": " in a title', async (t) => {
+  const y = parseYamlSubset("제목: 영구기록물관리기관 표준모델: 기능 및 업무절차\n법령ID: '011357'\n소관부처:\n- 개인정보보호위원회\n첨부파일:\n- 별표번호: '0001'\n  제목: 가\n");
+  t.equal(y['제목'], '영구기록물관리기관 표준모델: 기능 및 업무절차');
+  t.equal(y['법령ID'], '011357');
+  t.same(y['소관부처'], ['개인정보보호위원회']);
+  t.same(y['첨부파일'], [{ 별표번호: '0001', 제목: '가' }]);
+});
+
+t.test('statute Markdown: articles, 항/호/목, branch and deleted articles, chapters', async (t) => {
+  const p = parseStatuteMd(fs.readFileSync(`${SAMPLE}/statutes/kr/민법/법률.md`, 'utf8'), 'kr/민법/법률.md');
+  t.equal(p.doc.id, '001706');
+  t.equal(p.doc.category, 'law');
+  t.equal(p.doc.family, '민법');
+  const a750 = p.articles.find((a) => a.no === '750')!;
+  t.equal(a750.chapter, '제3편 채권 > 제5장 불법행위');
+  t.ok(p.articles.some((a) => a.deleted));
+  t.ok(p.articles.some((a) => a.no.includes('-')));
+  const k = parseStatuteMd(fs.readFileSync(`${SAMPLE}/statutes/kr/개인정보보호법/법률.md`, 'utf8'), 'kr/개인정보보호법/법률.md');
+  const def = k.articles.find((a) => a.no === '2')!;
+  t.notMatch(def.content, /\\\./, 'escaped list markers are unescaped');
+  const paras = paragraphsOf(def.content);
+  t.equal(paras[0]!.items![0]!.no, '1');
+  t.equal(paras[0]!.items![0]!.sub!.length, 3);
+  t.ok(paras[0]!.items!.some((i) => i.no === '1의2'));
+  const a3 = paragraphsOf(k.articles.find((a) => a.no === '3')!.content);
+  t.same(a3.map((x) => x.no), ['①', '②', '③', '④', '⑤', '⑥', '⑦', '⑧']);
+  const stub = parseStatuteMd(fs.readFileSync(`${SAMPLE}/statutes/kr/근로기준법/법률.md`, 'utf8'), 'kr/근로기준법/법률.md');
+  t.equal(stub.doc.repealed, true);
+});
+
+t.test('admin rule, annex box table, law.go.kr XML', async (t) => {
+  const r = parseAdmrulMd(fs.readFileSync(`${SAMPLE}/admrul/kr/전자금융감독규정/고시.md`, 'utf8'), 'kr/전자금융감독규정/고시.md');
+  t.equal(r.doc.id, '2100000274812');
+  t.equal(r.doc.ministries[0], '금융위원회');
+  t.ok(r.articles.length > 80);
+  t.ok(r.doc.cites.includes('전자금융거래법'));
+  const an = parseAnnexMd(fs.readFileSync(`${SAMPLE}/admrul/kr/전자금융감독규정/별표2의2.md`, 'utf8'), '별표2의2.md');
+  t.equal(an.table_no, '2-2');
+  t.equal(an.tables[0]!.columns, 5);
+  t.equal(an.tables[0]!.rows[1]![4]!.text, 'IaaS,PaaS,SaaS');
+  const x = parseLawXml(fs.readFileSync(`${SAMPLE}/lawgo-api/detail/285051.xml`, 'utf8'));
+  t.equal(x.doc.id, '012702');
+  t.equal(x.doc.abbreviation, '전공의법 시행령');
+  t.equal(x.doc.revision_type, '일부개정');
+  t.ok(x.articles.find((a) => a.no === '1-2'));
+  const box = parseBoxTables('┌──┬──┐\n│가│나│\n├──┼──┤\n│다    │\n└──┴──┘');
+  t.equal(box[0]!.rows[0]!.length, 2);
+});
+
+t.test('tar.gz import: GNU long names, idempotent re-import', async (t) => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-law-tar-'));
+  t.teardown(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  const fam = '개발도상국산림을통한온실가스배출감축및탄소축적증진지원에관한법률';
+  fs.mkdirSync(path.join(tmp, 'kr', fam), { recursive: true });
+  for (const f of fs.readdirSync(`${SAMPLE}/statutes/kr/${fam}`)) fs.copyFileSync(`${SAMPLE}/statutes/kr/${fam}/${f}`, path.join(tmp, 'kr', fam, f));
+  execFileSync('tar', ['--format=gnu', '-czf', path.join(tmp, 'x.tar.gz'), '-C', tmp, 'kr']);
+  const names: string[] = [];
+  for await (const e of readTar(path.join(tmp, 'x.tar.gz'))) names.push(e.name);
+  t.ok(names.some((n) => Buffer.byteLength(n) > 100 && n.endsWith('시행령.md')));
+  const store = new Store(path.join(tmp, 'db'));
+  t.teardown(() => store.close());
+  const law = new LawStore(store);
+  law.reload();
+  const s1 = await new Importer(law).run([path.join(tmp, 'x.tar.gz')]);
+  t.equal(s1.statutes, names.length);
+  const n1 = law.catalog.length;
+  const arts1 = law.catalog.reduce((s, d) => s + d.article_count, 0);
+  await new Importer(law).run([path.join(tmp, 'x.tar.gz')]);
+  t.equal(law.catalog.length, n1);
+  t.equal(law.catalog.reduce((s, d) => s + d.article_count, 0), arts1);
+  t.equal(law.search.query('온실가스배출감축', {}, null)[0]?.doc.family, fam);
+});
