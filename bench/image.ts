@@ -1,0 +1,218 @@
+// Image-processing benchmark (issue 3).
+//  1. Per operation through the HTTP API (real server, port 0, temp LMDB): images/s and p50/p99 latency for a
+//     1024x1024 and a 2048x2048 input, pool at 1 and at 2 workers, 2 requests in flight.
+//  2. Chroma key side by side with `ffmpeg -vf chromakey` on the same green-screen images: time and alpha IoU
+//     against the true mask (ffmpeg gets its best similarity/blend of a small grid, to be fair).
+//  3. QR recognize side by side with plain jsQR on the same distorted set: decode rate and time per image.
+// Run: npm run bench -- image [--requests 6] [--skip-http]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import http from 'node:http';
+import { execFileSync, spawnSync } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import jsQRmod from 'jsqr';
+import { startTestServer, formData } from '../test/helpers/server.js';
+import { greenScreen, cardScene, receiptScene, qrSamples, decodeRgba, prng } from '../test/helpers/images.js';
+import { renderQrGrey } from '../src/tasks/qr-generate.js';
+import qrRecognize from '../src/tasks/qr-recognize.js';
+import chromaKey from '../src/tasks/chroma-key.js';
+import { homography, warp } from '../src/tasks/lib/geometry.js';
+import { table } from './lib/load.js';
+
+const jsQR = ((jsQRmod as unknown as { default?: unknown }).default ?? jsQRmod) as (d: Uint8ClampedArray, w: number, h: number) => { data: string } | null;
+const arg = (name: string, def: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+};
+const REQUESTS = arg('requests', 6);
+const SKIP_HTTP = process.argv.includes('--skip-http');
+const pct = (a: number[], p: number): number => {
+  const s = [...a].sort((x, y) => x - y);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+};
+const r1 = (v: number): number => Math.round(v * 10) / 10;
+const r2 = (v: number): number => Math.round(v * 100) / 100;
+
+function iou(alpha: Uint8Array, ch: number, truth: Float32Array): number {
+  let inter = 0, uni = 0;
+  for (let i = 0; i < truth.length; i++) {
+    const a = alpha[i * ch + ch - 1]! > 127, b = truth[i]! > 0.5;
+    if (a && b) inter++;
+    if (a || b) uni++;
+  }
+  return inter / uni;
+}
+
+// ------------------------------------------------------------------ inputs
+const sizes = [1024, 2048] as const;
+const inputs: Record<number, { green: Awaited<ReturnType<typeof greenScreen>>; card: Buffer; receipt: Buffer; qr: Buffer; plain: Buffer }> = {};
+for (const n of sizes) {
+  const green = await greenScreen({ width: n, height: n, feather: 2.5 * (n / 640), seed: 3 });
+  const k = n / 1200;
+  const card = (await cardScene({ width: n, height: n, corners: [[260 * k, 300 * k], [930 * k, 260 * k], [990 * k, 730 * k], [210 * k, 780 * k]] })).jpeg;
+  const rs = await receiptScene({ angle: 10 });
+  const receipt = await sharp(rs.jpeg).resize(n, n, { fit: 'fill' }).jpeg({ quality: 88 }).toBuffer();
+  const q = renderQrGrey({ data: 'https://sejong.example/bench?id=42', width: Math.round(n / 2), height: Math.round(n / 2) });
+  const qr = await sharp(Buffer.from(q.grey), { raw: { width: q.width, height: q.height, channels: 1 } }).extend({ top: n / 4, bottom: n / 4, left: n / 4, right: n / 4, background: '#ffffff' }).rotate(20, { background: '#ffffff' }).resize(n, n).blur(1.5).jpeg({ quality: 85 }).toBuffer();
+  inputs[n] = { green, card, receipt, qr, plain: card };
+}
+
+// ------------------------------------------------------------------ 1. HTTP API
+const httpRows: Array<Record<string, string | number>> = [];
+if (!SKIP_HTTP) {
+  const files: Record<string, Buffer> = {};
+  for (const n of sizes) {
+    files[`/green${n}.png`] = inputs[n]!.green.png;
+    files[`/card${n}.jpg`] = inputs[n]!.card;
+  }
+  const srv = http.createServer((req, res) => {
+    const f = files[req.url ?? ''];
+    if (!f) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': req.url!.endsWith('.png') ? 'image/png' : 'image/jpeg' }).end(f);
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+  for (const workers of [1, 2]) {
+    const s = await startTestServer({ workers, env: { SEJONG_FETCH_ALLOW: '127.0.0.1', SEJONG_QUEUE_SIZE: '64' } });
+    try {
+      for (const n of sizes) {
+        const inp = inputs[n]!;
+        const ops: Array<{ name: string; call: () => Promise<Response> }> = [
+          { name: 'remove-background', call: () => s.req('/api/v1/image/remove-background', { method: 'POST', json: { imageUrl: `${base}/green${n}.png`, chromaKey: { color: 'auto' }, storageType: 'url' } }) },
+          { name: 'qrcode/recognize', call: () => s.req('/api/v1/qrcode/recognize', { method: 'POST', body: formData({}, { image: { data: inp.qr, type: 'image/jpeg' } }) }) },
+          { name: 'contour/extract', call: () => s.req('/api/v1/contour/extract', { method: 'POST', body: formData({}, { image: { data: inp.card, type: 'image/jpeg' } }) }) },
+          { name: 'quality-check', call: () => s.req('/api/v1/ekyc/image/quality-check', { method: 'POST', body: formData({}, { image: { data: inp.card, type: 'image/jpeg' } }) }) },
+          { name: 'perspective-crop', call: () => s.req('/api/v1/ekyc/perspective-crop', { method: 'POST', body: formData({}, { image: { data: inp.card, type: 'image/jpeg' } }) }) },
+          { name: 'studio/mosaic', call: () => s.req('/api/v1/studio/mosaic', { method: 'POST', json: { imageUrl: `${base}/card${n}.jpg`, regions: [{ x: 0, y: 0, width: n / 2, height: n / 2 }], blockSize: 16 } }) },
+          {
+            name: 'receipt (job, until completed)',
+            call: async () => {
+              const c = await (await s.req('/api/v1/receipt/optimize', { method: 'POST', body: formData({}, { image: { data: inp.receipt, type: 'image/jpeg' } }) })).json() as { jobId: string };
+              for (;;) {
+                const st = await s.req(`/api/v1/receipt/status/${c.jobId}`);
+                const b = await st.clone().json() as { status: string };
+                if (b.status !== 'processing') return st;
+                await new Promise((r) => setTimeout(r, 25));
+              }
+            },
+          },
+        ];
+        for (const op of ops) {
+          const w = await op.call(); // warm-up
+          if (w.status !== 200) throw new Error(`${op.name} ${n}: HTTP ${w.status} ${await w.text()}`);
+          await w.arrayBuffer();
+          const lat: number[] = [];
+          let next = 0;
+          const t0 = performance.now();
+          await Promise.all([0, 1].map(async () => {
+            while (next < REQUESTS) {
+              next++;
+              const a = performance.now();
+              const res = await op.call();
+              await res.arrayBuffer();
+              if (res.status !== 200) throw new Error(`${op.name}: HTTP ${res.status}`);
+              lat.push(performance.now() - a);
+            }
+          }));
+          const secs = (performance.now() - t0) / 1000;
+          httpRows.push({ operation: op.name, input: `${n}x${n}`, workers, 'images/s': r2(REQUESTS / secs), 'p50 ms': Math.round(pct(lat, 50)), 'p99 ms': Math.round(pct(lat, 99)) });
+          console.error(JSON.stringify(httpRows[httpRows.length - 1]));
+        }
+      }
+    } finally {
+      await s.close();
+    }
+  }
+  srv.close();
+}
+
+// ------------------------------------------------------------------ 2. chroma key vs ffmpeg
+const ffmpegOk = spawnSync('ffmpeg', ['-version']).error === undefined;
+const chromaRows: Array<Record<string, string | number>> = [];
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-bench-image-'));
+for (const n of sizes) {
+  const g = inputs[n]!.green;
+  const runs = 3;
+  const ours: number[] = [];
+  let oursIou = 0, key = '';
+  for (let i = 0; i < runs + 1; i++) {
+    const t0 = performance.now();
+    const r = await chromaKey({ image: g.png, color: 'auto', trimTransparent: false });
+    if (i > 0) ours.push(performance.now() - t0);
+    const rgba = await decodeRgba(r.png);
+    oursIou = iou(rgba.data, 4, g.alpha);
+    key = r.removedColor;
+  }
+  chromaRows.push({ tool: 'sejong chroma-key (in-process, auto colour + tolerance)', input: `${n}x${n}`, 'p50 ms': Math.round(pct(ours, 50)), 'alpha IoU': oursIou.toFixed(4), settings: `auto → ${key}` });
+  if (ffmpegOk) {
+    const src = path.join(tmp, `g${n}.png`);
+    fs.writeFileSync(src, g.png);
+    let best = { iou: -1, sim: 0, blend: 0, ms: 0 };
+    for (const sim of [0.05, 0.1, 0.15, 0.2, 0.3]) {
+      for (const blend of [0, 0.05, 0.1]) {
+        const out = path.join(tmp, `o${n}.png`);
+        const t0 = performance.now();
+        execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', src, '-vf', `chromakey=0x${key.slice(1)}:${sim}:${blend},format=rgba`, '-frames:v', '1', out]);
+        const ms = performance.now() - t0;
+        const rgba = await decodeRgba(fs.readFileSync(out));
+        const v = iou(rgba.data, 4, g.alpha);
+        if (v > best.iou) best = { iou: v, sim, blend, ms };
+      }
+    }
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', src, '-vf', `chromakey=0x${key.slice(1)}:${best.sim}:${best.blend},format=rgba`, '-frames:v', '1', path.join(tmp, `o${n}.png`)]);
+      times.push(performance.now() - t0);
+    }
+    chromaRows.push({ tool: 'ffmpeg -vf chromakey (CLI: decode + key + PNG encode)', input: `${n}x${n}`, 'p50 ms': Math.round(pct(times, 50)), 'alpha IoU': best.iou.toFixed(4), settings: `same colour, best of grid: similarity ${best.sim}, blend ${best.blend}` });
+  }
+}
+fs.rmSync(tmp, { recursive: true, force: true });
+
+// ------------------------------------------------------------------ 3. QR vs jsQR
+const qset = await qrSamples();
+const rnd = prng(21);
+// a harder set: more noise / blur / contrast / perspective
+const data = 'https://sejong.example/receipt/20261122?id=42&lang=ko';
+const base = renderQrGrey({ data, width: 420, height: 420 });
+const baseRaw = { data: base.grey, width: base.width, height: base.height, channels: 1 as const };
+for (let k = 0; k < 12; k++) {
+  const skew = 20 + 50 * rnd();
+  const Hinv = homography([[skew, 10 + 30 * rnd()], [420 - 30 * rnd(), skew], [420 - skew * rnd(), 420 - 20 * rnd()], [10 + 30 * rnd(), 420 - skew]], [[0, 0], [420, 0], [420, 420], [0, 420]]);
+  const w = warp(baseRaw, Hinv, 420, 420, [255]);
+  const px = Buffer.from(w.data);
+  const noise = 20 + 60 * rnd(), lo = 60 + 80 * rnd(), hi = lo + 30 + 60 * rnd();
+  for (let i = 0; i < px.length; i++) px[i] = Math.max(0, Math.min(255, Math.round(lo + (px[i]! / 255) * (hi - lo) + (rnd() - 0.5) * 2 * noise)));
+  const bytes = await sharp(px, { raw: { width: 420, height: 420, channels: 1 } }).blur(0.5 + 2 * rnd()).rotate(Math.round(rnd() * 90), { background: '#ffffff' }).jpeg({ quality: 60 + Math.round(30 * rnd()) }).toBuffer();
+  qset.push({ name: `hard-${k}`, bytes, data });
+}
+let oursOk = 0, jsOk = 0;
+const oursT: number[] = [], jsT: number[] = [];
+const methods: Record<string, number> = {};
+await qrRecognize({ image: qset[0]!.bytes }); // warm (wasm)
+for (const s of qset) {
+  const t0 = performance.now();
+  const r = await qrRecognize({ image: s.bytes });
+  oursT.push(performance.now() - t0);
+  if (r.success && r.data === s.data) {
+    oursOk++;
+    methods[r.method!] = (methods[r.method!] ?? 0) + 1;
+  }
+  const t1 = performance.now();
+  const { data: d, info } = await sharp(s.bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const j = jsQR(new Uint8ClampedArray(d.buffer, d.byteOffset, d.length), info.width, info.height);
+  jsT.push(performance.now() - t1);
+  if (j?.data === s.data) jsOk++;
+}
+const qrRows = [
+  { decoder: 'sejong qr-recognize (zxing-wasm + variants)', decoded: `${oursOk}/${qset.length}`, 'p50 ms': Math.round(pct(oursT, 50)), 'p99 ms': Math.round(pct(oursT, 99)), note: Object.entries(methods).map(([k, v]) => `${k} ${v}`).join(', ') },
+  { decoder: 'jsQR 1.4.0 (decode + RGBA conversion)', decoded: `${jsOk}/${qset.length}`, 'p50 ms': Math.round(pct(jsT, 50)), 'p99 ms': Math.round(pct(jsT, 99)), note: 'inversion attempts on' },
+];
+
+console.log(`image: ${REQUESTS} requests per cell, 2 in flight; machine: ${os.cpus().length} cores ${os.cpus()[0]?.model ?? ''}, node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z, load average ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}`);
+if (httpRows.length) console.log('\nHTTP API\n' + table(httpRows));
+console.log('\nChroma key vs ffmpeg' + (ffmpegOk ? '' : ' (ffmpeg not installed: apt-get install -y ffmpeg)') + '\n' + table(chromaRows));
+console.log(`\nQR recognize vs jsQR (${qset.length} images: 7 distortions of tests + 12 random perspective/noise/contrast/blur/rotation)\n` + table(qrRows));
