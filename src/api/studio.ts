@@ -34,8 +34,27 @@ function withDefaults(f: StudioFeature, body: Record<string, unknown>): Record<s
   return out;
 }
 
+/**
+ * A pool call from a job's background work: a full pool queue (other areas' work) is waited out with backoff for
+ * up to ~30 s instead of failing the job. Transfers happen only once a task is accepted, so a retry is safe.
+ */
+async function stage<T>(services: Services, task: string, input: unknown, transfer = true): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await services.pool.run<T>(task, input, { transfer });
+    } catch (e) {
+      if (!(e instanceof ApiError && e.code === 'SERVICE_BUSY') || attempt >= 60) throw e;
+      await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** Math.min(attempt, 4))));
+    }
+  }
+}
+
 async function create(ctx: Ctx, f: StudioFeature) {
   const { services } = ctx;
+  // admission: do not accept a job the pool cannot even queue
+  if (services.pool.queued >= services.config.queueSize) {
+    throw new ApiError('SERVICE_BUSY', `All ${services.pool.size} workers are busy and ${services.pool.queued} tasks are waiting; retry shortly`, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(services.pool.queued / services.pool.size))) } });
+  }
   const body = ctx.body as Record<string, unknown> & { imageUrl: string };
   const params = withDefaults(f, body);
   const bytes = await services.fetcher.fetchImage(body.imageUrl, 'imageUrl');
@@ -59,9 +78,9 @@ async function create(ctx: Ctx, f: StudioFeature) {
 async function work(services: Services, f: StudioFeature, id: string, bytes: Buffer, fmt: string, params: Record<string, unknown>, keyId?: string) {
   const t0 = performance.now();
   const task = TASK[f.id]!;
-  const { pool, jobs } = services;
+  const { jobs } = services;
   // the fetched bytes stay on this side (no transfer): they are the answer when there is no face
-  const det = await pool.run<DetectOutput>(task, { stage: 'detect', image: bytes, field: 'imageUrl', maxPixels: services.config.maxInputPixels, maxFaces: MAX_FACES }, { transfer: false });
+  const det = await stage<DetectOutput>(services, task, { stage: 'detect', image: bytes, field: 'imageUrl', maxPixels: services.config.maxInputPixels, maxFaces: MAX_FACES }, false);
   const n = det.faces.length;
   await jobs.progress(id, PROGRESS.detected, { faceDetected: n > 0, faceCount: det.found, facesTreated: n });
   const base = { featureId: f.id, faceDetected: n > 0, faceCount: det.found, facesTreated: n, width: det.width, height: det.height, faces: det.faces.map((x) => ({ box: x.box, score: x.score })) };
@@ -74,7 +93,7 @@ async function work(services: Services, f: StudioFeature, id: string, bytes: Buf
     let png: Uint8Array | undefined;
     for (let i = 0; i < n; i++) {
       const last = i === n - 1;
-      const out = await pool.run<ApplyOutput>(task, { stage: 'apply', rgb, width: det.width, height: det.height, faces: [det.faces[i]!.landmarks], params, encode: last });
+      const out = await stage<ApplyOutput>(services, task, { stage: 'apply', rgb, width: det.width, height: det.height, faces: [det.faces[i]!.landmarks], params, encode: last });
       if (last) png = out.png;
       else rgb = out.rgb!;
       await jobs.progress(id, PROGRESS.detected + ((PROGRESS.treated - PROGRESS.detected) * (i + 1)) / n);

@@ -259,3 +259,29 @@ t.test('a corrupt image fails the job with a reason; its image answers JOB_FAILE
   t.equal(r.status, 422);
   t.equal((await readJson(r)).error.code, 'JOB_FAILED');
 });
+
+t.test('a full pool (queue 1): accepted jobs wait for a slot instead of failing; a refused creation is 503 SERVICE_BUSY', async (t) => {
+  const small = await startTestServer({ workers: 1, env: { SEJONG_FETCH_ALLOW: '127.0.0.1', SEJONG_QUEUE_SIZE: '1' } });
+  t.teardown(() => small.close());
+  const answers = await Promise.all([0, 1, 2, 3].map(() => small.req('/api/v1/studio/reshape', { method: 'POST', json: { imageUrl: `${img.url}/grace.jpg`, jawSlim: 0.5 } })));
+  const accepted: string[] = [];
+  for (const r of answers) {
+    const b = await readJson(r);
+    if (r.status === 200) accepted.push(b.jobId);
+    else {
+      t.equal(r.status, 503);
+      t.equal(b.error.code, 'SERVICE_BUSY');
+      t.ok(Number(r.headers.get('retry-after')) >= 1, 'Retry-After');
+    }
+  }
+  t.ok(accepted.length >= 1, `${accepted.length} of 4 accepted`);
+  for (const id of accepted) {
+    let st: any;
+    for (let i = 0; i < 1200; i++) {
+      st = await readJson(await small.req(`/api/v1/studio/status/${id}`));
+      if (st.status !== 'processing') break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    t.equal(st.status, 'completed', `${id} completed (${st.error?.code ?? 'no error'})`);
+  }
+});
