@@ -254,9 +254,9 @@ export function unsharpGrey(src: Float32Array, w: number, h: number, amount: num
 export function enhanceRgb(rgb: Uint8Array, w: number, h: number, p: EnhanceParams): Uint8Array {
   const n = w * h;
   const lut = levelsLut(p);
-  let Y = new Float32Array(n);
-  let dR = new Float32Array(n);
-  let dB = new Float32Array(n);
+  let Y: Float32Array = new Float32Array(n);
+  let dR: Float32Array = new Float32Array(n);
+  let dB: Float32Array = new Float32Array(n);
   for (let i = 0, q = 0; i < n; i++, q += 3) {
     const r = lut[rgb[q]!]!, g = lut[rgb[q + 1]!]!, b = lut[rgb[q + 2]!]!;
     const y = 0.299 * r + 0.587 * g + 0.114 * b;

@@ -1,0 +1,33 @@
+// The enhancement must not lower OCR accuracy (the e-KYC OCR task on the card before and after enhancement).
+import t from 'tap';
+import { renderCard, charAccuracy, type Degrade } from '../helpers/id-cards.js';
+import { enhanceDirect } from './direct.js';
+import { defaultRegions } from '../../src/enhance/privacy.js';
+import ekycOcr from '../../src/tasks/ekyc-ocr.js';
+
+const CASES: Array<[('jumin' | 'driver' | 'alien'), string, Degrade]> = [
+  ['jumin', 'blur', { blur: 2.2 }],
+  ['driver', 'noise', { noise: 26 }],
+  ['alien', 'low light', { tint: [0.3, 0.3, 0.28], noise: 4 }],
+  ['jumin', 'blur+noise+low light', { blur: 1.2, noise: 10, tint: [0.5, 0.5, 0.45] }],
+];
+
+t.test('OCR accuracy on degraded cards is not lower after enhancement', async (t) => {
+  let sumBefore = 0, sumAfter = 0, n = 0;
+  for (const [doc, name, degrade] of CASES) {
+    const card = await renderCard(doc, { seed: 40 + n, degrade });
+    const r = await enhanceDirect(card.image, defaultRegions(doc, 'juminMask'));
+    const score = async (img: Uint8Array) => {
+      const o = await ekycOcr({ image: img, docType: doc });
+      const keys = Object.keys(card.truth).filter((k) => o.fields[k]);
+      return keys.reduce((s, k) => s + charAccuracy(card.truth[k]!, o.fields[k]!.text), 0) / keys.length;
+    };
+    const before = await score(new Uint8Array(card.image));
+    const after = await score(r.jpeg);
+    t.ok(after >= before - 0.03, `${doc} ${name}: character accuracy ${before.toFixed(3)} → ${after.toFixed(3)} (quality ${r.prepared.qualityBefore.overallScore} → ${r.qualityAfter.overallScore})`);
+    sumBefore += before;
+    sumAfter += after;
+    n++;
+  }
+  t.ok(sumAfter >= sumBefore, `mean character accuracy ${(sumBefore / n).toFixed(3)} → ${(sumAfter / n).toFixed(3)}`);
+});
