@@ -133,6 +133,7 @@ interface PrintState {
 interface PrintResult {
   body: Record<string, unknown>;
   album_id: string;
+  key_id?: string;
 }
 
 function state(services: Services): PrintState {
@@ -244,7 +245,7 @@ async function print(ctx: Ctx<PrintBody>): Promise<Record<string, unknown>> {
   if (running) {
     const r = await running.catch(() => undefined);
     if (r) {
-      if (r.album_id !== b.album_id) throw conflict(b.job_id, r.album_id);
+      if (r.album_id !== b.album_id || r.key_id !== ctx.principal.keyId) throw conflict(b.job_id, r.album_id, r.key_id !== ctx.principal.keyId);
       return { ...r.body, replayed: true, elapsed_ms: Math.round(performance.now() - t0), ad_charged: r.body.ad_charged ? { ...(r.body.ad_charged as object), charged: false } : null };
     }
   }
@@ -257,8 +258,10 @@ async function print(ctx: Ctx<PrintBody>): Promise<Record<string, unknown>> {
   }
 }
 
-function conflict(jobId: string, albumId: string): ApiError {
-  return new ApiError('CONFLICT', `job_id ${jobId} was already used for album ${albumId}; a job_id identifies one print`, { field: 'job_id' });
+function conflict(jobId: string, albumId: string, otherKey = false): ApiError {
+  return new ApiError('CONFLICT', otherKey
+    ? `job_id ${jobId} was already used by another API key; a job_id identifies one print`
+    : `job_id ${jobId} was already used for album ${albumId}; a job_id identifies one print`, { field: 'job_id' });
 }
 
 async function runPrint(ctx: Ctx<PrintBody>, st: PrintState, b: PrintBody, signature: Buffer | undefined, t0: number): Promise<PrintResult> {
@@ -267,14 +270,16 @@ async function runPrint(ctx: Ctx<PrintBody>, st: PrintState, b: PrintBody, signa
 
   // an earlier print with this job_id: same album → same ad, no charge; its stored sheet when the request is the same
   const prev = st.store.impression(b.job_id);
-  if (prev && prev.album_id !== b.album_id && prev.status !== 'failed' && prev.status !== 'refunded') throw conflict(b.job_id, prev.album_id);
+  if (prev && (prev.album_id !== b.album_id || prev.key_id !== ctx.principal.keyId) && prev.status !== 'failed' && prev.status !== 'refunded') {
+    throw conflict(b.job_id, prev.album_id, prev.key_id !== ctx.principal.keyId);
+  }
   const album = st.store.albums.get(b.album_id);
   if (!album) throw new ApiError('NOT_FOUND', `No album ${b.album_id}`, { field: 'album_id' });
   b = { ...b, settings: mergeSettings(album.settings as Settings | undefined, b.settings) };
   checkFits(b);
   const hash = requestHash(b);
   if (prev?.status === 'printed' && prev.image && prev.image.request_hash === hash && prev.image.expires_at > now && services.blobs.getMeta(`print/${b.job_id}`)) {
-    return { album_id: prev.album_id, body: response(services, st, prev, prev.image, false, true, t0) };
+    return { album_id: prev.album_id, key_id: prev.key_id, body: response(services, st, prev, prev.image, false, true, t0) };
   }
 
   // fetch before charging: an unreadable picture costs the advertiser nothing
@@ -287,7 +292,7 @@ async function runPrint(ctx: Ctx<PrintBody>, st: PrintState, b: PrintBody, signa
   const wantAd = b.settings?.ad?.show !== false;
   const sel = await st.store.selectAndCharge({ job_id: b.job_id, album_id: b.album_id, at: now, key_id: ctx.principal.keyId, want_ad: wantAd });
   if (sel.kind === 'album_not_found') throw new ApiError('NOT_FOUND', `No album ${b.album_id}`, { field: 'album_id' });
-  if (sel.kind === 'conflict') throw conflict(b.job_id, sel.existing.album_id);
+  if (sel.kind === 'conflict') throw conflict(b.job_id, sel.existing.album_id, sel.existing.key_id !== ctx.principal.keyId);
   const imp = sel.impression;
   const chargedNow = sel.kind === 'new' && imp.advertiser_id !== undefined;
 
@@ -317,7 +322,7 @@ async function runPrint(ctx: Ctx<PrintBody>, st: PrintState, b: PrintBody, signa
   await services.blobs.put(`print/${b.job_id}`, out.image, { contentType, createdAt: done, expiresAt });
   const image = { width: out.width, height: out.height, format: out.format, bytes: out.image.byteLength, expires_at: expiresAt, request_hash: hash, applied: out.applied };
   const stored = (await st.store.markPrinted(b.job_id, image)) ?? imp;
-  return { album_id: b.album_id, body: response(services, st, stored, image, chargedNow, sel.kind === 'replay', t0) };
+  return { album_id: b.album_id, key_id: ctx.principal.keyId, body: response(services, st, stored, image, chargedNow, sel.kind === 'replay', t0) };
 }
 
 function response(services: Services, st: PrintState, imp: Impression, image: NonNullable<Impression['image']>, chargedNow: boolean, replayed: boolean, t0: number): Record<string, unknown> {

@@ -327,7 +327,8 @@ export class PrintStore {
   private selectAndChargeSync(req: SelectRequest): SelectOutcome {
     const prev = this.impressions.get(req.job_id);
     if (prev && (prev.status === 'composing' || prev.status === 'printed')) {
-      if (prev.album_id !== req.album_id) return { kind: 'conflict', existing: prev };
+      // the same job_id from another album, or from another API key, is not a repeat of this print
+      if (prev.album_id !== req.album_id || prev.key_id !== req.key_id) return { kind: 'conflict', existing: prev };
       return { kind: 'replay', impression: prev };
     }
     const album = this.albums.get(req.album_id);

@@ -128,6 +128,11 @@ t.test('200 concurrent prints over 3 advertisers, each job_id sent twice: exact 
   t.equal(c.status, 409);
   t.equal(c.body.error.code, 'CONFLICT');
   t.equal(c.body.error.field, 'job_id');
+  // … and from another API key (another kiosk must not receive this kiosk's sheet)
+  const k2 = await adm.call('POST', '/api/v1/admin/keys', { name: 'kiosk 2' });
+  const other = await s.req('/api/v1/composite/print', { method: 'POST', json: body('rr-7', 'alb-rr'), key: k2.body.key });
+  t.equal(other.status, 409);
+  t.match((await other.json() as any).error.message, /another API key/);
 
   // impressions by advertiser and CSV
   const list = await adm.call('GET', `/api/v1/admin/print/impressions?advertiser_id=${ids[0]}&limit=1000`);
