@@ -37,7 +37,7 @@ export const routes: RouteDef[] = [
   {
     method: 'GET', path: '/api/v1/logs', auth: 'key', tags: ['Jobs & Logs'], summary: 'The caller\'s recent requests',
     query: logsQuery,
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const q = ctx.query as z.infer<typeof logsQuery>;
       let cursor: { time: number; id: string } | undefined;
       if (q.cursor) {
@@ -47,7 +47,7 @@ export const routes: RouteDef[] = [
       }
       const { services } = ctx;
       const since = services.clock.now() - services.config.logRetentionDays * 86400_000;
-      const r = services.requestLog.list(ctx.principal.keyId!, q.limit ?? 100, cursor, since);
+      const r = await services.requestLog.list(ctx.principal.keyId!, q.limit ?? 100, cursor, since);
       return {
         logs: r.entries.map((e) => ({ time: new Date(e.time).toISOString(), method: e.method, path: e.path, status: e.status, ms: e.ms, requestId: e.requestId, code: e.code ?? null })),
         next_cursor: r.next ? Buffer.from(`${r.next.time}|${r.next.id}`).toString('base64url') : undefined,

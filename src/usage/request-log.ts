@@ -22,8 +22,9 @@ export class RequestLog {
     void this.db.put([keyId, e.time, e.requestId], e);
   }
 
-  /** newest first; cursor = time|requestId of the last entry returned */
-  list(keyId: string, limit: number, cursor?: { time: number; id: string }, since?: number): { entries: RequestLogEntry[]; next?: { time: number; id: string } } {
+  /** newest first; cursor = time|requestId of the last entry returned. Waits for pending log writes first. */
+  async list(keyId: string, limit: number, cursor?: { time: number; id: string }, since?: number): Promise<{ entries: RequestLogEntry[]; next?: { time: number; id: string } }> {
+    await this.db.committed;
     const out: RequestLogEntry[] = [];
     const start: [string, number, string] = cursor ? [keyId, cursor.time, cursor.id] : [keyId, Number.MAX_SAFE_INTEGER, '\uffff'];
     let next: { time: number; id: string } | undefined;
