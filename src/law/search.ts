@@ -56,6 +56,7 @@ export class SearchIndex {
   private nameKeys = new Map<string, number[]>();
   private ministryKeys = new Map<string, number[]>();
   private nameCounts = new Uint16Array(0);
+  private aggBuf = new Float64Array(0);
 
   constructor(private readonly law: LawStore) {}
 
@@ -216,14 +217,24 @@ export class SearchIndex {
       if (qk.length < 2) {
         for (let i = 0; i < this.names.length; i++) cand.push(i);
       } else {
-        for (const g of qb) for (const i of this.nameGrams.get(g) ?? []) if (counts[i]!++ === 0) cand.push(i);
+        // candidate names come from the query's rarer bigrams (법률, 관한, 시행령's bigrams are in thousands of names)
+        const grams = [...qb].map((g) => this.nameGrams.get(g) ?? []);
+        const limit = this.names.length * 0.05;
+        const rareG = grams.filter((l) => l.length <= limit);
+        const useG = rareG.length >= 2 || (rareG.length === 1 && qb.size <= 3) ? rareG : grams;
+        for (const l of useG) for (const i of l) if (counts[i]!++ === 0) cand.push(i);
+        if (useG !== grams) for (const i of cand) { let c = 0; for (const g of qb) if (this.names[i]!.nb.has(g)) c++; counts[i] = c; }
       }
       for (const k of [fullKey, qkj]) for (const i of (k && this.nameKeys.get(k)) || []) if (counts[i] === 0) { counts[i] = 1; cand.push(i); }
       for (const i of this.ministryKeys.get(qk) ?? []) if (counts[i] === 0) { counts[i] = 1; cand.push(i); }
+      const needCommon = Math.max(2, Math.ceil(qb.size * 0.6));
+      const qk2 = qk.slice(0, 2);
       for (const ci of cand) {
         const { d, nk, nb, mk } = this.names[ci]!;
         const common = qk.length < 2 ? 0 : counts[ci]!;
         counts[ci] = 0;
+        // a name sharing few of the query's bigrams can only match as an abbreviation (same first two characters)
+        if (qk.length >= 2 && common < needCommon && common < qb.size && !nk.startsWith(qk2) && nk !== fullKey && nk !== qkj && !mk.includes(qk)) continue;
         if (!allow(d)) continue;
         let s = 0;
         let match: Hit['match'] = 'name';
@@ -264,6 +275,12 @@ export class SearchIndex {
           nTerms -= post.length - rare.length;
           post = rare;
         }
+        // long queries: score with the 8 rarest terms only (they carry most of the BM25 weight)
+        if (post.length > 8) {
+          post.sort((a, b) => a.p.ids.length - b.p.ids.length);
+          nTerms -= post.length - 8;
+          post = post.slice(0, 8);
+        }
         const need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * 0.6);
         if (post.length >= need && missing <= nTerms - need) {
           const { scores: sc, hits, len, avgdl } = this;
@@ -280,24 +297,32 @@ export class SearchIndex {
               sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
             }
           }
-          // best three articles per document
-          const bestS = new Map<number, Float64Array>(); // [count, s1, q1, s2, q2, s3, q3]
+          // best three articles per document (typed arrays indexed by document, no per-hit allocation)
+          const nDocs = this.ids.length;
+          if (this.aggBuf.length < nDocs * 7) this.aggBuf = new Float64Array(nDocs * 7);
+          const agg = this.aggBuf;
+          const owners: number[] = [];
           const owner = this.owner, seq = this.seq;
           for (let k = 0; k < touched.length; k++) {
             const d = touched[k]!;
             const h = hits[d]!;
             if (h >= need) {
               const o = owner[d]!;
+              const base = o * 7;
               const s = sc[d]! * (h / nTerms);
-              let b = bestS.get(o);
-              if (!b) { b = new Float64Array(7); b[1] = b[3] = b[5] = -1; bestS.set(o, b); }
-              b[0]!++;
+              if (agg[base] === 0) { owners.push(o); agg[base + 1] = agg[base + 3] = agg[base + 5] = -1; }
+              agg[base]!++;
               const q = seq[d]!;
-              if (s > b[1]!) { b[5] = b[3]!; b[6] = b[4]!; b[3] = b[1]!; b[4] = b[2]!; b[1] = s; b[2] = q; }
-              else if (s > b[3]!) { b[5] = b[3]!; b[6] = b[4]!; b[3] = s; b[4] = q; }
-              else if (s > b[5]!) { b[5] = s; b[6] = q; }
+              if (s > agg[base + 1]!) { agg[base + 5] = agg[base + 3]!; agg[base + 6] = agg[base + 4]!; agg[base + 3] = agg[base + 1]!; agg[base + 4] = agg[base + 2]!; agg[base + 1] = s; agg[base + 2] = q; }
+              else if (s > agg[base + 3]!) { agg[base + 5] = agg[base + 3]!; agg[base + 6] = agg[base + 4]!; agg[base + 3] = s; agg[base + 4] = q; }
+              else if (s > agg[base + 5]!) { agg[base + 5] = s; agg[base + 6] = q; }
             }
             sc[d] = 0; hits[d] = 0;
+          }
+          const bestS: Array<[number, Float64Array]> = [];
+          for (const o of owners) {
+            bestS.push([o, agg.slice(o * 7, o * 7 + 7)]);
+            agg.fill(0, o * 7, o * 7 + 7);
           }
           for (const [o, b] of bestS) {
             const d = law.byId.get(this.ids[o]!);

@@ -108,6 +108,7 @@ export class LawStore {
     }
     // prefer the latest 공포일자 among equal names
     for (const list of this.byName.values()) list.sort((a, b) => Number(Boolean(a.repealed)) - Number(Boolean(b.repealed)) || (b.promulgation_date ?? '').localeCompare(a.promulgation_date ?? ''));
+    this.tocCache.clear();
     this.search.open(this.info().index_gen);
     this.version++;
   }
@@ -134,12 +135,21 @@ export class LawStore {
 
   /** Number and title of the article at a position (for search hits). */
   articleHead(id: string, seq: number): { no: string; title: string } | undefined {
-    const a = this.arts.get([id, seq]);
+    const a = this.tocOf(id)[seq];
     return a ? { no: a.no, title: a.title } : undefined;
   }
 
+  private tocCache = new Map<string, TocEntry[]>();
+
+  /** Article list of a document (cached: up to 2,000 documents, dropped on reload). */
   tocOf(id: string): TocEntry[] {
-    return this.toc.get(id) ?? [];
+    let t = this.tocCache.get(id);
+    if (!t) {
+      t = this.toc.get(id) ?? [];
+      if (this.tocCache.size >= 2000) this.tocCache.delete(this.tocCache.keys().next().value!);
+      this.tocCache.set(id, t);
+    }
+    return t;
   }
 
   /** Write one document with its articles and annex bodies (replacing what was stored under its id). Call inside a transaction or let lmdb batch. */
