@@ -71,9 +71,9 @@ t.test('genuine and impostor pairs on people/ (8 × 5): rates at the default thr
   const fnmr = gen.filter((s) => s < DEFAULT_FACE_THRESHOLD).length / gen.length;
   t.equal(gen.length, 80);
   t.equal(imp.length, 700);
-  // documented in docs/ekyc.md: FMR 0 / 700, FNMR ≤ 5 %
+  // documented in docs/ekyc.md: measured FMR 0/700 and FNMR 0/80; asserted bounds FMR 0, FNMR ≤ 2.5 %
   t.equal(fmr, 0, `FMR ${fmr}`);
-  t.ok(fnmr <= 0.05, `FNMR ${fnmr} ≤ 0.05`);
+  t.ok(fnmr <= 0.025, `FNMR ${fnmr} ≤ 0.025`);
   const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
   t.ok(mean(gen) > 0.8 && mean(imp) < 0.2, `means genuine ${mean(gen).toFixed(3)} impostor ${mean(imp).toFixed(3)}`);
 });
@@ -105,4 +105,15 @@ t.test('sessions are created once per thread and reused', async (t) => {
   await livenessScore(img, f!.box);
   t.equal(sessionCount(), before, 'no new sessions after the first calls');
   t.ok(before >= 4 && before <= 7);
+});
+
+t.test('a face filling the frame is found whole (mirror-padded retry), reflections are not faces', async (t) => {
+  const img = await load('people/leonard/leonard5.png');
+  const tight = await detectFaces(img, { noPadRetry: true });
+  const faces = await detectFaces(img);
+  t.equal(faces.length, 1);
+  t.ok(faces[0]!.score > 0.9, `score ${faces[0]!.score} after the retry (${tight[0]?.score ?? 'none'} before)`);
+  const w = faces[0]!.box[2] - faces[0]!.box[0];
+  t.ok(w > 110, `box width ${w.toFixed(0)} of 150`);
+  t.equal((await detectFaces(await load('people/leonard/leonard3.png'))).length, 1, 'no face from the mirrored border');
 });
