@@ -38,19 +38,18 @@ export function canny(g: Grey, opts: CannyOptions = {}): CannyResult {
       const m = mag[i]!;
       if (m === 0) continue;
       const ax = gx[i]!, ay = gy[i]!;
-      // quantise direction to 0, 45, 90, 135 degrees
-      let a = Math.atan2(ay, ax) * (180 / Math.PI);
-      if (a < 0) a += 180;
+      // quantise the direction to 0, 45, 90, 135 degrees without atan2 (tan 22.5° = 0.4142, tan 67.5° = 2.4142)
+      const absx = ax < 0 ? -ax : ax, absy = ay < 0 ? -ay : ay;
       let n1: number, n2: number;
-      if (a < 22.5 || a >= 157.5) {
+      if (absy <= 0.41421356 * absx) {
         n1 = mag[i - 1]!;
         n2 = mag[i + 1]!;
-      } else if (a < 67.5) {
-        n1 = mag[i - w - 1]!;
-        n2 = mag[i + w + 1]!;
-      } else if (a < 112.5) {
+      } else if (absy >= 2.41421356 * absx) {
         n1 = mag[i - w]!;
         n2 = mag[i + w]!;
+      } else if ((ax > 0) === (ay > 0)) {
+        n1 = mag[i - w - 1]!;
+        n2 = mag[i + w + 1]!;
       } else {
         n1 = mag[i - w + 1]!;
         n2 = mag[i + w - 1]!;

@@ -143,7 +143,7 @@ export function sobel(g: Grey): { gx: Float32Array; gy: Float32Array; mag: Float
       const sy = gg + 2 * hh + ii - a - 2 * b - c;
       gx[y1 + x] = sx;
       gy[y1 + x] = sy;
-      mag[y1 + x] = Math.hypot(sx, sy);
+      mag[y1 + x] = Math.sqrt(sx * sx + sy * sy);
     }
   }
   return { gx, gy, mag };
