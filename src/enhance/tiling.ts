@@ -82,13 +82,15 @@ export function planTiles(width: number, height: number, options: Partial<TileOp
  * (0→1 over the overlap), 1 elsewhere. Across an overlap the two ramps sum to 1, so blending is a partition of unity.
  */
 export function weightAt(t: Tile, dx: number, dy: number): number {
-  const f = t.feather;
-  let wx = 1, wy = 1;
-  if (f.left > 0 && dx < f.left) wx = Math.min(wx, (dx + 0.5) / f.left);
-  if (f.right > 0 && dx >= t.w - f.right) wx = Math.min(wx, (t.w - dx - 0.5) / f.right);
-  if (f.top > 0 && dy < f.top) wy = Math.min(wy, (dy + 0.5) / f.top);
-  if (f.bottom > 0 && dy >= t.h - f.bottom) wy = Math.min(wy, (t.h - dy - 0.5) / f.bottom);
-  return wx * wy;
+  return axisWeight(dx, t.w, t.feather.left, t.feather.right) * axisWeight(dy, t.h, t.feather.top, t.feather.bottom);
+}
+
+/** One axis of weightAt: position d in a tile of length len with overlaps before and after (0 = image border). */
+export function axisWeight(d: number, len: number, before: number, after: number): number {
+  let w = 1;
+  if (before > 0 && d < before) w = Math.min(w, (d + 0.5) / before);
+  if (after > 0 && d >= len - after) w = Math.min(w, (len - d - 0.5) / after);
+  return w;
 }
 
 /** A privacy region as fractions of the image. */

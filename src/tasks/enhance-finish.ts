@@ -34,7 +34,7 @@ export default async function enhanceFinish(input: EnhanceFinishInput): Promise<
   const img = () => sharp(buf, { raw: { width, height, channels: 3 } });
   const [jpeg, png] = await Promise.all([
     img().jpeg({ quality: input.jpegQuality ?? 92, chromaSubsampling: '4:4:4', mozjpeg: false }).toBuffer(),
-    img().png({ compressionLevel: 3, adaptiveFiltering: false }).toBuffer(),
+    img().png({ compressionLevel: 1, adaptiveFiltering: false }).toBuffer(),
   ]);
   const qualityAfter = await quality({ image: jpeg });
   return { jpeg, png, qualityAfter, raw: input.returnRaw ? out : undefined };

@@ -1,6 +1,6 @@
 // Pixel helpers of the enhancement tasks: rectangles in and out of interleaved RGB, the privacy blur, the
 // feathered blend of tiles and the byte-exact restore of privacy regions.
-import { weightAt, type Rect, type Tile } from '../../enhance/tiling.js';
+import { axisWeight, type Rect, type Tile } from '../../enhance/tiling.js';
 
 export const CH = 3;
 
@@ -67,12 +67,17 @@ export function blendTiles(width: number, height: number, tiles: Tile[], pixels:
   tiles.forEach((t, k) => {
     const px = pixels[k]!;
     if (px.length !== t.w * t.h * CH) throw new Error(`tile ${t.index} has ${px.length} bytes, expected ${t.w * t.h * CH}`);
+    // the weight is separable: weightAt(t, dx, dy) = wx[dx] * wy[dy]
+    const wx = new Float32Array(t.w), wy = new Float32Array(t.h);
+    for (let dx = 0; dx < t.w; dx++) wx[dx] = axisWeight(dx, t.w, t.feather.left, t.feather.right);
+    for (let dy = 0; dy < t.h; dy++) wy[dy] = axisWeight(dy, t.h, t.feather.top, t.feather.bottom);
     for (let dy = 0; dy < t.h; dy++) {
-      for (let dx = 0; dx < t.w; dx++) {
-        const wt = weightAt(t, dx, dy);
+      const wyv = wy[dy]!;
+      let i = (t.y + dy) * width + t.x;
+      let s = dy * t.w * CH;
+      for (let dx = 0; dx < t.w; dx++, i++, s += CH) {
+        const wt = wx[dx]! * wyv;
         if (wt <= 0) continue;
-        const i = (t.y + dy) * width + t.x + dx;
-        const s = (dy * t.w + dx) * CH;
         wsum[i]! += wt;
         acc[i * CH]! += wt * px[s]!;
         acc[i * CH + 1]! += wt * px[s + 1]!;
