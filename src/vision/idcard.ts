@@ -1,5 +1,5 @@
 // Korean ID cards (perspective-corrected, nominal 1280×807): field layout per doc type, OCR → fields, validation.
-import { ocrRegions, type TextLine } from './ocr.js';
+import type { TextLine } from './ocr.js';
 import type { Box, RgbImage } from './raster.js';
 
 export interface FieldResult {
@@ -117,6 +117,8 @@ const round = (b: Box): Box => b.map((v) => Math.round(v)) as Box;
 
 /** Read the fields of a card image (ideally 1280×807, perspective-corrected). */
 export async function readCard(img: RgbImage, doc: DocType, now = new Date()): Promise<CardOcr> {
+  // loaded lazily so that importing this module (layouts, validators) does not load onnxruntime
+  const { ocrRegions } = await import('./ocr.js');
   const lines = await ocrRegions(img, { limitSide: 1280 });
   const W = img.width, H = img.height;
   const layout = LAYOUTS[doc];
