@@ -37,7 +37,7 @@ function krPath(p: string): string | null {
 }
 
 const VERSION_FILE = /^(\d{8})-[0-9a-f]{10}\.md$/;
-const ANNEX_FILE = /^(별표|별지|기타)\d+(?:의\d+)?\.md$/;
+const ANNEX_FILE = /^(별표|별지|기타)\d+(?:(?:의|-)\d+)?\.md$/;
 
 export class Importer {
   stats = newStats();

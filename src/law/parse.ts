@@ -343,7 +343,7 @@ export function parseAdmrulMd(text: string, relPath: string | null): ParsedDoc {
 /** `# [별표 2의2] 제목(제14조의2 관련)` annex files of regulate-kr. */
 export function parseAnnexMd(text: string, fileName: string): TableRec {
   const base = fileName.replace(/\.md$/, '');
-  const km = /^(별표|별지|기타)(\d+)(?:의(\d+))?$/.exec(base);
+  const km = /^(별표|별지|기타)(\d+)(?:(?:의|-)(\d+))?$/.exec(base);
   const kind = km?.[1] ?? '별표';
   const no = km ? (km[3] ? `${Number(km[2])}-${Number(km[3])}` : String(Number(km[2]))) : base;
   const first = text.split('\n', 1)[0] ?? '';

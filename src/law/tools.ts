@@ -16,10 +16,11 @@ export interface ToolCtx { law: LawStore; now: number }
 
 // ---------- shared vocab ----------
 
-const TYPE_VALUES = ['all', 'law', 'decree', 'rule', 'admrul', 'statute', 'enforcement_decree', 'enforcement_rule', 'administrative_rule', '법률', '시행령', '시행규칙', '행정규칙'] as const;
+const TYPE_VALUES = ['all', 'law', 'decree', 'rule', 'admrul', 'statute', 'enforcement_decree', 'enforcement_rule', 'administrative_rule', 'enforcement decree', 'enforcement rule', 'administrative rule', '법률', '시행령', '시행규칙', '행정규칙'] as const;
 const TYPE_MAP: Record<string, Category | 'all'> = {
   all: 'all', law: 'law', statute: 'law', 법률: 'law', decree: 'decree', enforcement_decree: 'decree', 시행령: 'decree',
   rule: 'rule', enforcement_rule: 'rule', 시행규칙: 'rule', admrul: 'admrul', administrative_rule: 'admrul', 행정규칙: 'admrul',
+  'enforcement decree': 'decree', 'enforcement rule': 'rule', 'administrative rule': 'admrul',
 };
 const SUBTYPE_MAP: Record<string, string> = { notice: '고시', directive: '훈령', established_rule: '예규', guideline: '지침', public_notice: '공고' };
 
