@@ -8,6 +8,9 @@ import sharp from 'sharp';
 import { WorkerPool } from '../src/pool/pool.js';
 import type { ApplyOutput, DetectOutput } from '../src/tasks/lib/studio-pipeline.js';
 import { table } from './lib/load.js';
+import skinTask from '../src/tasks/studio-skin.js';
+import reshapeTask from '../src/tasks/studio-reshape.js';
+import makeupTask from '../src/tasks/studio-makeup.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -41,6 +44,27 @@ async function job(pool: WorkerPool, task: string, bytes: Buffer, params: unknow
 }
 
 const portrait = await sharp(fs.readFileSync(SRC)).resize(1024, 1024, { kernel: 'lanczos3' }).png().toBuffer();
+
+// CPU time per job, measured in this thread (process.cpuUsage: user + system of the whole process, which runs
+// nothing else meanwhile): independent of how loaded the machine is, unlike wall-clock latency.
+const TASKS: Record<string, (input: any) => Promise<unknown>> = { 'studio-skin': skinTask as any, 'studio-reshape': reshapeTask as any, 'studio-makeup': makeupTask as any };
+const cpuMs: Record<string, { detect: number; apply: number }> = {};
+for (const f of FEATURES) {
+  const run = TASKS[f.task]!;
+  const det: number[] = [], app: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const c0 = process.cpuUsage();
+    const d = (await run({ stage: 'detect', image: portrait, field: 'imageUrl', maxFaces: 8 })) as DetectOutput;
+    const c1 = process.cpuUsage(c0);
+    const c2 = process.cpuUsage();
+    await run({ stage: 'apply', rgb: d.rgb, width: d.width, height: d.height, faces: d.faces.map((x) => x.landmarks), params: f.params, encode: true });
+    const c3 = process.cpuUsage(c2);
+    if (i === 0) continue; // warm-up
+    det.push((c1.user + c1.system) / 1000);
+    app.push((c3.user + c3.system) / 1000);
+  }
+  cpuMs[f.id] = { detect: pct(det, 50), apply: pct(app, 50) };
+}
 const pool = new WorkerPool({ workers: 2, queueSize: 64 });
 const rows: Array<Record<string, string | number>> = [];
 try {
@@ -69,11 +93,14 @@ try {
       'detect p50 ms': Math.round(pct(det, 50)),
       'apply+png p50 ms': Math.round(pct(app, 50)),
       'jobs/s (2 workers)': Math.round((JOBS / secs) * 100) / 100,
+      'CPU ms detect': Math.round(cpuMs[f.id]!.detect),
+      'CPU ms apply+png': Math.round(cpuMs[f.id]!.apply),
+      'idle 2-core jobs/s (from CPU)': Math.round((2000 / (cpuMs[f.id]!.detect + cpuMs[f.id]!.apply)) * 100) / 100,
     });
   }
 } finally {
   await pool.close();
 }
 console.log(`studio: 1024x1024 portrait (grace_hopper upscaled), one face; ${RUNS} serial runs, ${JOBS} jobs with 2 in flight`);
-console.log(`machine: ${os.cpus().length} cores ${os.cpus()[0]?.model ?? ''}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}, rss ${Math.round(process.memoryUsage().rss / 1e6)} MB`);
+console.log(`load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; machine: ${os.cpus().length} cores ${os.cpus()[0]?.model ?? ''}, node ${process.version}, ${new Date().toISOString().slice(0, 10)}, rss ${Math.round(process.memoryUsage().rss / 1e6)} MB`);
 console.log(table(rows));

@@ -67,7 +67,7 @@ export const FEATURES: StudioFeature[] = [
       unit('eyeBrighten', 'Eye brighten', 0.0, '1.1.0', 'Lifts and sharpens the eye regions'),
       unit('contour', 'Contour', 0.0, '1.1.0', 'Shades under the cheekbones and along the jaw'),
     ],
-    costPerImage: 0.002, costPerExtraFace: 0.001, costNoFace: 0.0005, baseSeconds: 1.5,
+    costPerImage: 0.002, costPerExtraFace: 0.001, costNoFace: 0.0005, baseSeconds: 1.0,
   },
   {
     id: 'reshape', label: 'Face reshape', category: 'reshape', status: 'active', since: '1.0.0',
@@ -76,7 +76,7 @@ export const FEATURES: StudioFeature[] = [
       imageUrl,
       unit('jawSlim', 'Jaw slim', 0.0, '1.0.0', 'Pulls the lower jaw toward the face axis with a smooth landmark-driven warp; 0 leaves the face as it is'),
     ],
-    costPerImage: 0.002, costPerExtraFace: 0.001, costNoFace: 0.0005, baseSeconds: 1.0,
+    costPerImage: 0.002, costPerExtraFace: 0.001, costNoFace: 0.0005, baseSeconds: 0.5,
   },
   {
     id: 'makeup', label: 'Makeup', category: 'makeup', status: 'active', since: '1.1.0',
@@ -87,7 +87,7 @@ export const FEATURES: StudioFeature[] = [
       unit('blushStrength', 'Blush', 0.0, '1.1.0', 'Soft cheek gradients in the style\'s blush colour'),
       { name: 'style', type: 'enum', required: false, values: ['natural', 'coral', 'red'], default: 'natural', since: '1.1.0', label: 'Style', description: 'Colour family of lips and blush' },
     ],
-    costPerImage: 0.002, costPerExtraFace: 0.001, costNoFace: 0.0005, baseSeconds: 1.0,
+    costPerImage: 0.002, costPerExtraFace: 0.001, costNoFace: 0.0005, baseSeconds: 0.6,
   },
   {
     id: 'mosaic', label: 'Mosaic', category: 'privacy', status: 'active', since: '1.0.0',
