@@ -161,4 +161,8 @@ const w0 = Math.max(...rows.map((r) => r[0].length)), w1 = Math.max(...rows.map(
 const table = [`| measure${' '.repeat(w0 - 7)} | value${' '.repeat(w1 - 5)} | note |`, `|${'-'.repeat(w0 + 2)}|${'-'.repeat(w1 + 2)}|------|`, ...rows.map((r) => `| ${r[0].padEnd(w0)} | ${r[1].padEnd(w1)} | ${r[2]} |`)].join('\n');
 console.log(head);
 console.log(table);
-if (append) fs.appendFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), 'RESULTS.md'), `\n### law run ${head}\n\n${table}\n`);
+if (append) {
+  const file = path.join(path.dirname(new URL(import.meta.url).pathname), 'RESULTS.md');
+  const intro = fs.readFileSync(file, 'utf8').includes('\n## law\n') ? '' : '\n## law\n\n`npm run bench -- law [--data DIR] [--append]` (bench/law.ts): full-corpus import (both .tar.gz), store open, search_laws over varied queries (names, abbreviations, name fragments, article phrases, "law + 제N조", ministries) in-process without the result cache and through MCP (SDK SSE client, running server), get_article, memory.\n';
+  fs.appendFileSync(file, `${intro}\n### law run ${head}\n\n${table}\n`);
+}

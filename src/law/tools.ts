@@ -92,7 +92,13 @@ export const searchSchema = z.object({
   cursor: z.string().max(500).optional().describe('next_cursor of the previous page'),
 }).strict();
 
-const searchCache = new Map<string, { version: number; hits: ReturnType<LawStore['search']['query']> }>();
+// result caches per store (WeakMap: several stores may live in one process, e.g. tests)
+const searchCaches = new WeakMap<LawStore, Map<string, { version: number; hits: ReturnType<LawStore['search']['query']> }>>();
+const cacheOf = <T>(wm: WeakMap<LawStore, Map<string, T>>, law: LawStore): Map<string, T> => {
+  let m = wm.get(law);
+  if (!m) { m = new Map(); wm.set(law, m); }
+  return m;
+};
 
 export function searchLaws(ctx: ToolCtx, args: z.infer<typeof searchSchema>) {
   const { law, now } = ctx;
@@ -108,6 +114,7 @@ export function searchLaws(ctx: ToolCtx, args: z.infer<typeof searchSchema>) {
   const ref = am ? (am[2] ? `${Number(am[1])}-${Number(am[2])}` : String(Number(am[1]))) : null;
   const rest = am ? (query.slice(0, am.index) + ' ' + query.slice(am.index + am[0].length)).trim() : query;
   const key = fp;
+  const searchCache = cacheOf(searchCaches, law);
   let cached = searchCache.get(key);
   if (!cached || cached.version !== law.version) {
     cached = { version: law.version, hits: law.search.query(rest || query, { categories: cats, ministry }, ref) };
@@ -139,7 +146,7 @@ export const listSchema = z.object({
   cursor: z.string().max(500).optional().describe('next_cursor of the previous page'),
 }).strict();
 
-const listCache = new Map<string, { version: number; docs: DocRec[] }>();
+const listCaches = new WeakMap<LawStore, Map<string, { version: number; docs: DocRec[] }>>();
 
 export function listLaws(ctx: ToolCtx, args: z.infer<typeof listSchema>) {
   const { law, now } = ctx;
@@ -154,6 +161,7 @@ export function listLaws(ctx: ToolCtx, args: z.infer<typeof listSchema>) {
   }
   const ministry = args.ministry?.trim() ? nameKey(args.ministry) : null;
   const fp = fingerprint([args.type ?? 'all', subtype, ministry, sort]);
+  const listCache = cacheOf(listCaches, law);
   let cached = listCache.get(fp);
   if (!cached || cached.version !== law.version) {
     const docs = law.catalog.filter((d) => (!cats || cats.has(d.category)) && (!subtype || d.law_type === subtype) && (!ministry || d.ministries.some((m) => nameKey(m).includes(ministry))));
@@ -303,9 +311,10 @@ export function getTable(ctx: ToolCtx, args: z.infer<typeof getTableSchema>) {
 
 export const getRelationsSchema = z.object({ law_id: lawIdSchema }).strict();
 
-const relCache = new Map<string, { version: number; citedBy: Map<string, string[]> }>();
+const relCaches = new WeakMap<LawStore, Map<string, { version: number; citedBy: Map<string, string[]> }>>();
 
 function citedByMap(law: LawStore): Map<string, string[]> {
+  const relCache = cacheOf(relCaches, law);
   const c = relCache.get('x');
   if (c && c.version === law.version) return c.citedBy;
   const m = new Map<string, string[]>();
