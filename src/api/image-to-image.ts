@@ -6,7 +6,7 @@ import { reply } from '../server/types.js';
 import { ApiError, invalid } from '../server/errors.js';
 import { form } from '../server/validate.js';
 import { imageCost } from '../catalog/catalog.js';
-import { ai, aspectRatio, formTtlHours, jobError, markImage, MAX_PROMPT, seal, startAi, unseal } from '../providers/ai/service.js';
+import { ai, aspectRatio, formTtlHours, jobError, markImage, MAX_PROMPT, startAi } from '../providers/ai/service.js';
 import type { Services } from '../services.js';
 
 export const DEFAULT_I2I_MODEL = 'fam-b-2.5-flash-image';
@@ -53,8 +53,6 @@ async function generate(ctx: Ctx) {
     family: 'caric', owner: keyId, ttlHours: b.ttlHours, estimatedCost,
     meta: { model: m.id, aspectRatio: ar ?? null, temperature, source: field },
   });
-  // the access key exists only after create(): keep it sealed in meta for the status answer's imageUrl
-  await services.jobs.progress(job.id, 0, { sealedKey: seal(services, accessKey) });
   void services.jobs.run(job.id, async () => {
     const t0 = performance.now();
     const up = await gw.image(m, { prompt: b.prompt?.trim() ? b.prompt : DEFAULT_I2I_PROMPT, aspectRatio: ar, temperature, image: { data: src.bytes, mime: src.mime } });
@@ -76,7 +74,7 @@ function status(ctx: Ctx) {
   const prefix = ctx.path.startsWith('/api/v1/caricature/') ? '/api/v1/caricature' : '/api/v1/image-to-image';
   const base = { jobId: j.id, status: j.status, model: j.meta.model, estimatedCost: j.estimatedCost ?? null };
   if (j.status === 'completed') {
-    const key = typeof j.meta.sealedKey === 'string' ? unseal(services, j.meta.sealedKey) : undefined;
+    const key = services.jobs.accessKeyOf(j);
     return {
       ...base,
       imageUrl: key ? `${prefix}/image?key=${encodeURIComponent(key)}` : null,

@@ -12,7 +12,6 @@ import type { JobRecord } from '../jobs/engine.js';
 import { sniffFormat } from '../tasks/lib/image-io.js';
 import type { ApplyOutput, DetectOutput } from '../tasks/lib/studio-pipeline.js';
 import { FEATURE_BY_ID, FEATURES, MAX_FACES, actualCost, bodySchema, catalogAnswer, estimateSeconds, type StudioFeature } from '../studio/catalog.js';
-import { initSeal, seal, unseal } from '../studio/seal.js';
 
 /** Job families readable through /studio/status and /studio/image. */
 export const STUDIO_FAMILIES: Family[] = ['studio_skin', 'studio_reshape', 'studio_makeup', 'studio_mosaic'];
@@ -24,7 +23,6 @@ const MIME: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', web
 export const PROGRESS = { fetched: 0.1, detected: 0.4, treated: 0.95 } as const;
 
 export async function start(services: Services): Promise<void> {
-  await initSeal(services);
 }
 
 /** The feature's params with their defaults filled in (imageUrl left out). */
@@ -69,7 +67,7 @@ async function create(ctx: Ctx, f: StudioFeature) {
     family: f.family, owner: keyId, estimatedCost,
     meta: { featureId: f.id, params, faceDetected: null, faceCount: null, facesTreated: null, estimatedTime },
   });
-  await services.jobs.progress(job.id, PROGRESS.fetched, { sealedKey: seal(services, accessKey) });
+  await services.jobs.progress(job.id, PROGRESS.fetched);
   void services.jobs.run(job.id, () => work(services, f, job.id, bytes, fmt, params, keyId));
   ctx.logExtra.jobId = job.id;
   return { success: true, jobId: job.id, accessKey, status: 'processing', featureId: f.id, estimatedCost, estimatedTime };
@@ -116,7 +114,7 @@ function featureOf(j: JobRecord): StudioFeature | undefined {
 
 /** The key for the result URL: the caller's own access key when it authenticated with it, else the sealed one. */
 function accessKeyFor(ctx: Ctx, j: JobRecord): string | undefined {
-  const sealed = unseal(ctx.services, j.meta.sealedKey);
+  const sealed = ctx.services.jobs.accessKeyOf(j);
   if (sealed) return sealed;
   return ctx.principal.kind === 'token' ? ctx.principal.token : undefined;
 }

@@ -7,6 +7,7 @@ import type { Ctx } from '../server/types.js';
 import { ApiError, isApiError } from '../server/errors.js';
 import { FAMILIES, familyOfId, type Family } from './families.js';
 import { newAccessKey, newJobId, sameHash, sha256 } from './ids.js';
+import { KeySealer } from './sealed-keys.js';
 
 export type JobStatus = 'processing' | 'completed' | 'failed';
 
@@ -15,6 +16,8 @@ export interface JobRecord {
   family: Family;
   owner?: string; // API key id
   accessKeyHash: string;
+  /** the access key sealed with the installation key, to rebuild result URLs (see sealed-keys.ts) */
+  sealedAccessKey?: string;
   status: JobStatus;
   /** 0..1 */
   progress: number;
@@ -64,6 +67,7 @@ export class JobEngine {
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly listeners = new Set<JobListener>();
   private sweepTimer?: NodeJS.Timeout;
+  private readonly sealer: KeySealer;
 
   constructor(
     private readonly store: Store,
@@ -76,6 +80,12 @@ export class JobEngine {
     this.byOwner = store.db<null, [string, number, string]>('jobs-by-owner');
     this.active = store.db<null, string>('jobs-active');
     this.expiry = store.db<null, [number, string]>('jobs-expiry');
+    this.sealer = new KeySealer(store);
+  }
+
+  /** The clear access key of a job, for result URLs that must carry it (`?key=`). */
+  accessKeyOf(job: JobRecord): string | undefined {
+    return this.sealer.unseal(job.sealedAccessKey);
   }
 
   /** Create a job in state processing; returns the record and the clear-text access key (shown once). */
@@ -88,6 +98,7 @@ export class JobEngine {
       family: req.family,
       owner: req.owner,
       accessKeyHash: sha256(accessKey),
+      sealedAccessKey: this.sealer.seal(accessKey),
       status: 'processing',
       progress: 0,
       createdAt: now,

@@ -112,3 +112,16 @@ t.test('list: filter and cursor pagination', async (t) => {
   t.same(jobs.list('k', { limit: 10, family: 'caric' }).jobs.map((j) => j.id), [ids[3], ids[1]]);
   t.throws(() => jobs.list('k', { limit: 1, cursor: 'garbage' }), { code: 'INVALID_REQUEST', field: 'cursor' });
 });
+
+t.test('the access key can be recovered for result URLs, and only by this installation', async (t) => {
+  const a = open();
+  const b = open();
+  t.teardown(async () => {
+    await a.store.close();
+    await b.store.close();
+  });
+  const { job, accessKey } = await a.jobs.create({ family: 'studio_skin', owner: 'k' });
+  t.equal(a.jobs.accessKeyOf(a.jobs.get(job.id)!), accessKey);
+  t.notOk(JSON.stringify(a.jobs.get(job.id)).includes(accessKey), 'not stored in clear');
+  t.equal(b.jobs.accessKeyOf(a.jobs.get(job.id)!), undefined, 'another installation\'s key cannot open it');
+});

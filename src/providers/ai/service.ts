@@ -1,6 +1,5 @@
 // What the AI api modules share: the gateway (one per server, in services.ext.ai), the AI mark through the pool,
-// field rules (aspect ratios, ttlHours), and sealing of job access keys for result URLs.
-import crypto from 'node:crypto';
+// field rules (aspect ratios, ttlHours).
 import { z } from 'zod';
 import type { Services } from '../../services.js';
 import { ApiError, isApiError } from '../../server/errors.js';
@@ -10,7 +9,6 @@ import { UpstreamError } from './http.js';
 
 interface AiExt {
   gateway: AiGateway;
-  sealKey?: Buffer;
   gate?: Gate;
 }
 
@@ -24,46 +22,9 @@ export function ai(services: Services): AiGateway {
   return ext.gateway;
 }
 
-/** Called from every AI module's start(): builds the gateway (catalog file errors surface here) and the seal key. */
+/** Called from every AI module's start(): builds the gateway (catalog file errors surface here). */
 export async function startAi(services: Services): Promise<void> {
   ai(services);
-  const ext = services.ext.ai as AiExt;
-  if (ext.sealKey) return;
-  const db = services.store.db<Buffer, string>('ai-secrets', { encoding: 'binary' });
-  let k = db.get('seal-key');
-  if (!k) {
-    await db.put('seal-key', crypto.randomBytes(32));
-    k = db.get('seal-key')!;
-  }
-  ext.sealKey = Buffer.from(k);
-}
-
-function sealKey(services: Services): Buffer {
-  const k = (services.ext.ai as AiExt | undefined)?.sealKey;
-  if (!k) throw new ApiError('INTERNAL_ERROR', 'AI module not started');
-  return k;
-}
-
-/**
- * Result URLs of image-to-image carry the job's access key (spec). The engine stores only its hash, so the key
- * is kept sealed (AES-256-GCM, server key in LMDB) in the job's meta to rebuild the URL on later status polls.
- */
-export function seal(services: Services, plain: string): string {
-  const iv = crypto.randomBytes(12);
-  const c = crypto.createCipheriv('aes-256-gcm', sealKey(services), iv);
-  const enc = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
-  return Buffer.concat([iv, c.getAuthTag(), enc]).toString('base64url');
-}
-
-export function unseal(services: Services, sealed: string): string | undefined {
-  try {
-    const b = Buffer.from(sealed, 'base64url');
-    const d = crypto.createDecipheriv('aes-256-gcm', sealKey(services), b.subarray(0, 12));
-    d.setAuthTag(b.subarray(12, 28));
-    return Buffer.concat([d.update(b.subarray(28)), d.final()]).toString('utf8');
-  } catch {
-    return undefined;
-  }
 }
 
 /** Limits how many pool tasks the AI jobs keep queued, so that a burst of finished upstream calls waits here
