@@ -111,27 +111,84 @@ function maxQuad(hull: Pt[]): Pt[] | undefined {
   return q;
 }
 
+/** Douglas–Peucker simplification of a closed polygon. */
+function simplifyClosed(poly: Pt[], eps: number): Pt[] {
+  if (poly.length <= 4) return poly;
+  // split at the two farthest-apart vertices
+  let a = 0, b = 0, far = -1;
+  for (let i = 0; i < poly.length; i++) for (let j = i + 1; j < poly.length; j++) {
+    const d = dist(poly[i]!, poly[j]!);
+    if (d > far) { far = d; a = i; b = j; }
+  }
+  const dp = (pts: Pt[]): Pt[] => {
+    if (pts.length <= 2) return pts;
+    const p0 = pts[0]!, p1 = pts[pts.length - 1]!;
+    const L = Math.max(1e-9, dist(p0, p1));
+    let idx = -1, dmax = -1;
+    for (let i = 1; i < pts.length - 1; i++) {
+      const d = Math.abs(cross(p0, p1, pts[i]!)) / L;
+      if (d > dmax) { dmax = d; idx = i; }
+    }
+    if (dmax <= eps) return [p0, p1];
+    const left = dp(pts.slice(0, idx + 1)), right = dp(pts.slice(idx));
+    return left.slice(0, -1).concat(right);
+  };
+  const first = dp(poly.slice(a, b + 1));
+  const second = dp(poly.slice(b).concat(poly.slice(0, a + 1)));
+  return first.slice(0, -1).concat(second.slice(0, -1));
+}
+
+/**
+ * Quad from the four longest edges of the simplified hull, extended to meet: recovers a corner that is cut off
+ * (low contrast at one corner makes the outline a pentagon: four sides plus a short diagonal).
+ */
+function longestEdgesQuad(hull: Pt[]): Pt[] | undefined {
+  let per = 0;
+  for (let i = 0; i < hull.length; i++) per += dist(hull[i]!, hull[(i + 1) % hull.length]!);
+  const poly = simplifyClosed(hull, per * 0.012);
+  if (poly.length < 5) return undefined;
+  const edges = poly.map((p, i) => ({ i, a: p, b: poly[(i + 1) % poly.length]!, len: dist(p, poly[(i + 1) % poly.length]!) }));
+  const top = [...edges].sort((x, y) => y.len - x.len).slice(0, 4).sort((x, y) => x.i - y.i);
+  const out: Pt[] = [];
+  for (let k = 0; k < 4; k++) {
+    const e1 = top[(k + 3) % 4]!, e2 = top[k]!;
+    const l1 = { p: e1.a, d: [(e1.b[0] - e1.a[0]) / e1.len, (e1.b[1] - e1.a[1]) / e1.len] as Pt };
+    const l2 = { p: e2.a, d: [(e2.b[0] - e2.a[0]) / e2.len, (e2.b[1] - e2.a[1]) / e2.len] as Pt };
+    const x = intersect(l1, l2);
+    if (!x) return undefined;
+    out.push(x);
+  }
+  return out;
+}
+
+/** Hits and samples along the segment a→b: sample points with an edge pixel within r pixels. */
+function segmentHits(a: Pt, b: Pt, edges: Uint8Array, w: number, h: number, r: number): [number, number] {
+  let hit = 0, total = 0;
+  const steps = Math.max(8, Math.round(dist(a, b) / 2));
+  for (let t = 1; t < steps; t++) {
+    const x = Math.round(a[0] + ((b[0] - a[0]) * t) / steps), y = Math.round(a[1] + ((b[1] - a[1]) * t) / steps);
+    total++;
+    let ok = false;
+    for (let dy = -r; dy <= r && !ok; dy++) {
+      const yy = y + dy;
+      if (yy < 0 || yy >= h) continue;
+      for (let dx = -r; dx <= r; dx++) {
+        const xx = x + dx;
+        if (xx >= 0 && xx < w && edges[yy * w + xx]) { ok = true; break; }
+      }
+    }
+    if (ok) hit++;
+  }
+  return [hit, total];
+}
+
 /** Fraction of points sampled along the quad's sides that have an edge pixel within r pixels. */
 function edgeSupport(quad: Pt[], edges: Uint8Array, w: number, h: number, r = 2): number {
   let hit = 0, total = 0;
   for (let s = 0; s < 4; s++) {
-    const a = quad[s]!, b = quad[(s + 1) % 4]!;
-    const len = dist(a, b);
-    const steps = Math.max(8, Math.round(len / 2));
-    for (let t = 1; t < steps; t++) {
-      const x = Math.round(a[0] + ((b[0] - a[0]) * t) / steps), y = Math.round(a[1] + ((b[1] - a[1]) * t) / steps);
-      total++;
-      let ok = false;
-      for (let dy = -r; dy <= r && !ok; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= h) continue;
-        for (let dx = -r; dx <= r; dx++) {
-          const xx = x + dx;
-          if (xx >= 0 && xx < w && edges[yy * w + xx]) { ok = true; break; }
-        }
-      }
-      if (ok) hit++;
-    }
+    const [hh, tt] = segmentHits(quad[s]!, quad[(s + 1) % 4]!, edges, w, h, r);
+    hit += hh;
+    total += tt;
   }
   return total ? hit / total : 0;
 }
@@ -207,7 +264,9 @@ export function refine(quad: Pt[], edges: Uint8Array, w: number, h: number, band
   for (let s = 0; s < 4; s++) {
     const prev = lines[(s + 3) % 4], cur = lines[s];
     const p = prev && cur ? intersect(prev, cur) : undefined;
-    out.push(p && dist(p, quad[s]!) < band * 3 ? p : quad[s]!);
+    // a corner hidden by low contrast is recovered from its two sides' lines (bounded by a share of the sides)
+    const reach = Math.max(band * 3, 0.25 * Math.min(dist(quad[s]!, quad[(s + 1) % 4]!), dist(quad[s]!, quad[(s + 3) % 4]!)));
+    out.push(p && dist(p, quad[s]!) < reach ? p : quad[s]!);
   }
   return out;
 }
@@ -246,7 +305,7 @@ export function detectCard(rgb: Raw): Detection {
   const band = Math.max(8, Math.round(diag / 60));
   let best: { quad: Pt[]; score: number; support: number; area: number; edges: Uint8Array } | undefined;
   // several hysteresis levels: at some level the card outline separates from texture and text
-  for (const level of [0.75, 0.85, 0.92, 0.96, 0.985]) {
+  for (const level of [0.5, 0.65, 0.75, 0.85, 0.92, 0.96, 0.985]) {
     const high = Math.max(20, quantile(sorted, level));
     const edges = hysteresis(e.nms, w, h, high, high * 0.5);
     const chance = chanceHit(edges, w, h, r);
@@ -267,8 +326,10 @@ export function detectCard(rgb: Raw): Detection {
         const step = hull.length / 60;
         hull = Array.from({ length: 60 }, (_, i) => hull[Math.floor(i * step)]!);
       }
-      const q0 = maxQuad(hull);
+      const cands = [maxQuad(hull), longestEdgesQuad(hull)];
+      for (const q0 of cands) {
       if (!q0) continue;
+      if (q0.some(([x, y]) => x < -0.1 * w || y < -0.1 * h || x > 1.1 * w || y > 1.1 * h)) continue;
       // hull vertices sit on the rounded corners: refine the sides by line fits before scoring
       const q = refine(orderCorners(q0), edges, w, h, band);
       const area = polygonArea(q) / (w * h);
@@ -279,6 +340,7 @@ export function detectCard(rgb: Raw): Detection {
       const aspectScore = Math.exp(-Math.abs(Math.log(aspect / ID1_RATIO)) * 1.5);
       const score = support * support * (0.6 + 0.4 * aspectScore) * Math.sqrt(area);
       if (!best || score > best.score) best = { quad: q, score, support, area, edges };
+      }
     }
   }
   if (!best) {
@@ -289,11 +351,17 @@ export function detectCard(rgb: Raw): Detection {
   const corners = normaliseOrder(orderCorners(quad));
   const chance = chanceHit(best.edges, w, h, 2);
   const support = Math.max(0, (edgeSupport(corners, best.edges, w, h, 2) - chance) / (1 - chance));
+  // the weakest side: a quad that cuts across the card (a corner lost in low contrast) has one unsupported side
+  let weakest = 1;
+  for (let k = 0; k < 4; k++) {
+    const [hh, tt] = segmentHits(corners[k]!, corners[(k + 1) % 4]!, best.edges, w, h, 2);
+    weakest = Math.min(weakest, Math.max(0, (hh / Math.max(1, tt) - chance) / (1 - chance)));
+  }
   const aspect = quadAspect(corners);
   const aspectScore = Math.exp(-Math.abs(Math.log(aspect / ID1_RATIO)) * 1.5);
-  const confidence = Math.max(0, Math.min(1, support * (0.7 + 0.3 * aspectScore)));
+  const confidence = Math.max(0, Math.min(1, (0.6 * support + 0.4 * weakest) * (0.7 + 0.3 * aspectScore)));
   return {
-    found: confidence >= 0.35,
+    found: confidence >= 0.35 && weakest >= 0.5,
     corners,
     confidence: Math.round(confidence * 1000) / 1000,
     rotationAngle: Math.round(angleDeg(corners[0], corners[1]) * 100) / 100,

@@ -148,6 +148,17 @@ export function tableTexture(w: number, h: number, seed = 7): Raw {
   return { data, width: w, height: h, channels: 3 };
 }
 
+/** A plain surface with uniform noise (RGB). */
+export function plainTexture(w: number, h: number, rgb: [number, number, number], noise: number, seed = 7): Raw {
+  const rnd = prng(seed);
+  const data = new Uint8Array(w * h * 3);
+  for (let i = 0; i < w * h; i++) {
+    const n = (rnd() - 0.5) * 2 * noise;
+    for (let c = 0; c < 3; c++) data[i * 3 + c] = clamp(rgb[c]! + n);
+  }
+  return { data, width: w, height: h, channels: 3 };
+}
+
 /** Composite RGBA `over` onto RGB `base` in place. */
 function over(base: Raw, top: Raw): void {
   const n = base.width * base.height;
@@ -166,10 +177,10 @@ export interface CardScene {
   corners: [Pt, Pt, Pt, Pt];
 }
 
-export async function cardScene(opts: { width?: number; height?: number; corners?: [Pt, Pt, Pt, Pt]; seed?: number; blur?: number } = {}): Promise<CardScene> {
+export async function cardScene(opts: { width?: number; height?: number; corners?: [Pt, Pt, Pt, Pt]; seed?: number; blur?: number; plainTable?: { rgb: [number, number, number]; noise: number } } = {}): Promise<CardScene> {
   const w = opts.width ?? 1200, h = opts.height ?? 900;
   const corners = opts.corners ?? [[260, 210], [930, 170], [990, 640], [210, 690]];
-  const table = tableTexture(w, h, opts.seed ?? 7);
+  const table = opts.plainTable ? plainTexture(w, h, opts.plainTable.rgb, opts.plainTable.noise, opts.seed ?? 7) : tableTexture(w, h, opts.seed ?? 7);
   const card = cardImage();
   const Hinv = homography(corners, [[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]]);
   const warped = warp(card, Hinv, w, h, [0, 0, 0, 0]);

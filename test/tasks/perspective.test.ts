@@ -56,6 +56,19 @@ t.test('perspective: given corners are used; bad corners are rejected naming the
   t.same([size.code, size.field], ['INVALID_REQUEST', 'output_width']);
 });
 
+t.test('perspective: light and noisy desks; a card as white as the desk is reported as not found', async (t) => {
+  const corners: [Pt, Pt, Pt, Pt] = [[300, 250], [880, 200], [930, 600], [260, 650]];
+  for (const table of [{ rgb: [200, 200, 195] as [number, number, number], noise: 6 }, { rgb: [120, 120, 120] as [number, number, number], noise: 25 }]) {
+    const s = await cardScene({ corners, plainTable: table });
+    const r = await perspective({ image: s.jpeg });
+    t.ok(r.found && err(r.corners, corners) < 2, `desk ${table.rgb}: found, corner error ${err(r.corners, corners).toFixed(2)} px`);
+  }
+  // the card's light corner is as bright as this desk: one side has no edge; better "not found" than a wrong crop
+  const white = await cardScene({ corners, plainTable: { rgb: [225, 228, 230], noise: 4 } });
+  const r = await perspective({ image: white.jpeg });
+  t.equal(r.found, false, `near-white desk: found=false (confidence ${r.confidence})`);
+});
+
 t.test('perspective: no card on a plain table gives found=false', async (t) => {
   const plain = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#7a5a3a' } }).jpeg().toBuffer();
   const r = await perspective({ image: plain });
