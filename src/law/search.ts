@@ -32,9 +32,14 @@ export interface Hit {
   ref?: number;
 }
 
+/** ranked hits (at most the best 1,000 text-only matches) and the number of all matching documents */
+export type HitList = Hit[] & { total: number };
+
 interface Posting { ids: Uint32Array; tfs: Uint8Array }
 
 const K1 = 1.2, B = 0.75;
+/** text-only matches kept as ranked hits (pageable); more are counted in total */
+const MAX_TEXT_HITS = 1000;
 
 export class SearchIndex {
   gen = 0;
@@ -57,6 +62,7 @@ export class SearchIndex {
   private ministryKeys = new Map<string, number[]>();
   private nameCounts = new Uint16Array(0);
   private aggBuf = new Float64Array(0);
+  private touchedBuf = new Uint32Array(0);
 
   constructor(private readonly law: LawStore) {}
 
@@ -201,10 +207,11 @@ export class SearchIndex {
    * Rank statutes and rules for a query: name matches (exact, abbreviation, prefix, substring, bigram overlap),
    * ministry matches, and BM25 over article text (best article per document, with its article numbers).
    */
-  query(q: string, filters: SearchFilters, articleRef: string | null): Hit[] {
+  query(q: string, filters: SearchFilters, articleRef: string | null): HitList {
     const law = this.law;
     const allow = (d: DocRec) => (!filters.categories || filters.categories.has(d.category)) && (!filters.ministry || d.ministries.some((m) => nameKey(m).includes(filters.ministry!)));
     const scores = new Map<DocRec, Hit>();
+    const extraTotal: number[] = [];
     const qk = nameKey(q);
     const qkj = nameKey(q.split(/\s+/).map(stripJosa).join(''));
     if (qk) {
@@ -223,7 +230,20 @@ export class SearchIndex {
         const rareG = grams.filter((l) => l.length <= limit);
         const useG = rareG.length >= 2 || (rareG.length === 1 && qb.size <= 3) ? rareG : grams;
         for (const l of useG) for (const i of l) if (counts[i]!++ === 0) cand.push(i);
-        if (useG !== grams) for (const i of cand) { let c = 0; for (const g of qb) if (this.names[i]!.nb.has(g)) c++; counts[i] = c; }
+        if (useG !== grams) {
+          // exact shared-bigram counts only for names that hold most of the rare bigrams (or start like the query)
+          const needRare = Math.ceil(useG.length * 0.6), q2 = qk.slice(0, 2);
+          let w = 0;
+          for (const i of cand) {
+            const e = this.names[i]!;
+            if (counts[i]! < needRare && !e.nk.startsWith(q2)) { counts[i] = 0; continue; }
+            let c = 0;
+            for (const g of qb) if (e.nb.has(g)) c++;
+            counts[i] = c;
+            cand[w++] = i;
+          }
+          cand.length = w;
+        }
       }
       for (const k of [fullKey, qkj]) for (const i of (k && this.nameKeys.get(k)) || []) if (counts[i] === 0) { counts[i] = 1; cand.push(i); }
       for (const i of this.ministryKeys.get(qk) ?? []) if (counts[i] === 0) { counts[i] = 1; cand.push(i); }
@@ -275,23 +295,28 @@ export class SearchIndex {
           nTerms -= post.length - rare.length;
           post = rare;
         }
-        // long queries: score with the 8 rarest terms only (they carry most of the BM25 weight)
-        if (post.length > 8) {
-          post.sort((a, b) => a.p.ids.length - b.p.ids.length);
-          nTerms -= post.length - 8;
-          post = post.slice(0, 8);
+        // long or stop-word-heavy queries: score with the rarest terms only, at most 8 and about 120,000 postings
+        // (at least one term); the rare ones carry most of the BM25 weight
+        post.sort((a, b) => a.p.ids.length - b.p.ids.length);
+        let budget = 120_000, keep = 0;
+        while (keep < post.length && keep < 8 && (keep === 0 || budget - post[keep]!.p.ids.length >= 0)) { budget -= post[keep]!.p.ids.length; keep++; }
+        if (keep < post.length) {
+          nTerms -= post.length - keep;
+          post = post.slice(0, keep);
         }
         const need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * 0.6);
         if (post.length >= need && missing <= nTerms - need) {
           const { scores: sc, hits, len, avgdl } = this;
-          const touched: number[] = [];
+          if (this.touchedBuf.length < this.N) this.touchedBuf = new Uint32Array(this.N);
+          const touched = this.touchedBuf;
+          let nTouched = 0;
           const normLen = K1 * (1 - B), normB = (K1 * B) / avgdl;
           for (const { p, idf } of post) {
             const { ids, tfs } = p;
             const n = ids.length;
             for (let i = 0; i < n; i++) {
               const d = ids[i]!;
-              if (hits[d] === 0) touched.push(d);
+              if (hits[d] === 0) touched[nTouched++] = d;
               hits[d]!++;
               const tf = tfs[i]!;
               sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
@@ -303,7 +328,7 @@ export class SearchIndex {
           const agg = this.aggBuf;
           const owners: number[] = [];
           const owner = this.owner, seq = this.seq;
-          for (let k = 0; k < touched.length; k++) {
+          for (let k = 0; k < nTouched; k++) {
             const d = touched[k]!;
             const h = hits[d]!;
             if (h >= need) {
@@ -319,9 +344,18 @@ export class SearchIndex {
             }
             sc[d] = 0; hits[d] = 0;
           }
+          // keep hit objects for the best MAX_TEXT_HITS documents only (the total still counts all)
+          let cut = -Infinity;
+          if (owners.length > MAX_TEXT_HITS) {
+            const sc2 = new Float64Array(owners.length);
+            for (let k = 0; k < owners.length; k++) sc2[k] = agg[owners[k]! * 7 + 1]!;
+            sc2.sort();
+            cut = sc2[owners.length - MAX_TEXT_HITS]!;
+          }
           const bestS: Array<[number, Float64Array]> = [];
           for (const o of owners) {
-            bestS.push([o, agg.slice(o * 7, o * 7 + 7)]);
+            if (agg[o * 7 + 1]! >= cut) bestS.push([o, agg.slice(o * 7, o * 7 + 7)]);
+            else extraTotal.push(o);
             agg.fill(0, o * 7, o * 7 + 7);
           }
           for (const [o, b] of bestS) {
@@ -346,7 +380,12 @@ export class SearchIndex {
       }
       out.sort(order);
     }
-    return out;
+    let extra = 0;
+    for (const o of extraTotal) {
+      const d = law.byId.get(this.ids[o]!);
+      if (d && allow(d) && !scores.has(d)) extra++;
+    }
+    return Object.assign(out, { total: out.length + extra });
   }
 }
 

@@ -130,7 +130,7 @@ export function searchLaws(ctx: ToolCtx, args: z.infer<typeof searchSchema>) {
     if (arts.length) e.articles = arts.map((s) => law.articleHead(h.doc.id, s)).filter(Boolean);
     return e;
   });
-  const out: Record<string, unknown> = { total: hits.length, results };
+  const out: Record<string, unknown> = { total: hits.total ?? hits.length, results };
   if (offset + limit < hits.length) out.next_cursor = encodeCursor({ f: fp, o: offset + limit });
   return out;
 }
