@@ -295,10 +295,10 @@ export class SearchIndex {
           nTerms -= post.length - rare.length;
           post = rare;
         }
-        // long or stop-word-heavy queries: score with the rarest terms only, at most 8 and about 120,000 postings
+        // long or stop-word-heavy queries: score with the rarest terms only, at most 8 and about 60,000 postings
         // (at least one term); the rare ones carry most of the BM25 weight
         post.sort((a, b) => a.p.ids.length - b.p.ids.length);
-        let budget = 120_000, keep = 0;
+        let budget = 60_000, keep = 0;
         while (keep < post.length && keep < 8 && (keep === 0 || budget - post[keep]!.p.ids.length >= 0)) { budget -= post[keep]!.p.ids.length; keep++; }
         if (keep < post.length) {
           nTerms -= post.length - keep;
