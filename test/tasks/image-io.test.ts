@@ -33,3 +33,15 @@ t.test('image-io: safe decode rejects bad input with a code naming the field', a
   const g = await checkImage(gif).catch((e) => e);
   t.equal(g.code, 'UNSUPPORTED_MEDIA_TYPE', 'GIF not accepted');
 });
+
+t.test('image-io: EXIF orientation is applied (dimensions and pixels)', async (t) => {
+  // 60x40 image, left half black, tagged orientation 6 (rotate 90° clockwise to display)
+  const raw = Buffer.alloc(60 * 40 * 3, 255);
+  for (let y = 0; y < 40; y++) for (let x = 0; x < 30; x++) raw.fill(0, (y * 60 + x) * 3, (y * 60 + x) * 3 + 3);
+  const jpeg = await sharp(raw, { raw: { width: 60, height: 40, channels: 3 } }).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+  const c = await checkImage(jpeg);
+  t.same([c.width, c.height], [40, 60], 'oriented size');
+  const r = await decodeRaw(jpeg, { channels: 1 });
+  t.same([r.width, r.height], [40, 60]);
+  t.ok(r.data[5 * 40 + 20]! < 30 && r.data[55 * 40 + 20]! > 225, 'black half is on top after rotating clockwise');
+});
