@@ -43,7 +43,8 @@ export class Importer {
   stats = newStats();
   private annexes = new Map<string, TableRec[]>(); // rule dir (kr/…) → annex records
   private ruleDirs = new Map<string, string>(); // rule dir → admrul id
-  private histPaths = new Map<string, string>(); // "민법/법률" → law id (from history versions)
+  private histPaths = new Map<string, string>();
+  private rulePaths = new Map<string, string>(); // admrul id → its path, within this import // "민법/법률" → law id (from history versions)
   private pending: Array<{ kind: 'histIndex' | 'changelog' | 'lsHistory'; data: unknown; file: string }> = [];
   private xmls: Array<{ mst: string; text: string }> = [];
   /** writes queued for the next transaction (bounded, so no LMDB transaction grows too big) */
@@ -176,6 +177,14 @@ export class Importer {
   private importRule(text: string, kr: string | null): void {
     const p = parseAdmrulMd(text, kr);
     if (!p.doc.id) { this.stats.errors.push(`${kr}: no admRulSeq`); return; }
+    // regulate-kr has 41 admRulSeq values shared by two different rules: the later one (in path order) gets "-2"
+    const seq0 = p.doc.id;
+    for (let k = 2; ; k++) {
+      const holder = this.rulePaths.get(p.doc.id) ?? this.law.docs.get(p.doc.id)?.path;
+      if (!holder || holder === p.doc.path) break;
+      p.doc.id = `${seq0}-${k}`;
+    }
+    this.rulePaths.set(p.doc.id, p.doc.path ?? '');
     const old = this.law.docs.get(p.doc.id);
     if (old) p.doc.tables = old.tables;
     this.enqueue(text.length * 2, () => this.law.putDoc(p.doc, p.articles, []));

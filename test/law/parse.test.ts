@@ -106,3 +106,22 @@ t.test('tar.gz import: GNU long names, idempotent re-import', async (t) => {
   t.equal(law.catalog.reduce((s, d) => s + d.article_count, 0), arts1);
   t.equal(law.search.query('온실가스배출감축', {}, null)[0]?.doc.family, fam);
 });
+
+t.test('admin rules sharing one admRulSeq (a regulate-kr quirk) are both kept', async (t) => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-law-dup-'));
+  t.teardown(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  const rule = (title: string) => `---\n제목: ${title}\n행정규칙구분: 고시\n소관부처: 해양수산부\n시행일자: "2020-01-01"\n발령번호: "2020-1"\nadmRulSeq: "2100000055770"\n---\n# ${title}\n\n제1조(목적) 이 고시는 ${title}에 관한 사항을 정한다.\n`;
+  for (const name of ['가 규정', '나 고시']) {
+    fs.mkdirSync(path.join(tmp, 'kr', name), { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'kr', name, '고시.md'), rule(name));
+  }
+  const store = new Store(path.join(tmp, 'db'));
+  t.teardown(() => store.close());
+  const law = new LawStore(store);
+  law.reload();
+  await new Importer(law).run([path.join(tmp, 'kr')]);
+  t.same(law.catalog.map((d) => [d.id, d.name]).sort(), [['2100000055770', '가 규정'], ['2100000055770-2', '나 고시']]);
+  await new Importer(law).run([path.join(tmp, 'kr')]);
+  t.equal(law.catalog.length, 2);
+  t.equal(law.get('2100000055770-2')?.name, '나 고시');
+});
