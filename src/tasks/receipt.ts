@@ -10,7 +10,7 @@
 //   encode       1-bit PNG with 300 dpi
 import sharp from 'sharp';
 import { checkImage, decodeChecked, toBuffer, type DecodeOptions } from './lib/image-io.js';
-import { gaussianBlur, greyFromU8, histogram, otsu, sauvola, type Grey } from './lib/gray.js';
+import { gaussianBlur, greyFromU8, histogram, otsu, percentile as percentileOf, sauvola, type Grey } from './lib/gray.js';
 import { convexHull, type Pt } from './lib/geometry.js';
 import { encodePng1 } from './lib/png1.js';
 
@@ -176,6 +176,28 @@ function despeckle(bin: Uint8Array, w: number, h: number, minSize: number): numb
   return removed;
 }
 
+/** Extent of the ink of a deskewed grey image (analysed at <= 800 px), with a 4 % margin; full-res coordinates. */
+async function inkBox(rd: Uint8Array, RW: number, RH: number): Promise<[number, number, number, number] | undefined> {
+  const sc = Math.min(1, ANALYSIS / Math.max(RW, RH));
+  const sw = Math.max(1, Math.round(RW * sc)), sh = Math.max(1, Math.round(RH * sc));
+  const small = sc < 1 ? await resizeGrey(rd, RW, RH, sw, sh) : rd;
+  const ink = inkPixels(greyFromU8(small, sw, sh));
+  if (ink.length < 200) return undefined;
+  const xs = new Float64Array(ink.length), ys = new Float64Array(ink.length);
+  for (let k = 0; k < ink.length; k++) {
+    const i = ink[k]!;
+    xs[k] = i % sw;
+    ys[k] = (i - xs[k]!) / sw;
+  }
+  xs.sort();
+  ys.sort();
+  const q = (a: Float64Array, p: number): number => a[Math.min(a.length - 1, Math.floor(a.length * p))]!;
+  let x0 = q(xs, 0.005), x1 = q(xs, 0.995) + 1, y0 = q(ys, 0.005), y1 = q(ys, 0.995) + 1;
+  const mx = (x1 - x0) * 0.04 + 4, my = (y1 - y0) * 0.04 + 4;
+  x0 = Math.max(0, x0 - mx); x1 = Math.min(sw, x1 + mx); y0 = Math.max(0, y0 - my); y1 = Math.min(sh, y1 + my);
+  return [x0 / sc, y0 / sc, x1 / sc, y1 / sc];
+}
+
 export default async function receipt(input: ReceiptInput): Promise<ReceiptOutput> {
   const steps: string[] = [];
   const c = await checkImage(input.image, input);
@@ -235,8 +257,10 @@ export default async function receipt(input: ReceiptInput): Promise<ReceiptOutpu
   steps.push(`skew: ${angle}° (${angleSource})`);
 
   // ---- deskew + crop (full resolution)
+  // fill the corners opened by the rotation with the image's median grey (no artificial border edge)
+  const med = percentileOf(histogram(g), 0.5);
   const rot = await sharp(toBuffer(full.data), { raw: { width: W, height: H, channels: 1 } })
-    .rotate(-angle, { background: { r: 255, g: 255, b: 255, alpha: 1 } })
+    .rotate(-angle, { background: { r: med, g: med, b: med, alpha: 1 } })
     .greyscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
@@ -254,6 +278,10 @@ export default async function receipt(input: ReceiptInput): Promise<ReceiptOutpu
   if (paperFound) {
     const ix = (x1 - x0) * 0.01, iy = (y1 - y0) * 0.01;
     x0 += ix; x1 -= ix; y0 += iy; y1 -= iy;
+  } else {
+    // no paper edge: crop to the text (robust 0.5–99.5 % extent of the ink in the deskewed frame) plus a margin
+    const box = await inkBox(rd, RW, RH);
+    if (box) [x0, y0, x1, y1] = box;
   }
   const cx = Math.max(0, Math.floor(x0)), cy = Math.max(0, Math.floor(y0));
   const cw = Math.max(1, Math.min(RW, Math.ceil(x1)) - cx), chh = Math.max(1, Math.min(RH, Math.ceil(y1)) - cy);
@@ -286,7 +314,8 @@ export default async function receipt(input: ReceiptInput): Promise<ReceiptOutpu
   const window = Math.max(15, Math.round(tw / 24) | 1);
   const k = 0.2;
   const bin = sauvola({ data: flat, width: tw, height: th }, (window - 1) >> 1, k, 128);
-  const speck = Math.max(2, Math.round((tw / 500) ** 2 * 3));
+  // specks: a few pixels at 945 px width (commas and dots of receipt print are larger)
+  const speck = Math.max(2, Math.round((tw / 945) ** 2 * 4));
   const removed = despeckle(bin, tw, th, speck);
   steps.push(`threshold: Sauvola window ${window} k ${k}`, `despeckle: ${removed} pixels in specks <= ${speck} px removed`);
 

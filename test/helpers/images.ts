@@ -201,7 +201,7 @@ export interface ReceiptScene {
 }
 
 /** A receipt (paper with text lines) rotated by `angle` on a dark table, with a lighting gradient. */
-export async function receiptScene(opts: { angle?: number; seed?: number; shading?: number } = {}): Promise<ReceiptScene> {
+export async function receiptScene(opts: { angle?: number; seed?: number; shading?: number; table?: number } = {}): Promise<ReceiptScene> {
   ensureFonts();
   const pw = 480, ph = 900;
   const cv = createCanvas(pw, ph);
@@ -238,7 +238,7 @@ export async function receiptScene(opts: { angle?: number; seed?: number; shadin
   const rnd = prng(opts.seed ?? 3);
   const bg = new Uint8Array(W * H * 3);
   for (let i = 0; i < W * H; i++) {
-    const v = 55 + gauss(rnd) * 5;
+    const v = (opts.table ?? 55) + gauss(rnd) * 5;
     bg[i * 3] = clamp(v);
     bg[i * 3 + 1] = clamp(v * 0.95);
     bg[i * 3 + 2] = clamp(v * 0.9);

@@ -27,6 +27,38 @@ t.test('receipt: deskew error, crop to the paper, 1-bit 300-dpi output', async (
   }
 });
 
+t.test('receipt: on a light table (paper not separable) the text sets angle and crop; commas survive', async (t) => {
+  const s = await receiptScene({ angle: -25, table: 200, shading: 0.4 });
+  const r = await receipt({ image: s.jpeg });
+  t.equal(r.angleSource, 'text');
+  t.ok(Math.abs(r.angle - -25) <= 0.5, `deskew error ${Math.abs(r.angle + 25).toFixed(2)}°`);
+  // cropped to the text, not the whole rotated frame (the text block is ~440 px wide; the rotated frame ~1380)
+  t.ok(r.cropBox[2] < 0.6 * s.width, `crop width ${r.cropBox[2]} of ${s.width}`);
+  // small dark components (commas, dots) are kept: count components of 5..60 px
+  const { data, info } = await sharp(r.png).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const seen = new Uint8Array(data.length);
+  let small = 0;
+  for (let i = 0; i < data.length; i++) {
+    if (data[i]! >= 128 || seen[i]) continue;
+    let n = 0;
+    const st = [i];
+    seen[i] = 1;
+    while (st.length) {
+      const j = st.pop()!;
+      n++;
+      const x = j % info.width, y = (j - x) / info.width;
+      for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+        const xx = x + dx!, yy = y + dy!;
+        if (xx < 0 || yy < 0 || xx >= info.width || yy >= info.height) continue;
+        const k = yy * info.width + xx;
+        if (data[k]! < 128 && !seen[k]) { seen[k] = 1; st.push(k); }
+      }
+    }
+    if (n >= 5 && n <= 60) small++;
+  }
+  t.ok(small >= 20, `${small} small marks (commas, dots, hyphens) kept`);
+});
+
 t.test('receipt: a photo that is all paper is deskewed from the text lines', async (t) => {
   const s = await receiptScene({ angle: 0, shading: 0.2 });
   // crop inside the paper, then rotate by 7 degrees with white fill
