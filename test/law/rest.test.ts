@@ -110,3 +110,14 @@ t.test('empty store: tools and REST answer empty results', async (t) => {
   t.same(searchLaws({ law, now: Date.now() }, { query: '민법' }), { total: 0, results: [] });
   t.same(listLaws({ law, now: Date.now() }, {}), { total: 0, results: [] });
 });
+
+t.test('SEJONG_LAW_IMPORT is imported on the first start of an empty store', async (t) => {
+  const fam = '/work/shared/law-corpus/sample/statutes/kr/전공의의수련환경개선및지위향상을위한법률';
+  const s = await startTestServer({ env: { SEJONG_LAW_IMPORT: `${fam},/nonexistent/path` } });
+  t.teardown(() => s.close());
+  const h = (await (await fetch(s.url + '/mcp/health')).json()) as any;
+  t.equal(h.corpus.statutes, 3);
+  t.equal(h.corpus.empty, false);
+  const r = (await (await s.req('/api/v1/laws/012702')).json()) as any;
+  t.equal(r.meta.law_name, '전공의의 수련환경 개선 및 지위 향상을 위한 법률 시행령');
+});
