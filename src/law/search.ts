@@ -262,6 +262,8 @@ export class SearchIndex {
         else if (fullKey && nk === fullKey) { s = 95; match = 'abbreviation'; }
         else if (fullKey && nk.startsWith(fullKey)) { s = 70 + 10 * (fullKey.length / nk.length); match = 'abbreviation'; }
         else if (nk.startsWith(qk)) s = 70 + 10 * (qk.length / nk.length);
+        // the query starts with the whole name ("도로교통법 음주운전"): that statute, searched for the rest
+        else if (nk.length >= 2 && (qk.startsWith(nk) || qkj.startsWith(nk))) s = 75 + 10 * (nk.length / qk.length);
         else if (qk.length >= 3 && isAbbrev(qk, nk)) { s = 60 + 10 * (qk.length / nk.length); match = 'abbreviation'; }
         else if (nk.includes(qk)) s = 50 + 10 * (qk.length / nk.length);
         else if (qb.size >= 2) {
