@@ -73,6 +73,14 @@ t.test('search_laws: abbreviation 개인정보법 → 개인정보 보호법; te
   // middle dots: · and ㆍ match the same
   const dot = await call('search_laws', { query: '해외농업·산림자원 개발협력법' });
   t.match(dot.results[0].law_name ?? dot.results[0].admrul_name, /해외농업ㆍ산림자원 개발협력법/);
+  // a branch article named in the query, and a statute name followed by words
+  const br = await call('search_laws', { query: '개인정보 보호법 제7조의2', limit: 1 });
+  t.equal(br.results[0].law_id, '011357');
+  t.same(br.results[0].articles, [{ no: '7-2', title: (await call('get_article', { law_id: '011357', article_no: '7-2' })).article.title }]);
+  const ed = await call('search_laws', { query: '개인정보 보호법', type: 'enforcement decree', limit: 1 });
+  t.equal(ed.results[0].law_id, '011468');
+  const rest = await call('search_laws', { query: '민법 불법행위', limit: 1 });
+  t.equal(rest.results[0].law_name, '민법');
   const none = await call('search_laws', { query: 'zzqqxx없는말' });
   t.equal(none.total, 0);
   t.same(none.results, []);
