@@ -15,12 +15,15 @@ export interface ApiKeyRecord {
   revokedAt?: number;
 }
 
+const CACHE_MS = 2000;
+
 export type PublicKey = Omit<ApiKeyRecord, 'hash'>;
 
 export class KeyStore {
   private readonly keys: Database<ApiKeyRecord, string>;
   private readonly byHash: Database<string, string>;
-  private readonly cache = new Map<string, ApiKeyRecord | null>();
+  /** clear key → answer, for CACHE_MS */
+  private readonly cache = new Map<string, { rec: ApiKeyRecord | null; until: number }>();
   constructor(store: Store) {
     this.keys = store.db<ApiKeyRecord, string>('api-keys');
     this.byHash = store.db<string, string>('api-key-hashes');
@@ -41,25 +44,27 @@ export class KeyStore {
       this.keys.put(rec.id, rec);
       this.byHash.put(rec.hash, rec.id);
     });
-    this.cache.delete(rec.hash);
+    this.cache.clear();
     return { record: this.public(rec), key };
   }
 
-  /** The active key record for a clear-text key, or undefined. Hash lookup is exact; a final constant-time check guards it. */
+  /**
+   * The active key record for a clear-text key, or undefined. Looked up by its SHA-256 (exact match in LMDB);
+   * answers are cached for CACHE_MS so that a revocation by another process (the CLI) takes effect within that
+   * time; revocations through this process clear the cache at once.
+   */
   lookup(key: string): ApiKeyRecord | undefined {
     if (!key || key.length > 256) return undefined;
+    const now = Date.now();
+    const hit = this.cache.get(key);
+    if (hit && hit.until > now) return hit.rec ?? undefined;
     const hash = sha256(key);
-    let rec = this.cache.get(hash);
-    if (rec === undefined) {
-      const id = this.byHash.get(hash);
-      rec = (id && this.keys.get(id)) || null;
-      if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(hash, rec);
-    }
-    if (!rec || rec.revokedAt) return undefined;
-    const a = Buffer.from(rec.hash, 'hex');
-    const b = Buffer.from(hash, 'hex');
-    return a.length === b.length && crypto.timingSafeEqual(a, b) ? rec : undefined;
+    const id = this.byHash.get(hash);
+    const rec = id ? this.keys.get(id) : undefined;
+    const ok = rec && !rec.revokedAt && rec.hash.length === hash.length && crypto.timingSafeEqual(Buffer.from(rec.hash), Buffer.from(hash)) ? rec : undefined;
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(key, { rec: ok ?? null, until: now + CACHE_MS });
+    return ok;
   }
 
   get(id: string): ApiKeyRecord | undefined {
@@ -80,7 +85,7 @@ export class KeyStore {
     if (!rec || rec.revokedAt) return undefined;
     const next = { ...rec, ...patch };
     await this.keys.put(id, next);
-    this.cache.delete(rec.hash);
+    this.cache.clear();
     return this.public(next);
   }
 
@@ -89,7 +94,7 @@ export class KeyStore {
     if (!rec) return undefined;
     const next = { ...rec, revokedAt: rec.revokedAt ?? now };
     await this.keys.put(id, next);
-    this.cache.delete(rec.hash);
+    this.cache.clear();
     return this.public(next);
   }
 

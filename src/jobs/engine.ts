@@ -75,7 +75,7 @@ export class JobEngine {
     private readonly clock: Clock,
     private readonly tombstoneMs = 7 * 86400_000,
   ) {
-    this.jobs = store.db<JobRecord, string>('jobs');
+    this.jobs = store.db<JobRecord, string>('jobs', { cache: true });
     this.byKey = store.db<string, string>('job-access-keys');
     this.byOwner = store.db<null, [string, number, string]>('jobs-by-owner');
     this.active = store.db<null, string>('jobs-active');

@@ -87,6 +87,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       await http.close();
       for (const m of [...modules].reverse()) await m.mod.stop?.(services);
       await jobs.drain();
+      await services.limiter.close();
+      await services.requestLog.flush();
       await pool.close();
       await services.fetcher.close();
       await store.close();

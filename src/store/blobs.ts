@@ -17,7 +17,7 @@ export class BlobStore {
   private readonly meta: Database<BlobMeta, string>;
   constructor(store: Store) {
     this.data = store.db<Buffer, string>('blobs', { encoding: 'binary' });
-    this.meta = store.db<BlobMeta, string>('blob-meta');
+    this.meta = store.db<BlobMeta, string>('blob-meta', { cache: true });
   }
 
   async put(id: string, bytes: Buffer | Uint8Array, meta: Omit<BlobMeta, 'size'>): Promise<void> {

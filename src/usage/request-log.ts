@@ -1,4 +1,5 @@
 // Recent requests per key (time, method, path, status, ms) for GET /api/v1/logs; kept N days.
+// Entries are buffered and written in one transaction every 250 ms (and before any listing and on shutdown).
 import type { Database } from 'lmdb';
 import type { Store } from '../store/env.js';
 
@@ -14,17 +15,35 @@ export interface RequestLogEntry {
 
 export class RequestLog {
   private readonly db: Database<RequestLogEntry, [string, number, string]>;
-  constructor(store: Store, private readonly retentionMs: number) {
+  private pending: Array<[[string, number, string], RequestLogEntry]> = [];
+  private timer?: NodeJS.Timeout;
+  constructor(private readonly store: Store, private readonly retentionMs: number) {
     this.db = store.db<RequestLogEntry, [string, number, string]>('request-log');
   }
 
   add(keyId: string, e: RequestLogEntry): void {
-    void this.db.put([keyId, e.time, e.requestId], e);
+    this.pending.push([[keyId, e.time, e.requestId], e]);
+    if (this.pending.length >= 5000) void this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), 250);
+      this.timer.unref();
+    }
+  }
+
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    await this.store.transaction(() => {
+      for (const [k, v] of batch) this.db.put(k, v);
+    });
   }
 
   /** newest first; cursor = time|requestId of the last entry returned. Waits for pending log writes first. */
   async list(keyId: string, limit: number, cursor?: { time: number; id: string }, since?: number): Promise<{ entries: RequestLogEntry[]; next?: { time: number; id: string } }> {
-    await this.db.committed;
+    await this.flush();
     const out: RequestLogEntry[] = [];
     const start: [string, number, string] = cursor ? [keyId, cursor.time, cursor.id] : [keyId, Number.MAX_SAFE_INTEGER, '\uffff'];
     let next: { time: number; id: string } | undefined;
