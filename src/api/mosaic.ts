@@ -2,9 +2,7 @@
 // is kept as a studio_mosaic_ job (24 h) and served by GET /api/v1/studio/image?key=<accessKey> (src/api/studio.ts).
 import { z } from 'zod';
 import type { Ctx, RouteDef } from '../server/types.js';
-import type { Services } from '../services.js';
 import type { MosaicOutput } from '../tasks/mosaic.js';
-import { initSeal, seal } from '../studio/seal.js';
 
 const coord = z.number().int().min(0).max(100_000);
 const extent = z.number().int().min(1).max(100_000);
@@ -14,10 +12,6 @@ const body = z.object({
   blockSize: z.number().int().min(4).max(40).optional(),
 }).strict();
 type Body = z.infer<typeof body>;
-
-export async function start(services: Services): Promise<void> {
-  await initSeal(services);
-}
 
 async function mosaic(ctx: Ctx) {
   const b = ctx.body as Body;
@@ -33,8 +27,7 @@ async function mosaic(ctx: Ctx) {
     family: 'studio_mosaic', owner: ctx.principal.keyId, estimatedCost: 0,
     meta: { featureId: 'mosaic', params: { blockSize: r.blockSize, regions: r.regions } },
   });
-  // kept sealed so that GET /api/v1/studio/status can rebuild imageUrl for the API key
-  await jobs.progress(job.id, 0.9, { sealedKey: seal(services, accessKey) });
+  await jobs.progress(job.id, 0.9);
   const processingTime = Math.round(performance.now() - t0);
   const done = await jobs.complete(job.id, {
     result: { width: r.width, height: r.height, blockSize: r.blockSize, regions: r.regions, processingTimeMs: processingTime },
