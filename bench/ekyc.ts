@@ -18,6 +18,7 @@ const arg = (name: string, def: number): number => {
   return i > 0 ? Number(process.argv[i + 1]) : def;
 };
 const RUNS = arg('runs', 12);
+const TESS = arg('tesseract', 0);
 const CARDS = arg('cards', 30);
 const FACES = path.resolve(process.cwd(), '../shared/faces');
 const rd = (p: string) => fs.readFileSync(path.join(FACES, p));
@@ -121,3 +122,46 @@ await pool2.close();
 const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
 console.log(`\n### OCR on ${CARDS} rendered cards (jumin/driver/alien in turn; clean, blur 1.2, noise 12, tint, rotation 1.5°, all + JPEG 80)\n`);
 console.log(table(Object.keys(acc).sort().map((k) => ({ field: k, cards: acc[k]!.length, 'char accuracy': mean(acc[k]!).toFixed(3), 'exact': mean(exact[k]!).toFixed(3) }))));
+
+// ---------------------------------------------------------------- engine comparison: tesseract.js on the same fields
+if (TESS > 0) {
+  const { createWorker, PSM } = await import('tesseract.js');
+  const { createRequire } = await import('node:module');
+  const sharp = (await import('sharp')).default;
+  const { LAYOUTS } = await import('../src/vision/layouts.js');
+  const { readCard } = await import('../src/vision/idcard.js');
+  const require = createRequire(import.meta.url);
+  const data = (l: string) => path.dirname(require.resolve(`@tesseract.js-data/${l}/package.json`)) + '/4.0.0_best_int';
+  const core = path.dirname(require.resolve('tesseract.js-core/package.json'));
+  // kor and eng live in different packages and tesseract.js takes one langPath: link both into a temp folder
+  const langDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-tess-'));
+  for (const l of ['kor', 'eng']) fs.symlinkSync(path.join(data(l), `${l}.traineddata.gz`), path.join(langDir, `${l}.traineddata.gz`));
+  const w = await createWorker(['kor', 'eng'], 1, { langPath: langDir, corePath: core, cacheMethod: 'none', gzip: true } as never);
+  const accT: Record<string, number[]> = {}, accP: Record<string, number[]> = {};
+  let tT = 0, tP = 0;
+  for (let i = 0; i < TESS; i++) {
+    const doc = docs[i % 3]!;
+    const card = await renderCard(doc, { seed: 7000 + i, degrade: degradationFor(Math.floor(i / 3)) });
+    let t0 = performance.now();
+    const pp = await readCard(await decodeRgb(card.image), doc);
+    tP += performance.now() - t0;
+    t0 = performance.now();
+    for (const [k, [x, y, ww, hh]] of Object.entries(LAYOUTS[doc].regions)) {
+      if (card.truth[k] === undefined) continue;
+      // the pre-processing models.md found best for tesseract: grey → 2× → contrast stretch
+      const crop = await sharp(card.image).extract({ left: Math.round(x * 1280), top: Math.round(y * 807), width: Math.round(ww * 1280), height: Math.round(hh * 807) })
+        .greyscale().resize({ width: Math.round(ww * 1280 * 2) }).normalise().png().toBuffer();
+      await w.setParameters({ tessedit_pageseg_mode: k === 'address' ? PSM.SINGLE_BLOCK : PSM.SINGLE_LINE });
+      const got = (await w.recognize(crop)).data.text.trim();
+      let truth = card.truth[k]!;
+      if (k === 'issue_date') { const [Y, M, D] = truth.split('-'); truth = `${Y}. ${Number(M)}. ${Number(D)}.`; }
+      (accT[k] ??= []).push(charAccuracy(truth, got));
+      (accP[k] ??= []).push(charAccuracy(card.truth[k]!, pp.fields[k]?.text ?? ''));
+    }
+    tT += performance.now() - t0;
+  }
+  await w.terminate();
+  console.log(`\n### engine comparison on ${TESS} rendered cards: per-field char accuracy (tesseract on the printed form, PP-OCR after our post-processing)\n`);
+  console.log(table(Object.keys(accT).map((k) => ({ field: k, 'tesseract.js kor+eng': mean(accT[k]!).toFixed(3), 'PP-OCR det+rec': mean(accP[k]!).toFixed(3) }))));
+  console.log(`\nms per card on this (loaded) machine: tesseract.js fields only ${Math.round(tT / TESS)}, PP-OCR whole card ${Math.round(tP / TESS)}`);
+}

@@ -103,6 +103,8 @@ export async function detectTextBoxes(img: RgbImage, opts: DetectTextOptions = {
 
 // ------------------------------------------------------------------ recognition (CTC)
 const REC_H = 48;
+/** horizontal margin added to each line box before recognition, as a fraction of its height */
+const PAD_X = 0.15; // measured on 30 rendered cards: 0 → status 0.93, 0.15 → 1.00, 0.25 → name 0.98, 0.5 worse
 
 /** Read the text in each box (one line per box). Boxes are cropped from img, scaled to height 48, batched. */
 export async function recognizeBoxes(img: Raster, boxes: Box[], batch = 8): Promise<TextLine[]> {
@@ -110,12 +112,15 @@ export async function recognizeBoxes(img: Raster, boxes: Box[], batch = 8): Prom
   const out: TextLine[] = [];
   for (let b0 = 0; b0 < boxes.length; b0 += batch) {
     const group = boxes.slice(b0, b0 + batch);
-    const widths = group.map((b) => Math.max(16, Math.min(1600, Math.round(((b[2] - b[0]) / Math.max(1, b[3] - b[1])) * REC_H))));
+    // a little horizontal context on both sides: short lines (a visa code "F-4") lose their first glyph without it
+    const padded = group.map((b): Box => { const m = PAD_X * (b[3] - b[1]); return [b[0] - m, b[1], b[2] + m, b[3]]; });
+    const widths = padded.map((b) => Math.max(16, Math.min(1600, Math.round(((b[2] - b[0]) / Math.max(1, b[3] - b[1])) * REC_H))));
     const Wmax = Math.max(...widths.map((w) => Math.ceil(w / 8) * 8), 64);
     const input = new Float32Array(group.length * 3 * REC_H * Wmax); // zero = mid grey after normalisation
     group.forEach((b, k) => {
       const w = widths[k]!;
-      const crop = cropResize(img, b[0], b[1], b[2] - b[0], b[3] - b[1], w, REC_H, 255);
+      const pb = padded[k]!;
+      const crop = cropResize(img, pb[0], pb[1], pb[2] - pb[0], pb[3] - pb[1], w, REC_H, 255);
       const plane = REC_H * Wmax;
       const base = k * 3 * plane;
       const C = crop.channels;
@@ -143,7 +148,7 @@ export async function recognizeBoxes(img: Raster, boxes: Box[], batch = 8): Prom
         prev = best;
       }
       // timestep → image x; a gap much wider than the usual character pitch becomes a space
-      const pxPerStep = (Wmax / T) * ((b[2] - b[0]) / widths[k]!);
+      const pxPerStep = (Wmax / T) * ((padded[k]![2] - padded[k]![0]) / widths[k]!);
       const glyphs = emitted.filter((e) => e.ch.trim() !== '');
       const steps = glyphs.slice(1).map((e, j) => e.t - glyphs[j]!.t).sort((x, y) => x - y);
       const pitch = steps.length ? steps[Math.floor(steps.length / 2)]! : 0;
@@ -159,7 +164,7 @@ export async function recognizeBoxes(img: Raster, boxes: Box[], batch = 8): Prom
         if (last && pitch > 0 && e.t - last.t > Math.max(pitch * 1.9, pitch + 3) && !text.endsWith(' ')) text += ' ';
         text += e.ch;
         confs.push(e.p);
-        xs.push(b[0] + (e.t + 0.5) * pxPerStep);
+        xs.push(padded[k]![0] + (e.t + 0.5) * pxPerStep);
         last = e;
       }
       out.push({ text: text.trim(), confidence: confs.length ? confs.reduce((s, x) => s + x, 0) / confs.length : 0, box: b, charConfidences: confs, charX: xs });
