@@ -264,3 +264,23 @@ t.test('a dropped SSE client frees its session', async (t) => {
   const bad = await fetch(srv.url + '/mcp/messages?sessionId=nope', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
   t.equal(bad.status, 404);
 });
+
+t.test('many concurrent SSE sessions', async (t) => {
+  const health = async () => ((await (await fetch(srv.url + '/mcp/health')).json()) as any).sessions.sse as number;
+  const before = await health();
+  const clients = await Promise.all(Array.from({ length: 20 }, async (_, i) => {
+    const c = new Client({ name: `many-${i}`, version: '1' });
+    await c.connect(new SSEClientTransport(new URL(srv.url + '/mcp/sse')));
+    return c;
+  }));
+  t.equal(await health(), before + 20);
+  const answers = await Promise.all(clients.map(async (c, i) => {
+    const r = (await c.callTool({ name: 'get_article', arguments: { law_id: '001706', article_no: String(750 + (i % 5)) } })) as R;
+    return JSON.parse(r.content[0]!.text).article.no as string;
+  }));
+  t.same(answers, Array.from({ length: 20 }, (_, i) => String(750 + (i % 5))));
+  await Promise.all(clients.map((c) => c.close()));
+  let after = await health();
+  for (let i = 0; i < 50 && after !== before; i++) { await new Promise((r) => setTimeout(r, 50)); after = await health(); }
+  t.equal(after, before);
+});
