@@ -51,7 +51,40 @@ function hasBox(l: string): boolean {
   return false;
 }
 
+/** Tables whose spacing was collapsed (legalize-kr article text): cells split at │, rows between rule lines. */
+function parseCollapsed(block: string[]): ParsedTable | null {
+  const rows: TableCell[][] = [];
+  let cur: string[] | null = null;
+  const flush = () => {
+    if (cur && cur.some((c) => c)) rows.push(cur.map((text, col) => ({ text, col, row: rows.length })));
+    cur = null;
+  };
+  for (const line of block) {
+    const t = line.trim();
+    if (![...t].some((c) => !isBox(c.codePointAt(0)!) && c.trim())) { flush(); continue; }
+    const cells = t.split(/[│┃]/).map((c) => c.trim().replace(/\s+/g, ' '));
+    if (cells[0] === '') cells.shift();
+    if (cells.length && cells[cells.length - 1] === '') cells.pop();
+    if (!cur) cur = cells;
+    else cells.forEach((c, i) => { if (c) cur![i] = cur![i] ? `${cur![i]} ${c}` : c; });
+  }
+  flush();
+  const columns = Math.max(0, ...rows.map((r) => r.length));
+  return rows.length ? { columns, rows } : null;
+}
+
 function parseBlock(block: string[]): ParsedTable | null {
+  // aligned layout? the │ of all text lines fall on a few columns; collapsed spacing scatters them
+  const all = new Set<number>();
+  let maxPer = 0;
+  for (const l of block) {
+    const g = toCols(l);
+    if (!g.some((c) => c.trim() && !isBox(c.codePointAt(0)!))) continue;
+    let n = 0;
+    g.forEach((c, x) => { if (c === '│' || c === '┃') { all.add(x); n++; } });
+    maxPer = Math.max(maxPer, n);
+  }
+  if (all.size > Math.max(maxPer * 2, maxPer + 3)) return parseCollapsed(block);
   const grid = block.map(toCols);
   const width = Math.max(...grid.map((g) => g.length));
   // vertical boundary columns: where a vertical connector appears in a text line (or a junction in a rule)

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { LawStore, Revision } from './store.js';
 import { paragraphsOf, type Category, type DocRec } from './parse.js';
+import { parseBoxTables } from './boxtable.js';
 import { articleLabel, articleOrder, isYmd, kstToday, nameKey, parseArticleNo, parseTableNo } from './normalize.js';
 
 /** A tool failure with a message meant for the agent (becomes an MCP tool result with isError). */
@@ -249,7 +250,10 @@ function articleOut(law: LawStore, d: DocRec, seq: number, full: boolean): Recor
   const o: Record<string, unknown> = { no: a.no, label: articleLabel(a.no), title: a.title, content: a.content, enforcement_date: a.enforcement_date ?? d.enforcement_date };
   if (a.chapter) o.chapter = a.chapter;
   if (a.deleted) o.deleted = true;
-  if (full) o.paragraphs = paragraphsOf(a.content);
+  if (full) {
+    o.paragraphs = paragraphsOf(a.content);
+    if (/[\u2500-\u257f]/.test(a.content)) o.tables = parseBoxTables(a.content);
+  }
   return o;
 }
 
@@ -311,12 +315,13 @@ export function getTable(ctx: ToolCtx, args: z.infer<typeof getTableSchema>) {
 
 export const getRelationsSchema = z.object({ law_id: lawIdSchema }).strict();
 
-const relCaches = new WeakMap<LawStore, Map<string, { version: number; citedBy: Map<string, string[]> }>>();
+interface RelIndex { version: number; citedBy: Map<string, string[]>; byFamily: Map<string, DocRec[]> }
+const relCaches = new WeakMap<LawStore, Map<string, RelIndex>>();
 
-function citedByMap(law: LawStore): Map<string, string[]> {
+function relIndex(law: LawStore): RelIndex {
   const relCache = cacheOf(relCaches, law);
   const c = relCache.get('x');
-  if (c && c.version === law.version) return c.citedBy;
+  if (c && c.version === law.version) return c;
   const m = new Map<string, string[]>();
   for (const d of law.catalog) {
     for (const name of d.cites) {
@@ -327,8 +332,22 @@ function citedByMap(law: LawStore): Map<string, string[]> {
       else m.set(t.id, [d.id]);
     }
   }
-  relCache.set('x', { version: law.version, citedBy: m });
-  return m;
+  const byFamily = new Map<string, DocRec[]>();
+  for (const d of law.catalog) {
+    if (d.entity_type !== 'law') continue;
+    for (const k of new Set([`n:${nameKey(familyBase(d.name))}`, ...(d.family ? [`f:${d.family}`] : [])])) {
+      const l = byFamily.get(k);
+      if (l) l.push(d);
+      else byFamily.set(k, [d]);
+    }
+  }
+  const idx = { version: law.version, citedBy: m, byFamily };
+  relCache.set('x', idx);
+  return idx;
+}
+
+function citedByMap(law: LawStore): Map<string, string[]> {
+  return relIndex(law).citedBy;
 }
 
 function familyBase(name: string): string {
@@ -347,13 +366,10 @@ export function getRelations(ctx: ToolCtx, args: z.infer<typeof getRelationsSche
   if (d.entity_type === 'admrul') {
     anchor = d.cites.map((c) => law.resolveName(c)).find((x) => x && x.entity_type === 'law');
   }
-  const family: DocRec[] = [];
+  let family: DocRec[] = [];
   if (anchor) {
-    const base = nameKey(familyBase(anchor.name));
-    for (const x of law.catalog) {
-      if (x.entity_type !== 'law') continue;
-      if ((anchor.family && x.family === anchor.family) || nameKey(familyBase(x.name)) === base) family.push(x);
-    }
+    const byFamily = relIndex(law).byFamily;
+    family = [...new Set([...(byFamily.get(`n:${nameKey(familyBase(anchor.name))}`) ?? []), ...(anchor.family ? byFamily.get(`f:${anchor.family}`) ?? [] : [])])];
   }
   const pick = (c: Category) => family.filter((x) => x.category === c).sort((a, b) => Number(Boolean(a.repealed)) - Number(Boolean(b.repealed)) || (b.promulgation_date ?? '').localeCompare(a.promulgation_date ?? ''));
   const lawTier = pick('law'), decree = pick('decree'), rule = pick('rule');
@@ -482,7 +498,7 @@ export const TOOLS: ToolDef[] = [
   },
   {
     name: 'get_article',
-    description: 'Article text. With article_no: {law_id, law_name, article:{no, label (제15조의2), title, content (full text; 항 start with ①…, 호 are indented 2 spaces, 목 4), enforcement_date, chapter, paragraphs:[{no?, text, items:[{no, text, sub:[{no, text}]}]}], deleted?}}. With range or without both: {law_id, law_name, count, articles:[…same without paragraphs]}.',
+    description: 'Article text. With article_no: {law_id, law_name, article:{no, label (제15조의2), title, content (full text; 항 start with ①…, 호 are indented 2 spaces, 목 4), enforcement_date, chapter, paragraphs:[{no?, text, items:[{no, text, sub:[{no, text}]}]}], deleted?, tables? (box-drawing tables inside the article, parsed like get_table)}}. With range or without both: {law_id, law_name, count, articles:[…same without paragraphs]}.',
     schema: getArticleSchema,
     run: getArticle,
   },

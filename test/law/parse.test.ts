@@ -79,6 +79,10 @@ t.test('admin rule, annex box table, law.go.kr XML', async (t) => {
   t.equal(x.doc.abbreviation, '전공의법 시행령');
   t.equal(x.doc.revision_type, '일부개정');
   t.ok(x.articles.find((a) => a.no === '1-2'));
+  // a table whose spacing was collapsed (legalize-kr article text): split at │, rows between rules
+  const bd = parseStatuteMd(fs.readFileSync(`${SAMPLE}/statutes/kr/건축법/시행령.md`, 'utf8'), null);
+  const tb = parseBoxTables(bd.articles.find((a) => a.no === '3-3')!.content);
+  t.same(tb[0]!.rows.map((r) => r.map((c) => c.text)), [['막다른 도로의 길이', '도로의 너비'], ['10미터 미만', '2미터'], ['10미터 이상 35미터 미만', '3미터'], ['35미터 이상', '6미터(도시지역이 아닌 읍ㆍ면지역은 4미터)']]);
   const box = parseBoxTables('┌──┬──┐\n│가│나│\n├──┼──┤\n│다    │\n└──┴──┘');
   t.equal(box[0]!.rows[0]!.length, 2);
 });
