@@ -224,7 +224,7 @@ export class Importer {
       if (old && old.mst === mst) {
         // same version as the Markdown: add annex bodies, abbreviation, revision type, per-article enforcement dates
         old.abbreviation = p.doc.abbreviation;
-        old.revision_type = p.doc.revision_type ?? old.revision_type;
+        if (p.doc.revision_type) { old.revision_type = p.doc.revision_type; old.revision_inferred = false; }
         old.tables = mergeTableRefs(old.tables, p.doc.tables);
         for (const t of p.tables) law.tables.put([id, `${t.kind}:${t.table_no}`], t);
         law.docs.put(id, old);
@@ -277,7 +277,7 @@ export class Importer {
           const l = byDate.get(date);
           if (l) l.push(ce);
           else byDate.set(date, [ce]);
-          if (doc && ce.mst && doc.mst === ce.mst && !doc.revision_type && ce.revision_type) { doc.revision_type = ce.revision_type; law.docs.put(doc.id, doc); }
+          if (doc && ce.mst && doc.mst === ce.mst && ce.revision_type && doc.revision_type !== ce.revision_type) { doc.revision_type = ce.revision_type; doc.revision_inferred = false; law.docs.put(doc.id, doc); }
         }
         for (const [date, list] of byDate) { addChanges(law, date, list); this.stats.changelog_entries += list.length; }
       }
@@ -288,7 +288,7 @@ export class Importer {
       const revs = law.hist.get(d.id);
       if (!revs) continue;
       const cur = revs.find((r) => r.mst && r.mst === d.mst);
-      if (cur?.revision_type && d.revision_type !== cur.revision_type) { d.revision_type = cur.revision_type; law.docs.put(d.id, d); }
+      if (cur?.revision_type && (d.revision_type !== cur.revision_type || d.revision_inferred)) { d.revision_type = cur.revision_type; d.revision_inferred = false; law.docs.put(d.id, d); }
     }
     await law.flushed();
     law.reload();
@@ -344,7 +344,7 @@ function mergeTableRefs(a: DocRec['tables'], b: DocRec['tables']): DocRec['table
 function mergeExtras(doc: DocRec, old: DocRec): void {
   if (old.mst === doc.mst || old.promulgation_date === doc.promulgation_date) {
     doc.abbreviation ??= old.abbreviation;
-    doc.revision_type ??= old.revision_type;
+    if (old.revision_type && !old.revision_inferred && (doc.revision_inferred || !doc.revision_type)) { doc.revision_type = old.revision_type; doc.revision_inferred = false; }
     doc.tables = mergeTableRefs(doc.tables, old.tables.filter((t) => t.has_body));
   }
 }

@@ -57,6 +57,8 @@ export interface DocRec {
   /** names cited in 「」 (nameKey-normalised at finalise time) */
   cites: string[];
   repealed?: boolean;
+  /** revision_type was guessed from the 부칙 headers (replaced by history/changelog/XML/sync data) */
+  revision_inferred?: boolean;
   /** where this record came from (md, admrul, xml, sync) */
   source: string;
 }
@@ -218,6 +220,7 @@ export function parseStatuteMd(text: string, relPath: string | null): ParsedDoc 
   };
   let inAddenda = false;
   const cites = new Set<string>();
+  const addendaHeads: Array<{ by: string | null; no: string; date: string | null }> = [];
   for (const raw of body.split('\n')) {
     const line = raw.replace(/\r$/, '');
     if (line.startsWith('#')) {
@@ -239,7 +242,12 @@ export function parseStatuteMd(text: string, relPath: string | null): ParsedDoc 
         continue;
       }
     }
-    if (inAddenda || !cur) continue;
+    if (inAddenda) {
+      const am2 = /^부칙\s*(\(([^)]*)\))?\s*<\s*(?:[^>]*?제)?\s*(\d+)호\s*,\s*([\d.\s]+)>/.exec(line.trim());
+      if (am2) addendaHeads.push({ by: am2[2] ?? null, no: am2[3]!, date: normDate(am2[4]!.replace(/\s+/g, '').replace(/\.$/, '')) });
+      continue;
+    }
+    if (!cur) continue;
     if (!line.trim()) continue;
     const indent = line.length - line.trimStart().length;
     let t = line.trim().replace(/\\([.\\*_#-])/g, '$1');
@@ -269,7 +277,25 @@ export function parseStatuteMd(text: string, relPath: string | null): ParsedDoc 
     source: 'md',
   };
   if (articles.length === 1 && articles[0]!.no === '0') doc.repealed = true;
+  doc.revision_type = inferRevisionType(addendaHeads, doc.promulgation_no, doc.repealed);
+  if (doc.revision_type) doc.revision_inferred = true;
   return { doc, articles, tables: [] };
+}
+
+/**
+ * legalize-kr Markdown has no 제개정구분; infer it from the 부칙 headers: the addendum of this promulgation
+ * (same 공포번호) names another law in parentheses → 타법개정; it is the only addendum → 제정; otherwise 일부개정.
+ * History, changelog, XML and sync data replace the guess when they name the kind.
+ */
+export function inferRevisionType(heads: Array<{ by: string | null; no: string; date: string | null }>, promNo: string | null, repealed?: boolean): string | null {
+  if (repealed) return '폐지';
+  if (!heads.length || !promNo) return null;
+  const n = String(Number(promNo));
+  const own = heads.filter((h) => String(Number(h.no)) === n);
+  if (!own.length) return null;
+  if (own.some((h) => h.by)) return '타법개정';
+  if (heads.length === own.length) return '제정';
+  return '일부개정';
 }
 
 // ---------- admin rules (regulate-kr) ----------

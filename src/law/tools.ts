@@ -199,6 +199,7 @@ export function metaOf(d: DocRec, now: number): Record<string, unknown> {
   if (d.entity_type === 'law') {
     Object.assign(m, { promulgation_date: d.promulgation_date, promulgation_no: d.promulgation_no, mst: d.mst });
     if (d.abbreviation) m.abbreviation = d.abbreviation;
+    if (d.revision_inferred) m.revision_type_inferred = true;
   } else m.issuance_no = d.promulgation_no;
   if (d.source_url) m.source_url = d.source_url;
   return m;

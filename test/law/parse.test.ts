@@ -60,8 +60,11 @@ t.test('statute Markdown: articles, 항/호/목, branch and deleted articles, ch
   t.ok(paras[0]!.items!.some((i) => i.no === '1의2'));
   const a3 = paragraphsOf(k.articles.find((a) => a.no === '3')!.content);
   t.same(a3.map((x) => x.no), ['①', '②', '③', '④', '⑤', '⑥', '⑦', '⑧']);
+  t.equal(k.doc.revision_type, '일부개정');
+  t.equal(k.doc.revision_inferred, true);
   const stub = parseStatuteMd(fs.readFileSync(`${SAMPLE}/statutes/kr/근로기준법/법률.md`, 'utf8'), 'kr/근로기준법/법률.md');
   t.equal(stub.doc.repealed, true);
+  t.equal(stub.doc.revision_type, '폐지');
 });
 
 t.test('admin rule, annex box table, law.go.kr XML', async (t) => {
