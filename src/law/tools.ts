@@ -462,8 +462,9 @@ export function getChangelog(ctx: ToolCtx, args: z.infer<typeof getChangelogSche
   };
   if (!list.length) {
     let prev: string | null = null, next: string | null = null;
-    for (const k of law.chg.getKeys({ end: date, reverse: true, limit: 1 } as never)) prev = String(k);
-    for (const k of law.chg.getKeys({ start: date, limit: 1 })) next = String(k);
+    // lmdb-js reverse ranges run from start down to end
+    for (const k of law.chg.getKeys({ start: date, end: '0', reverse: true, limit: 2 })) if (String(k) < date) { prev = String(k); break; }
+    for (const k of law.chg.getKeys({ start: date, limit: 2 })) if (String(k) > date) { next = String(k); break; }
     out.nearest_dates = { before: prev, after: next && next !== date ? next : null };
   }
   return out;

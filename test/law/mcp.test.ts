@@ -225,7 +225,10 @@ t.test('get_changelog: a date with changes, an empty date, default today, bad da
   t.ok(r.changes.some((c: any) => c.law_name === '응급의료에 관한 법률 시행규칙' && c.revision_type === '일부개정'));
   const e = await call('get_changelog', { date: '20200101' });
   t.equal(e.total, 0);
-  t.ok(e.nearest_dates.after);
+  t.same(e.nearest_dates, { before: null, after: '20260310' });
+  const gap = await call('get_changelog', { date: '20260607' });
+  t.equal(gap.total, 0);
+  t.same(gap.nearest_dates, { before: '20260605', after: null });
   const today = await call('get_changelog', {});
   t.match(today.date, /^\d{8}$/);
   t.match(await callErr('get_changelog', { date: '2026-06-05' }), /date/);
