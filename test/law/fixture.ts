@@ -11,6 +11,7 @@ export const SAMPLE = '/work/shared/law-corpus/sample';
 // bump when the store layout or the parsers change
 const LAYOUT = 'v3';
 
+/** A copy of the imported sample in a fresh temp dir, removed when the test process exits. */
 export async function sampleDataDir(paths: string[] = [SAMPLE]): Promise<string> {
   const src = path.join(path.dirname(new URL(import.meta.url).pathname), '../../src/law');
   const stamp = fs.readdirSync(src).map((f) => fs.statSync(path.join(src, f)).mtimeMs).join(',');
@@ -39,7 +40,14 @@ export async function sampleDataDir(paths: string[] = [SAMPLE]): Promise<string>
       fs.rmdirSync(lock);
     }
   }
+  // drop fixture builds of older sources (their tag no longer matches)
+  for (const f of fs.readdirSync(os.tmpdir())) {
+    if (f.startsWith('sejong-law-fixture-') && !f.startsWith(path.basename(cache)) && !f.endsWith('.lock')) {
+      try { if (Date.now() - fs.statSync(path.join(os.tmpdir(), f)).mtimeMs > 600_000) fs.rmSync(path.join(os.tmpdir(), f), { recursive: true, force: true }); } catch { /* another process */ }
+    }
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-law-test-'));
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   for (const f of fs.readdirSync(cache)) if (f !== 'ready') fs.copyFileSync(path.join(cache, f), path.join(dir, f));
   return dir;
 }
