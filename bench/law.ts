@@ -37,6 +37,8 @@ const load0 = os.loadavg()[0]!;
 let importLine = 'reused store';
 if (!dataDir) {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-law-bench-'));
+  const created = dataDir;
+  process.once('exit', () => fs.rmSync(created, { recursive: true, force: true }));
   const store = new Store(dataDir);
   const law = new LawStore(store);
   law.reload();
