@@ -287,3 +287,49 @@ t.test('many concurrent SSE sessions', async (t) => {
   for (let i = 0; i < 50 && after !== before; i++) { await new Promise((r) => setTimeout(r, 50)); after = await health(); }
   t.equal(after, before);
 });
+
+t.test('raw HTTP+SSE exchange of revision 2024-11-05 (endpoint event, 202, message events)', async (t) => {
+  const ac = new AbortController();
+  const res = await fetch(srv.url + '/mcp/sse', { signal: ac.signal, headers: { accept: 'text/event-stream' } });
+  t.equal(res.status, 200);
+  t.match(res.headers.get('content-type'), /text\/event-stream/);
+  const reader = res.body!.getReader();
+  const dec = new TextDecoder();
+  let buf = '';
+  const nextEvent = async (): Promise<{ event: string; data: string }> => {
+    for (;;) {
+      const i = buf.indexOf('\n\n');
+      if (i >= 0) {
+        const raw = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        if (raw.startsWith(':')) continue;
+        const ev = /^event: (.*)$/m.exec(raw)?.[1] ?? 'message';
+        const data = raw.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+        return { event: ev, data };
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error('stream ended');
+      buf += dec.decode(value, { stream: true });
+    }
+  };
+  const ep = await nextEvent();
+  t.equal(ep.event, 'endpoint');
+  t.match(ep.data, /^\/mcp\/messages\?sessionId=[0-9a-f-]{36}$/);
+  const post = (body: unknown) => fetch(new URL(ep.data, srv.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const p1 = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+  t.equal(p1.status, 202);
+  const init = await nextEvent();
+  t.equal(init.event, 'message');
+  const msg = JSON.parse(init.data);
+  t.equal(msg.id, 1);
+  t.equal(msg.result.protocolVersion, '2024-11-05');
+  t.ok(msg.result.capabilities.tools);
+  t.equal((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202);
+  await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_article', arguments: { law_id: '001706', article_no: '750' } } });
+  const call = JSON.parse((await nextEvent()).data);
+  t.equal(call.id, 2);
+  t.equal(JSON.parse(call.result.content[0].text).article.title, '불법행위의 내용');
+  const bad = await fetch(new URL(ep.data, srv.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' });
+  t.equal(bad.status, 400);
+  ac.abort();
+});
