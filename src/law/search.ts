@@ -373,6 +373,11 @@ export class SearchIndex {
       }
     }
     const out = [...scores.values()];
+    // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
+    for (const h of out) {
+      const same = law.byName.get(nameKey(h.doc.name));
+      if (same && same.length > 1 && same[0] !== h.doc) h.score *= 0.5;
+    }
     const order = (a: Hit, b: Hit) => b.score - a.score || a.doc.name.length - b.doc.name.length || a.doc.id.localeCompare(b.doc.id);
     out.sort(order);
     if (articleRef) {
