@@ -62,6 +62,8 @@ export class SearchIndex {
   private ministryKeys = new Map<string, number[]>();
   private nameCounts = new Uint16Array(0);
   private aggBuf = new Float64Array(0);
+  /** ids of documents whose title is also carried by a newer (preferred) document */
+  private olderDup = new Set<string>();
   private touchedBuf = new Uint32Array(0);
 
   constructor(private readonly law: LawStore) {}
@@ -82,6 +84,8 @@ export class SearchIndex {
       for (const m of new Set(e.mk)) add(this.ministryKeys, m, i);
     });
     this.nameCounts = new Uint16Array(this.names.length);
+    this.olderDup = new Set();
+    for (const list of this.law.byName.values()) for (const d of list.slice(1)) this.olderDup.add(d.id);
     const meta = gen ? this.law.idx.get([gen, 'meta']) : undefined;
     if (!meta) {
       this.N = 0; this.ids = []; this.owner = new Uint32Array(0); this.seq = new Uint32Array(0); this.len = new Uint16Array(0);
@@ -374,10 +378,7 @@ export class SearchIndex {
     }
     const out = [...scores.values()];
     // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
-    for (const h of out) {
-      const same = law.byName.get(nameKey(h.doc.name));
-      if (same && same.length > 1 && same[0] !== h.doc) h.score *= 0.5;
-    }
+    if (this.olderDup.size) for (const h of out) if (this.olderDup.has(h.doc.id)) h.score *= 0.5;
     const order = (a: Hit, b: Hit) => b.score - a.score || a.doc.name.length - b.doc.name.length || a.doc.id.localeCompare(b.doc.id);
     out.sort(order);
     if (articleRef) {
