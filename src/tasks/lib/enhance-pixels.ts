@@ -96,3 +96,26 @@ export function blendTiles(width: number, height: number, tiles: Tile[], pixels:
   }
   return out;
 }
+
+/**
+ * Fade from the enhanced pixels back to the original over a band of `margin` px around a region (outside it), so
+ * that a restored region does not sit in the enhanced card as a rectangle of another brightness: weight of the
+ * original 1 at the region's edge, falling linearly to 0 at `margin` px (Chebyshev distance). The region itself
+ * is not touched here (copyRect restores it exactly afterwards).
+ */
+export function fadeAround(out: Uint8Array, original: Uint8Array, width: number, height: number, r: Rect, margin: number): void {
+  if (margin <= 0 || r.w === 0 || r.h === 0) return;
+  const x0 = Math.max(0, r.x - margin), y0 = Math.max(0, r.y - margin);
+  const x1 = Math.min(width, r.x + r.w + margin), y1 = Math.min(height, r.y + r.h + margin);
+  for (let y = y0; y < y1; y++) {
+    const dy = y < r.y ? r.y - y : y >= r.y + r.h ? y - (r.y + r.h - 1) : 0;
+    for (let x = x0; x < x1; x++) {
+      const dx = x < r.x ? r.x - x : x >= r.x + r.w ? x - (r.x + r.w - 1) : 0;
+      const d = Math.max(dx, dy);
+      if (d === 0 || d > margin) continue;
+      const w = 1 - (d - 0.5) / margin;
+      const i = (y * width + x) * CH;
+      for (let c = 0; c < CH; c++) out[i + c] = Math.round(out[i + c]! + w * (original[i + c]! - out[i + c]!));
+    }
+  }
+}
