@@ -152,6 +152,21 @@ t.test('verify: failures in plain words', async (t) => {
   t.match(j.failure_reasons.join(' '), /liveness/);
 });
 
+t.test('verify: passport MRZ check digits decide the OCR part', async (t) => {
+  const { renderPassport } = await import('../helpers/id-cards.js');
+  const face = photo('public-domain/grace_hopper_512x512.jpg');
+  const p = await renderPassport({ seed: 3, corruptCheck: true });
+  const r = await post('/api/v1/ekyc/verify', { id_card_type: 'passport' }, {
+    masked_id_image: png('pp.png', p.image), face_image: jpg('face.jpg', face), selfie_image: jpg('selfie.jpg', face),
+  });
+  t.equal(r.status, 200);
+  const j = await r.json();
+  t.equal(j.results.ocr.passed, false);
+  t.equal(j.overall_passed, false);
+  t.match(j.failure_reasons.join(' '), /check digits/);
+  t.equal(j.results.face_match.passed, true);
+});
+
 t.test('verify: bad input', async (t) => {
   const card = await renderCard('jumin', { seed: 11 });
   const face = photo('people/sheldon/sheldon1.png');

@@ -117,3 +117,16 @@ t.test('a face filling the frame is found whole (mirror-padded retry), reflectio
   t.ok(w > 110, `box width ${w.toFixed(0)} of 150`);
   t.equal((await detectFaces(await load('people/leonard/leonard3.png'))).length, 1, 'no face from the mirrored border');
 });
+
+t.test('face-detect task: checked decode, shrink for detection, coordinates in original pixels', async (t) => {
+  const { default: faceDetect } = await import('../../src/tasks/face-detect.js');
+  const sharp = (await import('sharp')).default;
+  const big = await sharp(fs.readFileSync(path.join(FACES, 'public-domain/grace_hopper_512x512.jpg'))).resize(2048, 2048).jpeg().toBuffer();
+  const r = await faceDetect({ image: big, maxSide: 512 });
+  t.equal(r.width, 2048);
+  t.equal(r.faces.length, 1);
+  const [x1, , x2] = r.faces[0]!.box;
+  t.ok(x1 > 480 && x2 < 1600 && x2 - x1 > 500, `box in 2048-px coordinates: ${r.faces[0]!.box.map(Math.round)}`);
+  t.equal(r.faces[0]!.landmarks.length, 68);
+  await t.rejects(faceDetect({ image: Buffer.from('GIF89a not really') }), { code: 'UNSUPPORTED_MEDIA_TYPE' });
+});
