@@ -25,6 +25,8 @@ export interface TestServerOptions {
   manualClock?: boolean | ManualClock;
   dataDir?: string;
   workers?: number;
+  /** delete dataDir on close (default: only when this call created it) */
+  ownDir?: boolean;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
@@ -46,8 +48,13 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const server = await startServer(config, { clock, log: pino({ level: 'silent' }), printSecret: () => undefined });
   const { record, key } = await server.services.keys.create({ name: 'test', now: server.services.clock.now() });
   const url = server.url;
+  const ownsDir = opts.ownDir ?? opts.dataDir === undefined;
   const ts: TestServer = {
     ...server,
+    async close() {
+      await server.close();
+      if (ownsDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
     dataDir,
     adminKey,
     apiKey: key,
@@ -65,7 +72,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     },
     async restart() {
       await server.close();
-      return startTestServer({ ...opts, dataDir, manualClock: clock ?? false });
+      // the restarted server takes over the temp dir (and deletes it on close)
+      return startTestServer({ ...opts, dataDir, manualClock: clock ?? false, ownDir: ownsDir });
     },
   };
   return ts;
