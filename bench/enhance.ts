@@ -68,7 +68,7 @@ for (const workers of [1, 2]) {
   const t0 = performance.now();
   for (let i = 0; i < rounds; i++) await runTiles();
   const sec = (performance.now() - t0) / 1000;
-  rows.push({ metric: `tiles/s, ${workers} worker${workers > 1 ? 's' : ''}`, value: ((rounds * prep.tiles.length) / sec).toFixed(1), note: `${rounds * prep.tiles.length} tiles of 320×320 (+halo), params ${prep.estimate.params.denoiseSigma > 0 ? 'with' : 'without'} denoise` });
+  rows.push({ metric: `tiles/s, ${workers} worker${workers > 1 ? 's' : ''}`, value: ((rounds * prep.tiles.length) / sec).toFixed(1), note: `${rounds * prep.tiles.length} tiles of ${prep.tiles[0]!.crop.w}×${prep.tiles[0]!.crop.h} (+halo), params ${prep.estimate.params.denoiseSigma > 0 ? 'with' : 'without'} denoise` });
   await pool.close();
 }
 

@@ -3,7 +3,7 @@
 // Pure arithmetic (no pixels): used by the orchestrator on the main thread and by the tasks in the workers.
 
 export interface TileOptions {
-  /** side of a tile including its overlap with neighbours (px) */
+  /** largest side of a tile including its overlap with neighbours (px); tiles are shrunk so overlaps stay near `overlap` */
   tile: number;
   /** minimum overlap between neighbouring tiles (px); the overlaps are blended */
   overlap: number;
@@ -48,8 +48,10 @@ function starts(size: number, len: number, n: number): number[] {
 }
 
 function axis(size: number, o: TileOptions): Array<{ start: number; len: number }> {
-  const len = Math.min(o.tile, size);
-  const n = len >= size ? 1 : Math.ceil((size - o.overlap) / (len - o.overlap));
+  if (o.tile >= size) return [{ start: 0, len: size }];
+  const n = Math.ceil((size - o.overlap) / (o.tile - o.overlap));
+  // the smallest length (<= tile) at which n tiles cover the axis with the overlap: no work wasted on wider overlaps
+  const len = Math.min(o.tile, Math.ceil((size + (n - 1) * o.overlap) / n) + 1);
   return starts(size, len, n).map((start) => ({ start, len }));
 }
 
