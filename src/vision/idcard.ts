@@ -100,6 +100,9 @@ export function normaliseLicence(raw: string): string {
   return raw.replace(/\s+/g, '');
 }
 const LICENCE = /^\d{2}-\d{2}-\d{6}-\d{2}$/;
+/** Korean visa / residence status code (체류자격): A-1 … H-2, optionally with a sub-code (E-7-1). */
+const VISA = /^[A-H]-\d{1,2}(-\d{1,2})?$/;
+export const normaliseVisa = (s: string): string => s.replace(/\s+/g, '').toUpperCase().replace(/^([A-H])[-_.]?(\d)/, '$1-$2');
 const LICENCE_TYPES = ['1종 대형', '1종 보통', '1종 소형', '1종 특수', '2종 보통', '2종 소형', '2종 원동기'];
 
 // ------------------------------------------------------------------ extraction
@@ -148,6 +151,17 @@ export async function readCard(img: RgbImage, doc: DocType, now = new Date()): P
   if (!RRN.test(normaliseRrn(fields[numberField]!.text))) {
     const alt = lines.find((l) => !used.has(l) && RRN.test(normaliseRrn(l.text.replace(/\s+/g, ''))));
     if (alt) fields[numberField] = { text: alt.text, confidence: alt.confidence, bbox: round(alt.box) };
+  }
+  // short codes lose their first glyph on some crops ("F-4" → "-4"): re-read with more context before giving up
+  if (doc === 'alien' && fields.status && fields.status.text && !VISA.test(normaliseVisa(fields.status.text))) {
+    const { recognizeBoxes } = await import('./ocr.js');
+    for (const pad of [0.4, 0.7, 1.0]) {
+      const [again] = await recognizeBoxes(img, [fields.status.bbox], 1, pad);
+      if (again && VISA.test(normaliseVisa(again.text))) {
+        fields.status = { text: again.text, confidence: again.confidence, bbox: fields.status.bbox };
+        break;
+      }
+    }
   }
   validate(fields, doc, now, glyphs);
   const vals = Object.values(fields);
@@ -224,8 +238,8 @@ function validate(f: Record<string, FieldResult>, doc: DocType, now: Date, glyph
   }
   if (doc === 'alien') {
     const st = f.status!;
-    st.text = st.text.replace(/\s+/g, '').toUpperCase().replace(/^([A-H])[-_.]?(\d)/, '$1-$2');
-    if (!/^[A-H]-\d{1,2}(-\d{1,2})?$/.test(st.text)) penal('status');
+    st.text = normaliseVisa(st.text);
+    if (!VISA.test(st.text)) penal('status');
     const nat = f.nationality!;
     nat.text = nat.text.toUpperCase();
     if (!/^[A-Z][A-Z .'-]{1,40}$/.test(nat.text)) penal('nationality');

@@ -107,13 +107,13 @@ const REC_H = 48;
 const PAD_X = 0.15; // measured on 30 rendered cards: 0 → status 0.93, 0.15 → 1.00, 0.25 → name 0.98, 0.5 worse
 
 /** Read the text in each box (one line per box). Boxes are cropped from img, scaled to height 48, batched. */
-export async function recognizeBoxes(img: Raster, boxes: Box[], batch = 8): Promise<TextLine[]> {
+export async function recognizeBoxes(img: Raster, boxes: Box[], batch = 8, padX = PAD_X): Promise<TextLine[]> {
   const chars = charset();
   const out: TextLine[] = [];
   for (let b0 = 0; b0 < boxes.length; b0 += batch) {
     const group = boxes.slice(b0, b0 + batch);
     // a little horizontal context on both sides: short lines (a visa code "F-4") lose their first glyph without it
-    const padded = group.map((b): Box => { const m = PAD_X * (b[3] - b[1]); return [b[0] - m, b[1], b[2] + m, b[3]]; });
+    const padded = group.map((b): Box => { const m = padX * (b[3] - b[1]); return [b[0] - m, b[1], b[2] + m, b[3]]; });
     const widths = padded.map((b) => Math.max(16, Math.min(1600, Math.round(((b[2] - b[0]) / Math.max(1, b[3] - b[1])) * REC_H))));
     const Wmax = Math.max(...widths.map((w) => Math.ceil(w / 8) * 8), 64);
     const input = new Float32Array(group.length * 3 * REC_H * Wmax); // zero = mid grey after normalisation
