@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./cli/serve.js')).run,
   keys: async () => (await import('./cli/keys.js')).run,
   law: async () => (await import('./law/cli.js')).run,
+  docs: async () => (await import('./cli/readme-tables.js')).run,
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -25,3 +25,10 @@ t.test('the README documents every setting and every error code', async (t) => {
   const { ERROR_CODES } = await import('../../src/server/errors.js');
   for (const code of Object.keys(ERROR_CODES)) t.ok(readme.includes(`\`${code}\``), `${code} in README`);
 });
+
+t.test('the README tables are the generated ones (run `npx sejong docs tables --write README.md`)', async (t) => {
+  const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const { settingsTable, errorsTable } = await import('../../src/cli/readme-tables.js');
+  t.ok(readme.includes(settingsTable()), 'settings table up to date');
+  t.ok(readme.includes(errorsTable()), 'errors table up to date');
+});
