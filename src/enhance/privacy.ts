@@ -17,7 +17,7 @@ export const PRIVACY_MODES = ['juminMask', 'fullMask', 'none', 'custom'] as cons
 export type PrivacyMode = (typeof PRIVACY_MODES)[number];
 
 import type { PrivacyRegion } from './tiling.js';
-import { LAYOUTS, type Region } from '../vision/idcard.js';
+import { LAYOUTS, type Region } from '../vision/layouts.js';
 export type { PrivacyRegion } from './tiling.js';
 
 /**
