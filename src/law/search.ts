@@ -179,7 +179,6 @@ export class SearchIndex {
       law.sys.put('info', { ...info, index_gen: gen });
     });
     const tWrite = performance.now();
-    if (process.env.SEJONG_LAW_DEBUG) console.error(`index: tokenise ${Math.round(tBuild - t0)} ms, write ${Math.round(tWrite - tBuild)} ms`);
     // drop older generations
     const old: Array<[number, number] | [number, string]> = [];
     for (const k of law.idx.getKeys({ start: [0], end: [gen] })) old.push(k as [number, number]);
