@@ -12,6 +12,7 @@ import { renderCard, degradationFor, charAccuracy } from '../test/helpers/id-car
 import { decodeRgb, detectFaces, embedFace, cosine } from '../src/vision/index.js';
 import { calibrate, DEFAULT_FACE_THRESHOLD, COSINE_AT_DEFAULT } from '../src/vision/calibration.js';
 import type { EkycOcrOutput } from '../src/tasks/ekyc-ocr.js';
+import { shared } from '../test/helpers/shared.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -20,7 +21,7 @@ const arg = (name: string, def: number): number => {
 const RUNS = arg('runs', 12);
 const TESS = arg('tesseract', 0);
 const CARDS = arg('cards', 30);
-const FACES = path.resolve(process.cwd(), '../shared/faces');
+const FACES = shared('faces');
 const rd = (p: string) => fs.readFileSync(path.join(FACES, p));
 const pct = (a: number[], p: number) => {
   const s = [...a].sort((x, y) => x - y);

@@ -16,8 +16,9 @@ import { ABBREVIATIONS } from '../src/law/search.js';
 import { getArticle, searchLaws } from '../src/law/tools.js';
 import { articleLabel } from '../src/law/normalize.js';
 import { startServer } from '../src/server/start.js';
+import { shared } from '../test/helpers/shared.js';
 
-const FULL = ['/work/shared/law-corpus/full/statutes.tar.gz', '/work/shared/law-corpus/full/admrul.tar.gz'];
+const FULL = [shared('law-corpus', 'full', 'statutes.tar.gz'), shared('law-corpus', 'full', 'admrul.tar.gz')];
 const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
 const nQueries = Number(arg('--queries') ?? 600);
 const withMcp = !process.argv.includes('--no-mcp');

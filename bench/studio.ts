@@ -3,7 +3,6 @@
 // Run: npm run bench -- studio [--runs 15] [--jobs 20]
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
 import { WorkerPool } from '../src/pool/pool.js';
 import type { ApplyOutput, DetectOutput } from '../src/tasks/lib/studio-pipeline.js';
@@ -11,6 +10,7 @@ import { table } from './lib/load.js';
 import skinTask from '../src/tasks/studio-skin.js';
 import reshapeTask from '../src/tasks/studio-reshape.js';
 import makeupTask from '../src/tasks/studio-makeup.js';
+import { shared } from '../test/helpers/shared.js';
 
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -18,7 +18,7 @@ const arg = (name: string, def: number): number => {
 };
 const RUNS = arg('runs', 15);
 const JOBS = arg('jobs', 20);
-const SRC = path.resolve(process.cwd(), '../shared/faces/public-domain/grace_hopper_512x512.jpg');
+const SRC = shared('faces', 'public-domain', 'grace_hopper_512x512.jpg');
 
 const FEATURES = [
   { id: 'skin-retouch', task: 'studio-skin', params: { strength: 1, bronzer: 0.5, eyeBrighten: 0.5, contour: 0.5 } },

@@ -2,12 +2,12 @@
 import t from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { startTestServer, formData, type TestServer } from '../helpers/server.js';
 import { renderCard } from '../helpers/id-cards.js';
+import { shared } from '../helpers/shared.js';
 
-const FACES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/faces');
+const FACES = shared('faces');
 const photo = (p: string) => fs.readFileSync(path.join(FACES, p));
 const png = (name: string, data: Buffer) => ({ data, filename: name, type: 'image/png' });
 const jpg = (name: string, data: Buffer) => ({ data, filename: name, type: 'image/jpeg' });

@@ -6,8 +6,9 @@ import path from 'node:path';
 import { Store } from '../../src/store/env.js';
 import { LawStore } from '../../src/law/store.js';
 import { Importer } from '../../src/law/import.js';
+import { shared } from '../helpers/shared.js';
 
-export const SAMPLE = '/work/shared/law-corpus/sample';
+export const SAMPLE = shared('law-corpus', 'sample');
 // bump when the store layout or the parsers change
 const LAYOUT = 'v3';
 

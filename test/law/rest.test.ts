@@ -2,6 +2,7 @@
 import t from 'tap';
 import { startTestServer } from '../helpers/server.js';
 import { sampleDataDir } from './fixture.js';
+import { shared } from '../helpers/shared.js';
 
 const srv = await startTestServer({ dataDir: await sampleDataDir() });
 t.teardown(() => srv.close());
@@ -112,7 +113,7 @@ t.test('empty store: tools and REST answer empty results', async (t) => {
 });
 
 t.test('SEJONG_LAW_IMPORT is imported on the first start of an empty store', async (t) => {
-  const fam = '/work/shared/law-corpus/sample/statutes/kr/전공의의수련환경개선및지위향상을위한법률';
+  const fam = shared('law-corpus', 'sample', 'statutes', 'kr', '전공의의수련환경개선및지위향상을위한법률');
   const s = await startTestServer({ env: { SEJONG_LAW_IMPORT: `${fam},/nonexistent/path` } });
   t.teardown(() => s.close());
   const h = (await (await fetch(s.url + '/mcp/health')).json()) as any;

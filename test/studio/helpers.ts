@@ -3,8 +3,9 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { shared } from '../helpers/shared.js';
 
-export const FACES = path.resolve(process.cwd(), '../shared/faces/public-domain');
+export const FACES = shared('faces', 'public-domain');
 export const PORTRAITS = {
   grace: path.join(FACES, 'grace_hopper_512x512.jpg'),
   astronaut: path.join(FACES, 'astronaut.png'),

@@ -3,11 +3,11 @@
 import t from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { decodeRgb, detectFaces, embedFace, cosine, alignFace, livenessScore, sessionCount, ARCFACE_TEMPLATE } from '../../src/vision/index.js';
 import { calibrate, cosineFor, DEFAULT_FACE_THRESHOLD } from '../../src/vision/calibration.js';
+import { shared } from '../helpers/shared.js';
 
-const FACES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/faces');
+const FACES = shared('faces');
 const load = (p: string) => decodeRgb(fs.readFileSync(path.join(FACES, p)));
 
 t.test('no face on the cat and the cup (UltraFace alone fires on the cat)', async (t) => {
