@@ -1,0 +1,95 @@
+// Shared by the legal-information tools: ToolError, the type vocabulary and schemas, entries, id lookup, cursors, limits, per-store caches.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { LawStore } from '../store.js';
+import type { Category, DocRec } from '../parse.js';
+import { isYmd, kstToday } from '../normalize.js';
+
+/** A tool failure with a message meant for the agent (becomes an MCP tool result with isError). */
+export class ToolError extends Error {
+  constructor(message: string, readonly field?: string, readonly code: 'INVALID_REQUEST' | 'NOT_FOUND' = 'INVALID_REQUEST') {
+    super(message);
+  }
+}
+
+export interface ToolCtx { law: LawStore; now: number }
+
+// ---------- shared vocab ----------
+
+const TYPE_VALUES = ['all', 'law', 'decree', 'rule', 'admrul', 'statute', 'enforcement_decree', 'enforcement_rule', 'administrative_rule', 'enforcement decree', 'enforcement rule', 'administrative rule', '법률', '시행령', '시행규칙', '행정규칙'] as const;
+const TYPE_MAP: Record<string, Category | 'all'> = {
+  all: 'all', law: 'law', statute: 'law', 법률: 'law', decree: 'decree', enforcement_decree: 'decree', 시행령: 'decree',
+  rule: 'rule', enforcement_rule: 'rule', 시행규칙: 'rule', admrul: 'admrul', administrative_rule: 'admrul', 행정규칙: 'admrul',
+  'enforcement decree': 'decree', 'enforcement rule': 'rule', 'administrative rule': 'admrul',
+};
+export const SUBTYPE_MAP: Record<string, string> = { notice: '고시', directive: '훈령', established_rule: '예규', guideline: '지침', public_notice: '공고' };
+
+export const typeSchema = z.enum(TYPE_VALUES, { error: `type must be one of ${TYPE_VALUES.join(', ')} (default all)` });
+export const dateSchema = (name: string) => z.string().regex(/^\d{8}$/, `${name} must be a date written YYYYMMDD, e.g. 20260310`);
+export const lawIdSchema = z.string().min(1, 'law_id is required').max(200).describe('Statute id (법령ID, 6 digits, e.g. "001706" for 민법) or administrative-rule id (admrul_id, 13 digits); an exact statute name is also accepted');
+
+export function categories(type: string | undefined): Set<Category> | null {
+  const t = TYPE_MAP[type ?? 'all'];
+  if (!t) throw new ToolError(`type must be one of ${TYPE_VALUES.join(', ')} but received "${type}"`, 'type');
+  return t === 'all' ? null : new Set([t]);
+}
+
+export function status(d: DocRec, now: number): 'in_force' | 'not_yet_in_force' | 'repealed' {
+  if (d.repealed) return 'repealed';
+  return d.enforcement_date && d.enforcement_date > kstToday(now) ? 'not_yet_in_force' : 'in_force';
+}
+
+/** A statute or rule entry as the spec lists it (plus category and status). */
+export function entry(d: DocRec, now: number): Record<string, unknown> {
+  if (d.entity_type === 'admrul') {
+    return { entity_type: 'admrul', admrul_id: d.id, admrul_name: d.name, admrul_type: d.law_type, ministry: d.ministries.join(', '), enforcement_date: d.enforcement_date, article_count: d.article_count };
+  }
+  return {
+    entity_type: 'law', law_id: d.id, law_name: d.name, law_type: d.law_type, category: d.category, ministry: d.ministries.join(', '),
+    enforcement_date: d.enforcement_date, revision_type: d.revision_type, article_count: d.article_count, status: status(d, now),
+  };
+}
+
+export function findDoc(law: LawStore, id: string): DocRec {
+  const t = id.trim();
+  let d = law.get(t) ?? (/^\d{1,6}$/.test(t) ? law.get(t.padStart(6, '0')) : undefined);
+  if (!d && !/^\d+$/.test(t)) d = law.resolveName(t);
+  if (!d) throw new ToolError(`No statute or rule with law_id "${id}". Use search_laws to find the id (statutes: 6-digit 법령ID, rules: 13-digit admrul_id).`, 'law_id', 'NOT_FOUND');
+  return d;
+}
+
+// ---------- cursors ----------
+
+export function fingerprint(o: unknown): string {
+  return createHash('sha1').update(JSON.stringify(o)).digest('base64url').slice(0, 8);
+}
+export function encodeCursor(c: Record<string, unknown>): string {
+  return Buffer.from(JSON.stringify(c)).toString('base64url');
+}
+export function decodeCursor(s: string, fp: string): Record<string, unknown> {
+  try {
+    const c = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as Record<string, unknown>;
+    if (c && typeof c === 'object' && c.f === fp) return c;
+  } catch { /* fall through */ }
+  throw new ToolError('cursor is not valid for these parameters: pass the next_cursor of the previous page unchanged, with the same other parameters', 'cursor');
+}
+
+export function checkLimit(limit: unknown, def: number, max: number): number {
+  if (limit === undefined || limit === null) return def;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > max) {
+    throw new ToolError(`limit must be an integer from 1 to ${max} (default ${def}) but received ${JSON.stringify(limit)}`, 'limit');
+  }
+  return limit;
+}
+
+export const cacheOf = <T>(wm: WeakMap<LawStore, Map<string, T>>, law: LawStore): Map<string, T> => {
+  let m = wm.get(law);
+  if (!m) { m = new Map(); wm.set(law, m); }
+  return m;
+};
+
+export function checkDate(v: string | undefined, field: string): string | undefined {
+  if (v === undefined) return undefined;
+  if (!isYmd(v)) throw new ToolError(`${field} must be a real date written YYYYMMDD (e.g. 20260310) but received "${v}"`, field);
+  return v;
+}
