@@ -6,6 +6,7 @@ import { checkImage, decodeChecked, toBuffer, type DecodeOptions } from './lib/i
 import { greyFromU8 } from './lib/gray.js';
 import { canny } from './lib/canny.js';
 import { encodePng1 } from './lib/png1.js';
+import { forEachComponent } from './lib/components.js';
 
 export interface ContourInput extends DecodeOptions {
   image: Uint8Array;
@@ -32,36 +33,11 @@ const MAX_SIDE = 4096;
 
 /** Remove 8-connected components smaller than minSize pixels (in place). */
 export function dropSmall(edges: Uint8Array, w: number, h: number, minSize: number): number {
-  const seen = new Uint8Array(w * h);
-  const stack: number[] = [];
-  const comp: number[] = [];
   let kept = 0;
-  for (let i = 0; i < edges.length; i++) {
-    if (!edges[i] || seen[i]) continue;
-    comp.length = 0;
-    seen[i] = 1;
-    stack.push(i);
-    while (stack.length) {
-      const j = stack.pop()!;
-      comp.push(j);
-      const x = j % w, y = (j - x) / w;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= h) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= w) continue;
-          const k = yy * w + xx;
-          if (edges[k] && !seen[k]) {
-            seen[k] = 1;
-            stack.push(k);
-          }
-        }
-      }
-    }
+  forEachComponent(edges, w, h, (comp) => {
     if (comp.length < minSize) for (const j of comp) edges[j] = 0;
     else kept += comp.length;
-  }
+  });
   return kept;
 }
 

@@ -8,6 +8,7 @@ import { badInput } from './lib/task-error.js';
 import { lumaFromRgb, type Grey } from './lib/gray.js';
 import { canny, hysteresis, quantile, sortedMaxima } from './lib/canny.js';
 import { convexHull, polygonArea, orderCorners, fitLine, intersect, homography, warp, dist, cross, type Pt } from './lib/geometry.js';
+import { forEachComponent } from './lib/components.js';
 
 export const ID1_RATIO = 85.6 / 54;
 const ANALYSIS_SIDE = 800;
@@ -48,36 +49,10 @@ export interface PerspectiveOutput extends Detection {
 
 /** Label 8-connected components of non-zero pixels; returns the pixel lists of components with >= minSize pixels. */
 function components(mask: Uint8Array, w: number, h: number, minSize: number): Int32Array[] {
-  const label = new Int32Array(w * h);
   const out: Int32Array[] = [];
-  const stack: number[] = [];
-  let next = 1;
-  for (let i = 0; i < mask.length; i++) {
-    if (!mask[i] || label[i]) continue;
-    const pix: number[] = [];
-    label[i] = next;
-    stack.push(i);
-    while (stack.length) {
-      const j = stack.pop()!;
-      pix.push(j);
-      const x = j % w, y = (j - x) / w;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= h) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= w) continue;
-          const k = yy * w + xx;
-          if (mask[k] && !label[k]) {
-            label[k] = next;
-            stack.push(k);
-          }
-        }
-      }
-    }
-    next++;
-    if (pix.length >= minSize) out.push(Int32Array.from(pix));
-  }
+  forEachComponent(mask, w, h, (pix) => {
+    if (pix.length >= minSize) out.push(pix.slice());
+  });
   return out;
 }
 

@@ -13,6 +13,7 @@ import { checkImage, decodeChecked, toBuffer, type DecodeOptions } from './lib/i
 import { gaussianBlur, greyFromU8, histogram, otsu, percentile as percentileOf, sauvola, type Grey } from './lib/gray.js';
 import { convexHull, type Pt } from './lib/geometry.js';
 import { encodePng1 } from './lib/png1.js';
+import { forEachComponent } from './lib/components.js';
 
 export interface ReceiptInput extends DecodeOptions {
   image: Uint8Array;
@@ -134,45 +135,16 @@ async function resizeGrey(data: Uint8Array, w: number, h: number, nw: number, nh
 
 /** Remove dark 8-connected specks smaller than minSize (set to white), in place. */
 function despeckle(bin: Uint8Array, w: number, h: number, minSize: number): number {
-  const seen = new Uint8Array(w * h);
-  const stack: number[] = [];
-  const comp: number[] = [];
+  const dark = new Uint8Array(w * h);
+  for (let i = 0; i < dark.length; i++) dark[i] = bin[i] === 0 ? 1 : 0;
   let removed = 0;
-  for (let i = 0; i < bin.length; i++) {
-    if (bin[i] !== 0 || seen[i]) continue;
-    comp.length = 0;
-    seen[i] = 1;
-    stack.push(i);
-    while (stack.length) {
-      const j = stack.pop()!;
-      comp.push(j);
-      if (comp.length > minSize) {
-        // big enough: mark the rest as seen without collecting
-        while (stack.length) {
-          const q = stack.pop()!;
-          const x = q % w, y = (q - x) / w;
-          for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-            const xx = x + dx, yy = y + dy;
-            if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
-            const k = yy * w + xx;
-            if (bin[k] === 0 && !seen[k]) { seen[k] = 1; stack.push(k); }
-          }
-        }
-        break;
-      }
-      const x = j % w, y = (j - x) / w;
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-        const xx = x + dx, yy = y + dy;
-        if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
-        const k = yy * w + xx;
-        if (bin[k] === 0 && !seen[k]) { seen[k] = 1; stack.push(k); }
-      }
-    }
-    if (comp.length <= minSize && stack.length === 0) {
+  // cap: components larger than minSize are only marked as seen, not collected
+  forEachComponent(dark, w, h, (comp) => {
+    if (comp.length <= minSize) {
       for (const j of comp) bin[j] = 255;
       removed += comp.length;
     }
-  }
+  }, { cap: minSize });
   return removed;
 }
 
