@@ -112,7 +112,7 @@ t.test('top-ups and adjustments; versions; impression queries by album, advertis
 });
 
 t.test('CSV cells: quoting and formula defusing', async (t) => {
-  const { csvCell } = await import('../../src/api/composite.js');
+  const { csvCell } = await import('../../src/api/print-admin.js');
   t.equal(csvCell('plain'), 'plain');
   t.equal(csvCell('a,b'), '"a,b"');
   t.equal(csvCell('say "hi"'), '"say ""hi"""');

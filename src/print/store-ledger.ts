@@ -1,0 +1,84 @@
+// Advertisers and their exact points ledger: every balance change is one ledger entry written with the new balance
+// in the same transaction (writeEntry), so balance == sum(ledger deltas) at every commit.
+import { PrintDbs, newId } from './store-base.js';
+import type { Advertiser, LedgerEntry, LedgerKind } from './types.js';
+
+export class AdvertiserLedger extends PrintDbs {
+  // ---------------------------------------------------------------- advertisers and ledger
+
+  async createAdvertiser(a: { name: string; unit_points: number; active?: boolean; initial_points?: number; reason?: string }, now: number): Promise<Advertiser> {
+    const adv: Advertiser = { id: newId('adv_', now), name: a.name, unit_points: a.unit_points, balance: 0, active: a.active ?? true, ledger_seq: 0, created_at: now, updated_at: now };
+    await this.store.transaction(() => {
+      this.advertisers.put(adv.id, adv);
+      if (a.initial_points) this.writeEntry(adv, 'top_up', a.initial_points, a.reason ?? 'initial points', now, {});
+    });
+    return this.advertisers.get(adv.id)!;
+  }
+
+  async updateAdvertiser(id: string, patch: { name?: string; unit_points?: number; active?: boolean }, now: number): Promise<Advertiser | undefined> {
+    let out: Advertiser | undefined;
+    await this.store.transaction(() => {
+      const a = this.advertisers.get(id);
+      if (!a) return;
+      if (patch.name !== undefined) a.name = patch.name;
+      if (patch.unit_points !== undefined) a.unit_points = patch.unit_points;
+      if (patch.active !== undefined) a.active = patch.active;
+      a.updated_at = now;
+      this.advertisers.put(id, a);
+      out = a;
+    });
+    return out;
+  }
+
+  /** Advertisers in creation order (the default round-robin order). */
+  listAdvertisers(): Advertiser[] {
+    return [...this.advertisers.getRange()].map((e) => e.value).sort((x, y) => x.created_at - y.created_at || (x.id < y.id ? -1 : 1));
+  }
+
+  /** Inside a transaction: write one ledger entry and the new balance. */
+  protected writeEntry(adv: Advertiser, kind: LedgerKind, delta: number, reason: string, at: number, ref: { job_id?: string; album_id?: string }): LedgerEntry {
+    adv.balance += delta;
+    adv.ledger_seq += 1;
+    adv.updated_at = at;
+    const e: LedgerEntry = { advertiser_id: adv.id, seq: adv.ledger_seq, at, kind, delta, balance_after: adv.balance, reason, ...ref };
+    this.ledger.put([adv.id, adv.ledger_seq], e);
+    this.advertisers.put(adv.id, adv);
+    return e;
+  }
+
+  /** Add (or, with a negative amount, remove) points with a reason. A balance never goes below zero. */
+  async topUp(id: string, points: number, reason: string, now: number): Promise<{ advertiser: Advertiser; entry: LedgerEntry } | 'not_found' | 'negative'> {
+    let out: { advertiser: Advertiser; entry: LedgerEntry } | 'not_found' | 'negative' = 'not_found';
+    await this.store.transaction(() => {
+      const a = this.advertisers.get(id);
+      if (!a) return;
+      if (a.balance + points < 0) {
+        out = 'negative';
+        return;
+      }
+      const entry = this.writeEntry(a, points > 0 ? 'top_up' : 'adjustment', points, reason, now, {});
+      out = { advertiser: a, entry };
+    });
+    return out;
+  }
+
+  ledgerOf(id: string, opts: { limit?: number; after?: number } = {}): LedgerEntry[] {
+    const out: LedgerEntry[] = [];
+    for (const { value } of this.ledger.getRange({ start: [id, (opts.after ?? 0) + 1], end: [id, Number.MAX_SAFE_INTEGER] })) {
+      out.push(value);
+      if (opts.limit && out.length >= opts.limit) break;
+    }
+    return out;
+  }
+
+  /** Sum of all ledger deltas of an advertiser (must equal its balance). */
+  ledgerSum(id: string): { sum: number; entries: number } {
+    let sum = 0;
+    let entries = 0;
+    for (const { value } of this.ledger.getRange({ start: [id, 0], end: [id, Number.MAX_SAFE_INTEGER] })) {
+      sum += value.delta;
+      entries++;
+    }
+    return { sum, entries };
+  }
+}
