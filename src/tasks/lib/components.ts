@@ -18,9 +18,8 @@ export interface ComponentOptions {
  * view into a reused buffer: valid only during the call (copy it with `slice()` to keep it). `mask` is not
  * modified; the callback may modify `mask` for pixels already handed to it.
  *
- * With `cap`: the pixel that brings the count to cap + 1 ends collection and its own neighbours are not expanded;
- * the fill continues from the pixels still on the stack (the behaviour receipt's despeckle has always had, kept
- * as is).
+ * With `cap`: the pixel that brings the count to cap + 1 ends collection; the fill still walks the whole
+ * component, so every pixel of a large component is marked as visited and none is reported as a separate piece.
  */
 export function forEachComponent(
   mask: Uint8Array,
@@ -45,11 +44,9 @@ export function forEachComponent(
       if (collecting) {
         if (n === comp.length) comp = grow(comp);
         comp[n++] = j;
-        if (n > cap) {
-          // large enough: mark the rest as seen without collecting (j itself is not expanded)
-          collecting = false;
-          continue;
-        }
+        // large enough: the rest is only marked as seen, not collected (j itself is still expanded, so a
+        // long thin stroke is never cut into pieces that would look like specks)
+        if (n > cap) collecting = false;
       }
       const x = j % w, y = (j - x) / w;
       for (let dy = -1; dy <= 1; dy++) {
