@@ -1,5 +1,5 @@
 // Image bytes → RGB pixels (inside worker tasks only). EXIF orientation applied; optional downscale of huge photos.
-import sharp from 'sharp';
+import { decodeRaw } from '../tasks/lib/image-io.js';
 import type { RgbImage } from './raster.js';
 
 export class ImageInputError extends Error {
@@ -18,18 +18,8 @@ export interface DecodeOptions {
   field?: string;
 }
 
+/** Decode to RGB through the tasks' one safe decoder (format check, pixel cap, EXIF orientation, alpha on white). */
 export async function decodeRgb(bytes: Uint8Array, opts: DecodeOptions = {}): Promise<RgbImage> {
-  const field = opts.field ?? 'image';
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  try {
-    let p = sharp(buf, { limitInputPixels: opts.maxPixels ?? 50_000_000, failOn: 'error' }).rotate();
-    if (opts.maxSide) p = p.resize(opts.maxSide, opts.maxSide, { fit: 'inside', withoutEnlargement: true });
-    const { data, info } = await p.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-    if (info.channels !== 3) throw new Error(`unexpected ${info.channels} channels`);
-    return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: 3 };
-  } catch (e) {
-    const msg = (e as Error).message ?? String(e);
-    if (/pixel limit/i.test(msg)) throw new ImageInputError(field, `${field} is larger than the accepted ${opts.maxPixels ?? 50_000_000} pixels`);
-    throw new ImageInputError(field, `${field} could not be decoded as an image (${msg.split('\n')[0]})`);
-  }
+  const r = await decodeRaw(bytes, { field: opts.field ?? 'image', maxPixels: opts.maxPixels, channels: 3, maxSide: opts.maxSide });
+  return { data: new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength), width: r.width, height: r.height, channels: 3 };
 }
