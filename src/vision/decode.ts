@@ -2,13 +2,6 @@
 import { decodeRaw } from '../tasks/lib/image-io.js';
 import type { RgbImage } from './raster.js';
 
-export class ImageInputError extends Error {
-  readonly code = 'INVALID_REQUEST';
-  constructor(readonly field: string, message: string) {
-    super(message);
-  }
-}
-
 export interface DecodeOptions {
   /** largest accepted width × height before decoding (decompression-bomb guard) */
   maxPixels?: number;
