@@ -39,18 +39,16 @@ export const routes: RouteDef[] = [
     query: logsQuery,
     handler: async (ctx) => {
       const q = ctx.query as z.infer<typeof logsQuery>;
-      let cursor: { time: number; id: string } | undefined;
-      if (q.cursor) {
-        const [t, id] = Buffer.from(q.cursor, 'base64url').toString().split('|');
-        if (!t || !id || !/^\d+$/.test(t)) throw new ApiError('INVALID_REQUEST', 'Expected a cursor returned by this endpoint for cursor', { field: 'cursor' });
-        cursor = { time: Number(t), id };
-      }
       const { services } = ctx;
       const since = services.clock.now() - services.config.logRetentionDays * 86400_000;
+      const cursor = q.cursor ? Buffer.from(q.cursor, 'base64url').toString() : undefined;
+      if (cursor !== undefined && !/^\d+\.\d+\.\d+$/.test(cursor)) {
+        throw new ApiError('INVALID_REQUEST', 'Expected a cursor returned by this endpoint for cursor', { field: 'cursor' });
+      }
       const r = await services.requestLog.list(ctx.principal.keyId!, q.limit ?? 100, cursor, since);
       return {
         logs: r.entries.map((e) => ({ time: new Date(e.time).toISOString(), method: e.method, path: e.path, status: e.status, ms: e.ms, requestId: e.requestId, code: e.code ?? null })),
-        next_cursor: r.next ? Buffer.from(`${r.next.time}|${r.next.id}`).toString('base64url') : undefined,
+        next_cursor: r.next ? Buffer.from(r.next).toString('base64url') : undefined,
       };
     },
   },

@@ -1,5 +1,6 @@
 // Recent requests per key (time, method, path, status, ms) for GET /api/v1/logs; kept N days.
-// Entries are buffered and written in one transaction every 250 ms (and before any listing and on shutdown).
+// Entries are buffered in memory and written every 250 ms as one LMDB record per key (a batch), so a busy server
+// pays one B-tree insert per key and flush instead of one per request. Listing flushes first.
 import type { Database } from 'lmdb';
 import type { Store } from '../store/env.js';
 
@@ -13,17 +14,24 @@ export interface RequestLogEntry {
   code?: string;
 }
 
+/** [keyId, time of the batch's last entry, flush sequence] */
+type BatchKey = [string, number, number];
+
 export class RequestLog {
-  private readonly db: Database<RequestLogEntry, [string, number, string]>;
-  private pending: Array<[[string, number, string], RequestLogEntry]> = [];
+  private readonly db: Database<RequestLogEntry[], BatchKey>;
+  private pending = new Map<string, RequestLogEntry[]>();
+  private pendingCount = 0;
+  private seq = 0;
   private timer?: NodeJS.Timeout;
   constructor(private readonly store: Store, private readonly retentionMs: number) {
-    this.db = store.db<RequestLogEntry, [string, number, string]>('request-log');
+    this.db = store.db<RequestLogEntry[], BatchKey>('request-log-batches');
   }
 
   add(keyId: string, e: RequestLogEntry): void {
-    this.pending.push([[keyId, e.time, e.requestId], e]);
-    if (this.pending.length >= 5000) void this.flush();
+    let list = this.pending.get(keyId);
+    if (!list) this.pending.set(keyId, (list = []));
+    list.push(e);
+    if (++this.pendingCount >= 5000) void this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => void this.flush(), 250);
       this.timer.unref();
@@ -33,37 +41,52 @@ export class RequestLog {
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
+    if (this.pendingCount === 0) return;
+    const batches = this.pending;
+    this.pending = new Map();
+    this.pendingCount = 0;
+    const seq = ++this.seq;
     await this.store.transaction(() => {
-      for (const [k, v] of batch) this.db.put(k, v);
+      for (const [keyId, entries] of batches) this.db.put([keyId, entries[entries.length - 1]!.time, seq], entries);
     });
   }
 
-  /** newest first; cursor = time|requestId of the last entry returned. Waits for pending log writes first. */
-  async list(keyId: string, limit: number, cursor?: { time: number; id: string }, since?: number): Promise<{ entries: RequestLogEntry[]; next?: { time: number; id: string } }> {
+  /**
+   * Newest first, `limit` entries at most. `cursor` is the opaque `next` of the previous page
+   * (batch time, batch sequence and position), or undefined for the first page. Entries older than `since` end the list.
+   */
+  async list(keyId: string, limit: number, cursor?: string, since = -1): Promise<{ entries: RequestLogEntry[]; next?: string }> {
     await this.flush();
-    const out: RequestLogEntry[] = [];
-    const start: [string, number, string] = cursor ? [keyId, cursor.time, cursor.id] : [keyId, Number.MAX_SAFE_INTEGER, '\uffff'];
-    let next: { time: number; id: string } | undefined;
-    for (const { key, value } of this.db.getRange({ start, end: [keyId, since ?? -1, ''], reverse: true, exclusiveStart: Boolean(cursor) } as never)) {
-      if ((key as unknown as [string])[0] !== keyId) break;
-      if (out.length === limit) {
-        const last = out[out.length - 1]!;
-        next = { time: last.time, id: last.requestId };
-        break;
-      }
-      out.push(value as RequestLogEntry);
+    let start: BatchKey = [keyId, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+    let skipTo: number | undefined;
+    if (cursor !== undefined) {
+      const [t, s, i] = cursor.split('.').map(Number);
+      if (![t, s, i].every((n) => Number.isInteger(n) && n! >= 0)) throw new Error('bad cursor');
+      start = [keyId, t!, s!];
+      skipTo = i;
     }
-    return { entries: out, next };
+    const out: RequestLogEntry[] = [];
+    for (const { key, value } of this.db.getRange({ start, end: [keyId, since, -1], reverse: true } as never)) {
+      const k = key as unknown as BatchKey;
+      if (k[0] !== keyId) break;
+      const entries = value as RequestLogEntry[];
+      let i = skipTo !== undefined ? skipTo - 1 : entries.length - 1;
+      skipTo = undefined;
+      for (; i >= 0; i--) {
+        if (entries[i]!.time < since) return { entries: out };
+        if (out.length === limit) return { entries: out, next: `${k[1]}.${k[2]}.${i + 1}` };
+        out.push(entries[i]!);
+      }
+    }
+    return { entries: out };
   }
 
   async prune(now: number): Promise<number> {
     let n = 0;
-    for (const { key, value } of this.db.getRange()) {
-      if ((value as RequestLogEntry).time < now - this.retentionMs) {
-        await this.db.remove(key as [string, number, string]);
+    for (const key of this.db.getKeys()) {
+      const k = key as unknown as BatchKey;
+      if (k[1] < now - this.retentionMs) {
+        await this.db.remove(k);
         n++;
       }
     }

@@ -43,3 +43,28 @@ t.test('jobs and logs of the caller; body caps; openapi', async (t) => {
   t.ok(doc.paths['/api/v1/admin/keys/{id}'].patch, 'path params in OpenAPI form');
   t.same(doc.paths['/health'].get.security, [], 'open routes need no key');
 });
+
+t.test('request logs: pages across flushed batches, newest first, no entry twice', async (t) => {
+  const s = await startTestServer();
+  t.teardown(() => s.close());
+  const { requestLog } = s.services;
+  const t0 = Date.now();
+  for (let i = 0; i < 7; i++) {
+    requestLog.add('k1', { time: t0 + i, method: 'GET', path: `/p${i}`, status: 200, ms: 1, requestId: `r${i}` });
+    requestLog.add('k2', { time: t0 + i, method: 'GET', path: `/q${i}`, status: 200, ms: 1, requestId: `s${i}` });
+    if (i % 3 === 2) await requestLog.flush(); // batches of 3, 3 and 1
+  }
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await requestLog.list('k1', 2, cursor);
+    seen.push(...page.entries.map((e) => e.requestId));
+    cursor = page.next;
+  } while (cursor);
+  t.same(seen, ['r6', 'r5', 'r4', 'r3', 'r2', 'r1', 'r0'], 'every entry once, newest first, only this key');
+  const recent = await requestLog.list('k1', 10, undefined, t0 + 4);
+  t.same(recent.entries.map((e) => e.requestId), ['r6', 'r5', 'r4'], 'entries older than since are left out');
+  const bad = await s.req('/api/v1/logs?cursor=bm9wZQ');
+  t.equal(bad.status, 400);
+  t.equal((await bad.json()).error.field, 'cursor');
+});
