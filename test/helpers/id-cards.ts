@@ -4,6 +4,7 @@ import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
 import { createRequire } from 'node:module';
 import sharp, { type Sharp } from 'sharp';
 import { LAYOUTS, type DocType } from '../../src/vision/layouts.js';
+import { prng } from './images.js';
 
 const require = createRequire(import.meta.url);
 let fontsReady = false;
@@ -15,16 +16,7 @@ function fonts(): void {
 }
 
 /** Small deterministic PRNG (mulberry32) so a seed gives the same card. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = prng;
 
 const SURNAMES = ['김', '이', '박', '최', '정', '강', '조', '윤', '장', '임', '한', '오', '서', '신', '권', '황', '안', '송', '류', '홍'];
 const GIVEN = ['민', '서', '지', '현', '우', '준', '영', '수', '하', '윤', '은', '도', '재', '성', '진', '혜', '경', '태', '유', '나', '연', '호', '정', '희', '동', '훈', '빈', '아', '주', '원'];
