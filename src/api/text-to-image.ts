@@ -76,12 +76,12 @@ export const routes: RouteDef[] = [
       const j = jobs.read(ctx, ctx.params.job_id!, 'txt2img');
       const base = { jobId: j.id, status: j.status, model: j.meta.model, estimatedCost: j.estimatedCost ?? null };
       if (j.status === 'completed') {
-        const img = jobs.blob(j, 'image');
-        return {
-          ...base, imageUrl: downloadUrl(ctx.services, j.id), imageData: img.bytes.toString('base64'),
+        const body = jobs.completedJson(j, 'txt2img-status', () => ({
+          ...base, imageUrl: downloadUrl(ctx.services, j.id), imageData: jobs.blob(j, 'image').bytes.toString('base64'),
           processingTimeMs: j.result?.processingTimeMs ?? null, actualCost: j.actualCost ?? null,
           width: j.result?.width, height: j.result?.height, expiresAt: iso(j.expiresAt),
-        };
+        }));
+        return reply.make({ status: 200, body, contentType: 'application/json' });
       }
       if (j.status === 'failed') return { ...base, imageUrl: null, processingTimeMs: null, actualCost: j.actualCost ?? 0, error: jobError(j) };
       return { ...base, imageUrl: null, processingTimeMs: null, actualCost: null };

@@ -9,6 +9,8 @@ import { FAMILIES, familyOfId, type Family } from './families.js';
 import { newAccessKey, newJobId, sameHash, sha256 } from './ids.js';
 import { KeySealer } from './sealed-keys.js';
 
+const ANSWER_CACHE_CHARS = 64 * 1024 * 1024;
+
 export type JobStatus = 'processing' | 'completed' | 'failed';
 
 export interface JobRecord {
@@ -68,6 +70,9 @@ export class JobEngine {
   private readonly listeners = new Set<JobListener>();
   private sweepTimer?: NodeJS.Timeout;
   private readonly sealer: KeySealer;
+  /** serialised answers of completed jobs (immutable until expiry, which read() checks first) */
+  private readonly answers = new Map<string, string>();
+  private answerBytes = 0;
 
   constructor(
     private readonly store: Store,
@@ -81,6 +86,29 @@ export class JobEngine {
     this.active = store.db<null, string>('jobs-active');
     this.expiry = store.db<null, [number, string]>('jobs-expiry');
     this.sealer = new KeySealer(store);
+  }
+
+  /**
+   * The JSON text of a completed job's answer, built once and kept (bounded): a completed job does not change
+   * until it expires, and read() answers 410 before this is reached. Polls of finished jobs then skip the work.
+   */
+  completedJson(job: JobRecord, kind: string, build: () => unknown): string {
+    if (job.status !== 'completed') return JSON.stringify(build());
+    const k = `${kind}\u0000${job.id}`;
+    let s = this.answers.get(k);
+    if (s === undefined) {
+      s = JSON.stringify(build());
+      // at most 64 MB of answers (an answer may carry a whole image), oldest dropped first
+      if (s.length > ANSWER_CACHE_CHARS / 4) return s;
+      while (this.answerBytes + s.length > ANSWER_CACHE_CHARS && this.answers.size > 0) {
+        const [oldest, text] = this.answers.entries().next().value!;
+        this.answers.delete(oldest);
+        this.answerBytes -= text.length;
+      }
+      this.answers.set(k, s);
+      this.answerBytes += s.length;
+    }
+    return s;
   }
 
   /** The clear access key of a job, for result URLs that must carry it (`?key=`). */

@@ -125,3 +125,18 @@ t.test('the access key can be recovered for result URLs, and only by this instal
   t.notOk(JSON.stringify(a.jobs.get(job.id)).includes(accessKey), 'not stored in clear');
   t.equal(b.jobs.accessKeyOf(a.jobs.get(job.id)!), undefined, 'another installation\'s key cannot open it');
 });
+
+t.test('completed answers are built once; unfinished ones every time', async (t) => {
+  const { store, jobs } = open();
+  t.teardown(() => store.close());
+  const { job } = await jobs.create({ family: 'txt2img', owner: 'k' });
+  let builds = 0;
+  const build = () => ({ n: ++builds });
+  t.equal(jobs.completedJson(jobs.get(job.id)!, 's', build), '{"n":1}');
+  t.equal(jobs.completedJson(jobs.get(job.id)!, 's', build), '{"n":2}', 'processing: rebuilt');
+  await jobs.complete(job.id, { result: {} });
+  const done = jobs.get(job.id)!;
+  t.equal(jobs.completedJson(done, 's', build), '{"n":3}');
+  t.equal(jobs.completedJson(done, 's', build), '{"n":3}', 'completed: kept');
+  t.equal(jobs.completedJson(done, 'other', build), '{"n":4}', 'per kind');
+});
