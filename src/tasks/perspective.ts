@@ -143,18 +143,22 @@ function segmentHits(a: Pt, b: Pt, edges: Uint8Array, w: number, h: number, r: n
   for (let t = 1; t < steps; t++) {
     const x = Math.round(a[0] + ((b[0] - a[0]) * t) / steps), y = Math.round(a[1] + ((b[1] - a[1]) * t) / steps);
     total++;
-    let ok = false;
-    for (let dy = -r; dy <= r && !ok; dy++) {
-      const yy = y + dy;
-      if (yy < 0 || yy >= h) continue;
-      for (let dx = -r; dx <= r; dx++) {
-        const xx = x + dx;
-        if (xx >= 0 && xx < w && edges[yy * w + xx]) { ok = true; break; }
-      }
-    }
-    if (ok) hit++;
+    if (edgeNear(edges, w, h, x, y, r)) hit++;
   }
   return [hit, total];
+}
+
+/** Is there an edge pixel within the (2r+1)² window around (x, y)? */
+function edgeNear(edges: Uint8Array, w: number, h: number, x: number, y: number, r: number): boolean {
+  for (let dy = -r; dy <= r; dy++) {
+    const yy = y + dy;
+    if (yy < 0 || yy >= h) continue;
+    for (let dx = -r; dx <= r; dx++) {
+      const xx = x + dx;
+      if (xx >= 0 && xx < w && edges[yy * w + xx]) return true;
+    }
+  }
+  return false;
 }
 
 /** Fraction of points sampled along the quad's sides that have an edge pixel within r pixels. */
@@ -175,16 +179,7 @@ function chanceHit(edges: Uint8Array, w: number, h: number, r: number): number {
   for (let k = 0; k < n; k++) {
     // low-discrepancy grid of sample points
     const x = Math.floor(((k * 0.6180339887) % 1) * w), y = Math.floor(((k + 0.5) / n) * h);
-    let ok = false;
-    for (let dy = -r; dy <= r && !ok; dy++) {
-      const yy = y + dy;
-      if (yy < 0 || yy >= h) continue;
-      for (let dx = -r; dx <= r; dx++) {
-        const xx = x + dx;
-        if (xx >= 0 && xx < w && edges[yy * w + xx]) { ok = true; break; }
-      }
-    }
-    if (ok) hit++;
+    if (edgeNear(edges, w, h, x, y, r)) hit++;
   }
   return Math.min(0.9, hit / n);
 }

@@ -1,5 +1,6 @@
 // Small greyscale image operations on typed arrays (row-major, width*height): blur, gradients, integral
 // images, Otsu, Laplacian. Shared by quality, contour, perspective, receipt and QR preprocessing.
+import { boxMean as boxMeanF } from './box-mean.js';
 
 export interface Grey {
   data: Float32Array;
@@ -188,21 +189,9 @@ export function integral(g: Grey, squares = false): { sum: Float64Array; sq?: Fl
   return { sum, sq };
 }
 
-/** Mean over a (2r+1)^2 window clipped to the image, using an integral image. */
+/** Mean over a (2r+1)^2 window clipped to the image (see box-mean.ts). */
 export function boxMean(g: Grey, r: number): Float32Array {
-  const { width: w, height: h } = g;
-  const { sum } = integral(g);
-  const W = w + 1;
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const y0 = Math.max(0, y - r), y1 = Math.min(h, y + r + 1);
-    for (let x = 0; x < w; x++) {
-      const x0 = Math.max(0, x - r), x1 = Math.min(w, x + r + 1);
-      const s = sum[y1 * W + x1]! - sum[y0 * W + x1]! - sum[y1 * W + x0]! + sum[y0 * W + x0]!;
-      out[y * w + x] = s / ((y1 - y0) * (x1 - x0));
-    }
-  }
-  return out;
+  return boxMeanF(Float32Array.from(g.data), g.width, g.height, r);
 }
 
 /** Sauvola threshold: T = m * (1 + k * (s / R - 1)); returns 255 (white) / 0 (black). */
