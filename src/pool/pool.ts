@@ -3,8 +3,7 @@ import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../server/errors.js';
-import { TASK_ERROR_MARK } from './worker.js';
-import { collectBuffers } from './transfer.js';
+import { collectBuffers, TASK_ERROR_MARK } from './transfer.js';
 
 export interface PoolOptions {
   workers: number;

@@ -25,3 +25,6 @@ export function movable<T>(value: T): T {
   if (list.length === 0) return value;
   return move({ [transferableSymbol]: list, [valueSymbol]: value } as never) as unknown as T;
 }
+
+/** Marker that carries a task error's code/field across the thread boundary (structured clone drops them). */
+export const TASK_ERROR_MARK = '\u0000sejong-task-error:';

@@ -1,5 +1,5 @@
 // Worker entry: dispatches a task name to src/tasks/<name>.ts (loaded once per worker) and moves result buffers back.
-import { movable } from './transfer.js';
+import { movable, TASK_ERROR_MARK } from './transfer.js';
 
 export interface TaskRequest {
   task: string;
@@ -19,9 +19,6 @@ function load(task: string): Promise<TaskModule> {
   }
   return m;
 }
-
-/** Marker that carries a task error's code/field across the thread boundary (structured clone drops them). */
-export const TASK_ERROR_MARK = '\u0000sejong-task-error:';
 
 export default async function dispatch(req: TaskRequest): Promise<unknown> {
   const mod = await load(req.task);

@@ -268,12 +268,8 @@ export class HttpServer {
 
 export function toApiError(e: unknown, services: Services): ApiError {
   if (isApiError(e)) return e;
-  const any = e as { code?: string; message?: string; field?: string };
-  // errors thrown inside worker tasks keep code/message/field properties
-  if (any && typeof any.code === 'string' && ['INVALID_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'].includes(any.code)) {
-    return new ApiError(any.code as 'INVALID_REQUEST', any.message ?? 'Invalid request', { field: any.field });
-  }
-  services.log.error({ msg: 'unhandled error', err: { message: any?.message, stack: (e as Error)?.stack } });
+  // task errors were already turned into ApiErrors by WorkerPool.run(); anything else is ours to fix
+  services.log.error({ msg: 'unhandled error', err: { message: (e as Error)?.message, stack: (e as Error)?.stack } });
   return new ApiError('INTERNAL_ERROR', 'Internal failure; the error was logged');
 }
 
