@@ -46,12 +46,12 @@ export async function poll(server: TestServer, path: string, init: { key?: strin
   throw new Error('job did not finish');
 }
 
-/** Differences between an upstream picture and the marked result, inside and outside the badge. */
-export async function markDiff(original: Uint8Array, marked: Uint8Array) {
+/** Differences between an upstream picture and the marked result, inside and outside the badge (or a given box). */
+export async function markDiff(original: Uint8Array, marked: Uint8Array, at?: { left: number; top: number; width: number; height: number }) {
   const a = await sharp(Buffer.from(original)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const b = await sharp(Buffer.from(marked)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   if (a.info.width !== b.info.width || a.info.height !== b.info.height) throw new Error('size changed');
-  const box = markBox(a.info.width, a.info.height);
+  const box = at ?? markBox(a.info.width, a.info.height);
   let inside = 0, outside = 0;
   for (let y = 0; y < a.info.height; y++) {
     for (let x = 0; x < a.info.width; x++) {

@@ -5,24 +5,9 @@ import aiMark, { markBox } from '../../src/tasks/ai-mark.js';
 import normalize from '../../src/tasks/image-normalize.js';
 import preprocess from '../../src/tasks/analyze-preprocess.js';
 import { fakePng } from '../fakes/ai-base.js';
+import { markDiff } from './helpers.js';
 
 const raw = async (b: Uint8Array) => sharp(Buffer.from(b)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-
-/** Count differing pixels inside and outside a box. */
-export async function markDiff(original: Uint8Array, marked: Uint8Array, box: { left: number; top: number; width: number; height: number }) {
-  const a = await raw(original);
-  const b = await raw(marked);
-  let inside = 0, outside = 0;
-  for (let y = 0; y < a.info.height; y++) {
-    for (let x = 0; x < a.info.width; x++) {
-      const i = (y * a.info.width + x) * 3;
-      const diff = a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2];
-      const inBox = x >= box.left && x < box.left + box.width && y >= box.top && y < box.top + box.height;
-      if (diff) inBox ? inside++ : outside++;
-    }
-  }
-  return { inside, outside, area: box.width * box.height };
-}
 
 t.test('ai-mark: badge in the lower-right corner, everything else unchanged', async (t) => {
   for (const [w, h] of [[96, 96], [640, 360], [1024, 1536]] as const) {
