@@ -24,7 +24,9 @@ export class WorkerPool {
   constructor(readonly opts: PoolOptions) {
     // sharp must be loaded on the main thread before workers use it (libvips is process-global).
     sharp.concurrency(1);
-    const filename = fileURLToPath(new URL('./boot.mjs', import.meta.url));
+    // built code (dist/, `npm run build`) runs worker.js directly; from the sources, boot.mjs registers tsx first
+    const compiled = import.meta.url.endsWith('.js');
+    const filename = fileURLToPath(new URL(compiled ? './worker.js' : './boot.mjs', import.meta.url));
     this.piscina = new Piscina({
       filename,
       minThreads: opts.workers,
