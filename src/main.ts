@@ -8,7 +8,8 @@ Usage: sejong <command> [options]
 Commands:
   serve            start the HTTP server (default; what \`npm start\` runs)
   keys <sub>       manage API keys: create, list, revoke, update (see \`sejong keys --help\`)
-  law <sub>        statute corpus: import, sync (see \`sejong law --help\`)
+  law <sub>        statute corpus: import, sync, stats (see \`sejong law --help\`)
+  docs tables      print (or --write README.md) the README's settings and error tables
 
 Every setting is an environment variable (see README.md, "Settings"). --help on any command shows its usage.
 `;

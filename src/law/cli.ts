@@ -24,15 +24,27 @@ Stop the server first or run the command against its data dir while it is idle: 
 at start (LMDB allows concurrent readers; the catalogue is reloaded on the next start).
 `;
 
+const PROGRESS_LINE_MS = 10_000;
+let lastLine = 0;
+
+/** Progress: a redrawn bar on a terminal; otherwise (logs, CI) one plain line at most every 10 s. */
 function bar(label: string, done: number, total?: number): void {
-  if (!runtimeEnv.isTTY()) return;
-  const line = total ? `${label} ${'█'.repeat(Math.round((done / total) * 30)).padEnd(30, '░')} ${done}/${total}` : `${label} ${done}`;
+  const text = total ? `${done}/${total}` : `${done}`;
+  if (!runtimeEnv.isTTY()) {
+    const now = performance.now();
+    if (now - lastLine < PROGRESS_LINE_MS) return;
+    lastLine = now;
+    process.stderr.write(`${label} ${text}\n`);
+    return;
+  }
+  const line = total ? `${label} ${'█'.repeat(Math.round((done / total) * 30)).padEnd(30, '░')} ${text}` : `${label} ${text}`;
   process.stderr.write(`\r${line.padEnd(70)}`);
 }
 
 export async function run(args: string[]): Promise<number> {
   const [cmd, ...rest] = args;
-  if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
+  // --help anywhere prints the help and does nothing else (never an import or a sync)
+  if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help' || rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(HELP);
     return cmd ? 0 : 2;
   }
