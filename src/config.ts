@@ -47,6 +47,11 @@ const url: Parser<string> = (raw, name) => {
   }
   return raw.replace(/\/+$/, '');
 };
+const addr: Parser<string> = (raw, name) => {
+  if (raw === '') return '';
+  if (!/^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(raw.trim()) || Number(raw.trim().split(':').pop()) > 65535) fail(name, `expected host:port, got "${raw}"`);
+  return raw.trim();
+};
 const list: Parser<string[]> = (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean);
 const oneOf = (...values: string[]): Parser<string> => (raw, name) => {
   if (!values.includes(raw)) fail(name, `expected one of ${values.join(', ')}, got "${raw}"`);
@@ -95,6 +100,9 @@ export const SETTINGS = {
   lawImport: s('SEJONG_LAW_IMPORT', '', str, 'Path(s) (comma-separated) to import into the statute store on first start when it is empty.'),
   lawSyncHour: s('SEJONG_LAW_SYNC_HOUR', '-1', int(-1, 23), 'Hour (0-23, local) of the daily law sync; -1 disables it.'),
   consolePassword: s('SEJONG_CONSOLE_PASSWORD', '', str, 'Password of the web test console at /console (cookie test_auth); unset = console disabled.'),
+  warmup: s('SEJONG_WARMUP', 'on', bool, 'Load the ONNX models on every worker at start (on), or on the first GET /ready (off).'),
+  metrics: s('SEJONG_METRICS', 'on', bool, 'Prometheus metrics at GET /metrics on the service port (on/off).'),
+  metricsAddr: s('SEJONG_METRICS_ADDR', '', addr, 'host:port of a separate listener for /metrics (e.g. 127.0.0.1:9464); when set, /metrics is not on the service port.'),
   mcpMaxSessions: s('SEJONG_MCP_MAX_SESSIONS', '1000', int(1, 100000), 'Concurrent MCP SSE sessions.'),
 } as const;
 

@@ -11,6 +11,8 @@ import type { RateLimiter } from './auth/rate-limit.js';
 import type { SafeFetcher } from './providers/fetch.js';
 import type { RequestLog } from './usage/request-log.js';
 import type { Spend } from './usage/spend.js';
+import type { Metrics } from './server/metrics.js';
+import type { Readiness } from './server/readiness.js';
 
 export interface Services {
   config: Config;
@@ -25,6 +27,10 @@ export interface Services {
   fetcher: SafeFetcher;
   requestLog: RequestLog;
   spend: Spend;
+  /** Prometheus registry (undefined when SEJONG_METRICS=off) */
+  metrics?: Metrics;
+  /** GET /ready's checks (set once the front end exists) */
+  readiness?: Readiness;
   /** base URL clients reach us at (SEJONG_PUBLIC_URL or http://host:port) */
   baseUrl(): string;
   /** extension slots that api modules fill in their start() (e.g. the law store) */

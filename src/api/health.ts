@@ -1,14 +1,32 @@
-// GET /health: liveness of the process (open).
-import type { RouteDef } from '../server/types.js';
+// GET /health: liveness of the process (open; 200 also while draining). GET /ready: readiness (503 until the
+// store, the pool and the models answer, and while draining).
+import { ApiError } from '../server/errors.js';
+import { reply, type RouteDef } from '../server/types.js';
 
 export const routes: RouteDef[] = [
   {
     method: 'GET',
     path: '/health',
     auth: 'none',
-    summary: 'Health check',
+    summary: 'Liveness: the process answers (also while it drains)',
     tags: ['System'],
     noRequestLog: true,
+    whileDraining: true,
     handler: () => ({ status: 'ok' }),
+  },
+  {
+    method: 'GET',
+    path: '/ready',
+    auth: 'none',
+    summary: 'Readiness: 200 when the store, the worker pool and the models answer; 503 before that and while draining',
+    tags: ['System'],
+    noRequestLog: true,
+    whileDraining: true,
+    handler: async (ctx) => {
+      const r = ctx.services.readiness;
+      if (!r) throw new ApiError('SERVICE_BUSY', 'Readiness is not known yet', { headers: { 'Retry-After': '1' } });
+      const c = await r.check();
+      return reply.json({ status: c.ready ? 'ready' : 'not ready', checks: c.checks }, c.ready ? 200 : 503, c.ready ? {} : { 'Retry-After': '1' });
+    },
   },
 ];

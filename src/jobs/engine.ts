@@ -286,6 +286,16 @@ export class JobEngine {
     return p;
   }
 
+  /** Jobs in state processing, by family (the active set is small: only unfinished jobs). */
+  processingByFamily(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const id of this.active.getKeys()) {
+      const f = familyOfId(id as string);
+      if (f) out[f] = (out[f] ?? 0) + 1;
+    }
+    return out;
+  }
+
   onFinished(l: JobListener): () => void {
     this.listeners.add(l);
     return () => this.listeners.delete(l);

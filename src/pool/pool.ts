@@ -21,6 +21,8 @@ export interface RunOptions {
 export class WorkerPool {
   private readonly piscina: Piscina;
   private closed = false;
+  /** tasks handed to piscina and not yet settled (running or waiting in its queue) */
+  running = 0;
   constructor(readonly opts: PoolOptions) {
     // sharp must be loaded on the main thread before workers use it (libvips is process-global).
     sharp.concurrency(1);
@@ -56,6 +58,7 @@ export class WorkerPool {
       });
     }
     const transferList = opts.transfer === false ? undefined : ([...collectBuffers(input)] as never);
+    this.running++;
     try {
       return (await this.piscina.run({ task, input }, { transferList, signal: opts.signal })) as T;
     } catch (e) {
@@ -70,6 +73,8 @@ export class WorkerPool {
         throw new ApiError('SERVICE_BUSY', 'The worker queue is full; retry shortly', { headers: { 'Retry-After': '1' } });
       }
       throw e;
+    } finally {
+      this.running--;
     }
   }
 

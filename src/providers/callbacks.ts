@@ -102,6 +102,8 @@ export class Callbacks {
   private readonly pollMs: number;
   private readonly timeoutMs: number;
   private readonly keepMs: number;
+  /** delivery attempts that failed (non-2xx or network), for /metrics */
+  failedAttempts = 0;
 
   constructor(private readonly d: CallbackDeps, opts: CallbackOptions = {}) {
     this.db = d.store.db<CallbackRecord, string>('callbacks');
@@ -300,7 +302,15 @@ export class Callbacks {
       this.db.put(id, cur);
     });
     const after = this.db.get(id);
+    if (error) this.failedAttempts++;
     if (after?.state === 'failed') this.d.log.warn({ msg: 'callback given up', jobId: after.jobId, attempts: after.attempts, lastError: after.lastError });
+  }
+
+  /** Records by state (pending = the backlog awaiting delivery) plus failed attempts so far, for /metrics. */
+  counts(): Record<string, number> {
+    const out: Record<string, number> = { waiting: 0, pending: 0, delivered: 0, failed: 0 };
+    for (const { value } of this.db.getRange()) out[value.state] = (out[value.state] ?? 0) + 1;
+    return out;
   }
 
   private async forget(rec: CallbackRecord): Promise<void> {

@@ -47,6 +47,8 @@ export class SafeFetcher {
   private readonly allowHosts = new Set<string>();
   private readonly allowNets = new net.BlockList();
   private readonly agent: Agent;
+  /** URLs refused by the address guard (at check or connect time), for /metrics */
+  refusals = 0;
 
   constructor(private readonly cfg: { allow: string[]; timeoutMs: number; maxBytes: number }) {
     for (const entry of cfg.allow) {
@@ -106,6 +108,7 @@ export class SafeFetcher {
     if (u.username || u.password) throw new ApiError('INVALID_REQUEST', `URLs with credentials are not accepted for ${field}`, { field });
     const host = u.hostname.replace(/^\[|\]$/g, '');
     if (net.isIP(host) && !this.addressAllowed(host, host)) {
+      this.refusals++;
       throw new ApiError('INVALID_REQUEST', `${field} points to a private, loopback or link-local address (${host}), which is not allowed`, { field });
     }
     if (/^(localhost|metadata\.google\.internal|metadata)$/i.test(host) && !this.allowHosts.has(host.toLowerCase())) {
@@ -182,6 +185,7 @@ export class SafeFetcher {
     const named = err?.name === 'TimeoutError' || err?.name === 'AbortError' ? err.name : undefined;
     const code = named ?? (typeof err?.code === 'string' ? err.code : undefined) ?? err?.cause?.code ?? err?.name;
     if (code === 'EBLOCKED' || err?.cause?.code === 'EBLOCKED') {
+      this.refusals++;
       return new ApiError('INVALID_REQUEST', `${field} resolves to a private, loopback or link-local address, which is not allowed`, { field });
     }
     if (code === 'TimeoutError' || code === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {

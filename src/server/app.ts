@@ -36,6 +36,10 @@ export class HttpServer {
   private readonly streams = new Set<StreamHandle>();
   port = 0;
 
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
   constructor(private readonly services: Services, readonly routes: RouteDef[]) {
     this.app = uws.App();
     const byPath = new Map<string, RouteDef[]>();
@@ -116,7 +120,7 @@ export class HttpServer {
       finish({ status: err.status, headers: { 'content-type': JSON_TYPE, ...err.headers }, body: JSON.stringify(err.toBody()) }, err.code);
     };
 
-    if (this.draining) {
+    if (this.draining && !route.whileDraining) {
       return fail(new ApiError('SERVICE_BUSY', 'The server is shutting down', { headers: { 'Retry-After': '5', connection: 'close' } }));
     }
     this.inflight++;
@@ -236,6 +240,7 @@ export class HttpServer {
   private requestDone(ctx: Ctx, route: RouteDef, status: number, ms: number, code?: string): void {
     const { services } = this;
     const p = ctx.principal;
+    services.metrics?.observe(route.path, ctx.method, status, ms, code);
     services.log.info({ msg: 'request', reqId: ctx.requestId, method: ctx.method, route: route.path, path: ctx.path, status, ms: Math.round(ms * 100) / 100, key: p.keyId, code, ...ctx.logExtra });
     if (p.keyId && !route.noRequestLog) {
       services.requestLog.add(p.keyId, { time: services.clock.now(), method: ctx.method, path: ctx.path, status, ms: Math.round(ms * 100) / 100, requestId: ctx.requestId, code });

@@ -18,6 +18,9 @@ import type { Services } from '../services.js';
 import type { ApiModule, RouteDef } from './types.js';
 import { HttpServer, nativeUwsLoaded } from './app.js';
 import { ensureAdminKey } from '../auth/bootstrap.js';
+import { Metrics } from './metrics.js';
+import { Readiness } from './readiness.js';
+import type { Server as NodeHttpServer } from 'node:http';
 
 export interface StartOptions {
   clock?: Clock;
@@ -73,7 +76,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const routes: RouteDef[] = modules.flatMap((m) => m.mod.routes ?? []);
   services.ext.routes = routes;
   for (const m of modules) await m.mod.start?.(services);
+  const metricsServer = config.metrics ? await startMetrics(services) : undefined;
   const http = new HttpServer(services, routes);
+  services.readiness = new Readiness(services, () => http.isDraining);
+  if (config.warmup) services.readiness.warmUp();
   port = await http.listen(config.host, config.port);
   jobs.startSweeper(config.sweepSeconds * 1000);
   const pruneTimer = setInterval(() => void services.requestLog.prune(clock.now()).catch(() => undefined), 3600_000);
@@ -85,6 +91,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     (closing ??= (async () => {
       clearInterval(pruneTimer);
       await http.close();
+      metricsServer?.close();
       for (const m of [...modules].reverse()) await m.mod.stop?.(services);
       await jobs.drain();
       await services.limiter.close();
@@ -96,4 +103,17 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       log.flush?.();
     })());
   return { services, http, port, url: `http://127.0.0.1:${port}`, generatedAdminKey, close };
+}
+
+/** The metrics registry over this server's services; its own listener when SEJONG_METRICS_ADDR is set. */
+async function startMetrics(services: Services): Promise<NodeHttpServer | undefined> {
+  const ext = services.ext as { law?: { catalog: Array<{ article_count: number }>; info(): { index_gen: number } }; callbacks?: { counts(): Record<string, number>; failedAttempts: number } };
+  services.metrics = new Metrics(services, {
+    law: () => ext.law && { documents: ext.law.catalog.length, articles: ext.law.catalog.reduce((n, d) => n + d.article_count, 0), indexGeneration: ext.law.info().index_gen },
+    callbacks: () => ext.callbacks && { states: ext.callbacks.counts(), failedAttempts: ext.callbacks.failedAttempts },
+  });
+  if (!services.config.metricsAddr) return undefined;
+  const server = await services.metrics.listenSeparately(services.config.metricsAddr);
+  services.log.info({ msg: 'metrics listening', addr: services.config.metricsAddr });
+  return server;
 }

@@ -104,6 +104,8 @@ export interface RouteDef<B = any, Q = any> {
   noRateLimit?: boolean;
   /** do not write a request-log entry (e.g. SSE message posts) */
   noRequestLog?: boolean;
+  /** still served while the server drains (liveness and readiness probes) */
+  whileDraining?: boolean;
   handler?: (ctx: Ctx<B, Q>) => Promise<Reply | object | void> | Reply | object | void;
   /** long-lived answers (SSE): the route takes over the response */
   stream?: (ctx: Ctx<B, Q>, stream: StreamHandle) => void | Promise<void>;

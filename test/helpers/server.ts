@@ -41,6 +41,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     SEJONG_LOG_LEVEL: 'silent',
     SEJONG_RATE_LIMIT_PER_MINUTE: '100000',
     SEJONG_RATE_LIMIT_PER_DAY: '10000000',
+    // models load on first use (or on the first GET /ready), not at every test server's start
+    SEJONG_WARMUP: 'off',
     ...opts.env,
   };
   const config: Config = loadConfig(env);

@@ -1,0 +1,97 @@
+// Operability: GET /metrics (route templates, pool, jobs, fetcher refusals, process), its settings, and GET /ready.
+import t from 'tap';
+import net from 'node:net';
+import { startTestServer } from '../helpers/server.js';
+import { Readiness } from '../../src/server/readiness.js';
+
+/** value of one sample line in Prometheus text, or undefined */
+function sample(text: string, name: string, labels = ''): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels ? `{${labels}}` : ''} `));
+  return line ? Number(line.split(' ').pop()) : undefined;
+}
+
+t.test('/metrics: requests by route template and status, pool, jobs, fetcher refusals, process', async (t) => {
+  const s = await startTestServer();
+  t.teardown(() => s.close());
+  const id = 'receipt_20261122_doesnotexist';
+  t.equal((await s.req(`/api/v1/receipt/status/${id}`)).status, 404);
+  t.equal((await s.req(`/api/v1/receipt/status/${id}`)).status, 404);
+  t.equal((await s.req('/health', { key: null })).status, 200);
+  const refused = await s.req('/api/v1/studio/mosaic', { method: 'POST', json: { imageUrl: 'http://127.0.0.1:1/x.png', regions: [{ x: 0, y: 0, width: 4, height: 4 }] } });
+  t.equal(refused.status, 400);
+  const { job } = await s.services.jobs.create({ family: 'receipt', owner: s.apiKeyId, estimatedCost: 0, meta: {} });
+  await s.services.jobs.run(job.id, async () => ({ result: {} }));
+
+  const m = await s.req('/metrics', { key: null });
+  t.equal(m.status, 200);
+  t.match(m.headers.get('content-type'), /^text\/plain/);
+  const text = await m.text();
+  t.equal(sample(text, 'sejong_http_requests_total', 'route="/api/v1/receipt/status/:job_id",method="GET",status="404"'), 2);
+  t.equal(sample(text, 'sejong_http_requests_total', 'route="/health",method="GET",status="200"'), 1);
+  t.notOk(text.includes(id), 'no raw ids or paths in labels');
+  t.equal(sample(text, 'sejong_http_request_duration_seconds_count', 'route="/api/v1/receipt/status/:job_id",method="GET"'), 2);
+  t.equal(sample(text, 'sejong_pool_workers'), 1);
+  t.equal(sample(text, 'sejong_pool_queue'), 0);
+  t.equal(sample(text, 'sejong_jobs_finished_total', 'family="receipt",state="completed"'), 1);
+  t.equal(sample(text, 'sejong_job_duration_seconds_count', 'family="receipt",state="completed"'), 1);
+  t.equal(sample(text, 'sejong_fetch_refusals_total'), 1);
+  t.ok((sample(text, 'sejong_process_cpu_user_seconds_total') ?? -1) > 0, 'process metrics');
+  t.ok(text.includes('sejong_law_documents'), 'law gauge present');
+});
+
+t.test('/metrics off, or on its own address', async (t) => {
+  const off = await startTestServer({ env: { SEJONG_METRICS: 'off' } });
+  t.teardown(() => off.close());
+  t.equal((await off.req('/metrics', { key: null })).status, 404);
+
+  const port = await new Promise<number>((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(p));
+    });
+  });
+  const sep = await startTestServer({ env: { SEJONG_METRICS_ADDR: `127.0.0.1:${port}` } });
+  t.teardown(() => sep.close());
+  t.equal((await sep.req('/metrics', { key: null })).status, 404, 'not on the service port');
+  const r = await fetch(`http://127.0.0.1:${port}/metrics`);
+  t.equal(r.status, 200);
+  t.match(await r.text(), /sejong_pool_workers 1/);
+  t.equal((await fetch(`http://127.0.0.1:${port}/other`)).status, 404);
+});
+
+t.test('/ready: 200 once the store, the pool and the models on every worker answer, with its checks', async (t) => {
+  const s = await startTestServer({ workers: 2 });
+  t.teardown(() => s.close());
+  // the test server starts with SEJONG_WARMUP=off: the first probe starts the warm-up (503 + Retry-After until done)
+  let r = await s.req('/ready', { key: null });
+  let body = (await r.json()) as { status: string; checks: Record<string, { ok: boolean; detail?: string }> };
+  for (let i = 0; i < 300 && r.status !== 200; i++) {
+    t.equal(r.headers.get('retry-after'), '1');
+    await new Promise((res) => setTimeout(res, 100));
+    r = await s.req('/ready', { key: null });
+    body = (await r.json()) as typeof body;
+  }
+  t.equal(r.status, 200);
+  t.equal(body.status, 'ready');
+  t.same(Object.keys(body.checks).sort(), ['draining', 'models', 'pool', 'store']);
+  t.match(body.checks.models?.detail, /^7 models on \d of 2 workers/);
+  t.ok(r.headers.get('x-request-id'));
+});
+
+t.test('readiness says not ready while draining', async (t) => {
+  const s = await startTestServer();
+  t.teardown(() => s.close());
+  let draining = false;
+  const r = new Readiness(s.services, () => draining);
+  r.warmUp();
+  let c = await r.check();
+  for (let i = 0; i < 300 && !c.ready; i++) {
+    await new Promise((res) => setTimeout(res, 100));
+    c = await r.check();
+  }
+  t.equal(c.ready, true);
+  draining = true;
+  c = await r.check();
+  t.equal(c.ready, false);
+  t.same(c.checks.draining, { ok: false, detail: 'shutting down' });
+});
