@@ -34,7 +34,7 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
       const qs = jsonSchema(r.query) as { properties?: Record<string, unknown>; required?: string[] };
       for (const [name, schema] of Object.entries(qs.properties ?? {})) params.push({ name, in: 'query', required: qs.required?.includes(name) ?? false, schema });
     }
-    if (r.accessKeyQuery) params.push({ name: r.accessKeyQuery, in: 'query', required: false, schema: { type: 'string' }, description: 'the job\'s access key' });
+    if (r.accessKeyQuery && !params.some((q) => (q as { name: string }).name === r.accessKeyQuery)) params.push({ name: r.accessKeyQuery, in: 'query', required: false, schema: { type: 'string' }, description: 'the job\'s access key' });
     const op: Record<string, unknown> = {
       summary: r.summary,
       tags: r.tags ?? [],
