@@ -7,6 +7,7 @@
 // it is delivered (2xx) or SEJONG_CALLBACK_RETRY_HOURS have passed. Every attempt carries the same webhook-id, so a
 // receiver can drop duplicates. A graceful stop waits for attempts in flight and records their outcome; after a
 // crash an attempt whose outcome was not recorded is made again (a receiver may then see it twice, same id).
+import type { CallbackPayload } from './callback-payload.js';
 import crypto from 'node:crypto';
 import type { Database } from 'lmdb';
 import type { Logger } from 'pino';
@@ -191,8 +192,8 @@ export class Callbacks {
   }
 
   /** The JSON body of a job's callback. */
-  static payload(rec: CallbackRecord, job: JobRecord | undefined, now: number): Record<string, unknown> {
-    const status = job?.status ?? 'failed';
+  static payload(rec: CallbackRecord, job: JobRecord | undefined, now: number): CallbackPayload {
+    const status = job?.status === 'completed' ? 'completed' : 'failed';
     return {
       type: `${rec.type}.${status === 'completed' ? 'completed' : 'failed'}`,
       timestamp: new Date(now).toISOString(),

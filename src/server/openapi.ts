@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, generated from the routes table (paths, auth, schemas, error answers).
 import { z, type ZodType } from 'zod';
-import { ERROR_CODES } from './errors.js';
+import { ERROR_CODES, type ErrorCode } from './errors.js';
+import { callbackPayload } from '../providers/callback-payload.js';
 import type { RouteDef } from './types.js';
 
 const jsonSchema = (s: ZodType): Record<string, unknown> => {
@@ -25,6 +26,75 @@ const errorSchema = {
   },
 };
 
+const errorExample = (code: ErrorCode, message: string, field?: string) => ({ success: false, error: { code, message, ...(field ? { field } : {}) } });
+
+/** Each error answer a route can give, derived from what the route declares (auth, body, path, family). */
+function errorCodes(r: RouteDef): ErrorCode[] {
+  const codes: ErrorCode[] = [];
+  const jobRoute = /:job_?[iI]d\b/.test(r.path);
+  if (r.body || r.query || r.path.includes(':')) codes.push('INVALID_REQUEST');
+  if (r.auth !== 'none') codes.push('INVALID_API_KEY');
+  if (r.auth === 'admin') codes.push('FORBIDDEN');
+  if (jobRoute) codes.push('JOB_NOT_FOUND', 'IMAGE_EXPIRED');
+  if (jobRoute && r.method === 'GET' && /\/(image|result|download|mosaic)\b/.test(r.path)) codes.push('JOB_FAILED', 'CONFLICT');
+  if (r.body) codes.push('PAYLOAD_TOO_LARGE');
+  if (r.body?.kind === 'multipart' || (r.body?.kind === 'json' && /image|ekyc|studio|print|composite/.test(r.path))) codes.push('UNSUPPORTED_MEDIA_TYPE');
+  if (r.auth === 'key' || r.auth === 'job') codes.push('RATE_LIMITED');
+  codes.push('SERVICE_BUSY', 'INTERNAL_ERROR');
+  return [...new Set(codes)];
+}
+
+const EXAMPLE_MESSAGES: Partial<Record<ErrorCode, [string, string?]>> = {
+  INVALID_REQUEST: ['Expected number for ttlHours but received string "2"', 'ttlHours'],
+  INVALID_API_KEY: ['An API key is required (X-API-Key or Authorization: Bearer)'],
+  FORBIDDEN: ['This endpoint needs the admin key'],
+  JOB_NOT_FOUND: ['No job with id txt2img_20261122_0000000000'],
+  IMAGE_EXPIRED: ['The result of job txt2img_20261122_0000000000 expired at 2026-11-23T00:00:00.000Z'],
+  JOB_FAILED: ['Job txt2img_20261122_0000000000 failed: the provider answered HTTP 500'],
+  CONFLICT: ['Job txt2img_20261122_0000000000 is still processing; poll its status and fetch the result when it is completed'],
+  PAYLOAD_TOO_LARGE: ['The body is 12000000 bytes; this endpoint accepts at most 10551296'],
+  UNSUPPORTED_MEDIA_TYPE: ['Expected a JPEG, PNG or WebP image for image but received gif', 'image'],
+  RATE_LIMITED: ['Rate limit of 60 requests per minute exceeded; retry in 12 s'],
+  SERVICE_BUSY: ['All 2 workers are busy and 64 tasks are waiting; retry shortly'],
+  INTERNAL_ERROR: ['Internal failure; the error was logged (request id 5b0c…)'],
+};
+
+function errorResponses(r: RouteDef): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const c of errorCodes(r)) byStatus.set(ERROR_CODES[c].status, [...(byStatus.get(ERROR_CODES[c].status) ?? []), c]);
+  const out: Record<string, unknown> = {};
+  for (const [status, codes] of byStatus) {
+    const examples = Object.fromEntries(codes.map((c) => [c, { value: errorExample(c, ...(EXAMPLE_MESSAGES[c] ?? [ERROR_CODES[c].meaning])) }]));
+    const headers = status === 429 || status === 503 ? { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } } } : undefined;
+    out[String(status)] = {
+      description: codes.map((c) => `${c}: ${ERROR_CODES[c].meaning}`).join('; '),
+      ...(headers ? { headers } : {}),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, examples } },
+    };
+  }
+  return out;
+}
+
+/** The completion callback (enhance, enhance-pipeline with callback_url) as an OpenAPI 3.1 webhook. */
+function webhooks(): Record<string, unknown> {
+  const header = (description: string) => ({ required: true, description, schema: { type: 'string' } });
+  return {
+    jobCompleted: {
+      post: {
+        summary: 'Completion callback of an e-KYC enhance or enhance-pipeline job (Standard Webhooks, at least once)',
+        description: 'POSTed to callback_url when the job completes or fails; retried with backoff for SEJONG_CALLBACK_RETRY_HOURS until a 2xx answer (410 stops retries). Every attempt carries the same webhook-id: drop duplicates by it.',
+        parameters: [
+          { name: 'webhook-id', in: 'header', ...header('msg_…, the same on every attempt') },
+          { name: 'webhook-timestamp', in: 'header', ...header('Unix seconds of this attempt') },
+          { name: 'webhook-signature', in: 'header', ...header('v1,<base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`>') },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(callbackPayload) } } },
+        responses: { 200: { description: 'Any 2xx: delivered' }, 410: { description: 'Gone: stop retrying' } },
+      },
+    },
+  };
+}
+
 export function buildOpenApi(routes: RouteDef[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
@@ -46,7 +116,7 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
           description: d.description,
           ...(d.schema || d.contentType ? { content: { [d.contentType ?? 'application/json']: { schema: d.schema ? jsonSchema(d.schema) : {} } } } : {}),
         }])),
-        default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        ...errorResponses(r),
       },
     };
     if (r.auth === 'admin') op.description = 'Admin key only.';
@@ -68,12 +138,13 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
     info: { title: 'sejong: media, identity-verification and legal-information API', version },
     servers: [{ url: '/' }],
     paths,
+    webhooks: webhooks(),
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         bearer: { type: 'http', scheme: 'bearer', description: 'API key, or a job\'s access key on job endpoints' },
       },
-      schemas: { Error: errorSchema },
+      schemas: { Error: { ...errorSchema, examples: [errorExample('INVALID_REQUEST', 'Expected number for ttlHours but received string "2"', 'ttlHours')] } },
     },
   };
 }
