@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { ApiError } from '../server/errors.js';
 import { reply, type Ctx, type RouteDef } from '../server/types.js';
 import { consolePage, loginPage } from '../console/pages.js';
+import { CONSOLE_JS } from '../console/client.js';
 
 const HTML = 'text/html; charset=utf-8';
-const SECURITY = { 'content-security-policy': "default-src 'self'; img-src 'self' data: blob:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; frame-ancestors 'none'", 'x-frame-options': 'DENY', 'cache-control': 'no-store' };
+const SECURITY = { 'content-security-policy': "default-src 'self'; img-src 'self' data: blob:; style-src 'unsafe-inline'; script-src 'self' 'unsafe-inline'; frame-ancestors 'none'", 'x-frame-options': 'DENY', 'cache-control': 'no-store' };
 
 function passwordOk(ctx: Ctx, given: string | undefined): boolean {
   const want = ctx.services.config.consolePassword;
@@ -56,6 +57,14 @@ export const routes: RouteDef[] = [
   {
     method: 'POST', path: '/console/logout', auth: 'none', tags: ['Console'], summary: 'Sign out: clears the cookie',
     handler: () => reply.make({ status: 303, body: '', headers: { location: '/console/login', 'set-cookie': 'test_auth=; Path=/console; HttpOnly; SameSite=Strict; Max-Age=0' } }),
+  },
+  {
+    method: 'GET', path: '/console/app.js', auth: 'none', tags: ['Console'], summary: 'The test console\'s browser code',
+    responses: { 200: { description: 'JavaScript', contentType: 'text/javascript' } },
+    handler: (ctx) => {
+      enabled(ctx);
+      return reply.make({ status: 200, body: CONSOLE_JS, contentType: 'text/javascript; charset=utf-8', headers: SECURITY });
+    },
   },
   {
     method: 'GET', path: '/console', auth: 'none', tags: ['Console'], summary: 'Test console (cookie test_auth)',

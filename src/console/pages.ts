@@ -11,6 +11,23 @@ table{border-collapse:collapse;width:100%;font-size:13px}td,th{border-bottom:1px
 pre{background:#f0f1f3;padding:8px;overflow:auto;max-height:220px;font-size:12px}.err{color:#b00020}.ok{color:#0a7d32}
 img.qr{width:200px;height:200px;image-rendering:pixelated;border:1px solid #ddd}`;
 
+const APP_STYLE = `
+header .key{margin-left:auto}header a.docs{color:#fff}header form{margin:0}
+.layout{display:grid;grid-template-columns:210px 1fr;min-height:calc(100vh - 48px)}
+nav{background:#fff;border-right:1px solid #e3e5e8;padding:10px 0}nav a{display:block;padding:6px 16px;color:#1b1d21;text-decoration:none}
+nav a.on{background:#e8eef7;font-weight:600}#panels{padding:16px 20px}#panels section{display:block}
+details.opcard{background:#fff;border-radius:8px;margin:0 0 10px;box-shadow:0 1px 3px #0002;padding:8px 12px}
+details.opcard summary{cursor:pointer}summary code{font-size:13px}.sum{color:#555;font-size:13px}
+form.op{display:grid;gap:6px;margin-top:8px}label.field{display:grid;grid-template-columns:170px 1fr;gap:8px;align-items:start}
+label.field span{font-size:13px;color:#333;padding-top:5px}textarea{font:12px monospace;width:100%}
+img.thumb{max-height:60px;margin-top:4px}.pair{display:flex;gap:12px;flex-wrap:wrap;margin:8px 0}
+figure{margin:0;position:relative;background:repeating-conic-gradient(#ddd 0 25%,#fff 0 50%) 0 0/16px 16px}
+figure img{max-width:420px;max-height:420px;display:block}figure canvas.boxes{position:absolute;left:0;top:0;pointer-events:none}
+figcaption{font-size:12px;background:#fff;padding:2px 4px}progress.job{width:200px}
+tr.retired td{color:#999;text-decoration:line-through}.match{font-size:13px;margin-left:12px}
+pre.article-text{white-space:pre-wrap;max-height:none}`;
+
+
 export function loginPage(message = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sejong console: sign in</title><style>${STYLE}</style></head>
 <body><header><h1>sejong test console</h1></header><main><section>
@@ -28,57 +45,11 @@ document.getElementById('login').addEventListener('submit', async (e) => {
 }
 
 export function consolePage(version: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sejong console</title><style>${STYLE}</style></head>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sejong console</title><style>${STYLE}${APP_STYLE}</style></head>
 <body><header><h1>sejong test console</h1><span>interface ${esc(version)}</span><span id="health">…</span>
-<form method="post" action="/console/logout" style="margin-left:auto"><button>Sign out</button></form></header>
-<main>
-<section><h2>API key</h2><input id="key" size="40" placeholder="sk_…" autocomplete="off"> <button id="saveKey">Use</button>
-<p>Calls from this page send it as X-API-Key. It stays in this tab only.</p></section>
-<section><h2>QR code</h2><input id="qrData" value="https://example.org/ticket/42" size="30"> <input id="qrText" placeholder="centre text" size="10">
-<button id="qrGo">Generate</button><div><img id="qrImg" class="qr" alt="QR code"></div>
-<p>Recognize: <input id="qrFile" type="file" accept="image/*"> <button id="qrRead">Read</button></p><pre id="qrOut"></pre></section>
-<section><h2>Models</h2><select id="cap"><option value="">any capability</option><option>text_generation</option><option>image_generation</option><option>image_to_image</option><option>vision_analysis</option></select>
-<label><input id="active" type="checkbox"> active only</label> <button id="modelsGo">List</button><table id="models"></table></section>
-<section><h2>My jobs</h2><button id="jobsGo">Refresh</button><table id="jobs"></table><pre id="jobsErr" class="err"></pre></section>
-</main>
-<script>
-const $ = (id) => document.getElementById(id);
-$('key').value = sessionStorage.getItem('sejongKey') || '';
-$('saveKey').onclick = () => sessionStorage.setItem('sejongKey', $('key').value.trim());
-const keyed = () => ({ 'x-api-key': $('key').value.trim() });
-const cell = (v) => { const td = document.createElement('td'); td.textContent = v == null ? '' : String(v); return td; };
-function fill(table, cols, rows) {
-  table.replaceChildren();
-  const head = document.createElement('tr');
-  cols.forEach((c) => { const th = document.createElement('th'); th.textContent = c; head.append(th); });
-  table.append(head);
-  rows.forEach((r) => { const tr = document.createElement('tr'); cols.forEach((c) => tr.append(cell(r[c]))); table.append(tr); });
-}
-fetch('/health').then((r) => r.json()).then((h) => { $('health').textContent = 'health: ' + h.status; $('health').className = h.status === 'ok' ? 'ok' : 'err'; });
-$('qrGo').onclick = () => {
-  const q = new URLSearchParams({ data: $('qrData').value, size: '400x400' });
-  if ($('qrText').value) q.set('center_text', $('qrText').value);
-  $('qrImg').src = '/api/v1/qrcode/generate?' + q;
-};
-$('qrRead').onclick = async () => {
-  const f = $('qrFile').files[0];
-  if (!f) return;
-  const fd = new FormData(); fd.append('image', f);
-  const r = await fetch('/api/v1/qrcode/recognize', { method: 'POST', headers: keyed(), body: fd });
-  $('qrOut').textContent = JSON.stringify(await r.json(), null, 2);
-};
-$('modelsGo').onclick = async () => {
-  const q = new URLSearchParams();
-  if ($('cap').value) q.set('capability', $('cap').value);
-  if ($('active').checked) q.set('status', 'active');
-  const r = await (await fetch('/api/v1/models?' + q)).json();
-  fill($('models'), ['apiId', 'provider', 'status', 'cost'], r.models || []);
-};
-$('jobsGo').onclick = async () => {
-  const r = await fetch('/api/v1/jobs?limit=20', { headers: keyed() });
-  const b = await r.json();
-  $('jobsErr').textContent = r.ok ? '' : b.error.message;
-  fill($('jobs'), ['jobId', 'status', 'createdAt', 'actualCost'], b.jobs || []);
-};
-</script></body></html>`;
+<label class="key">API key <input id="key" size="36" placeholder="sk_…" autocomplete="off"></label>
+<a href="/docs" class="docs">API reference</a>
+<form method="post" action="/console/logout"><button>Sign out</button></form></header>
+<div class="layout"><nav id="families"></nav><div id="panels"></div></div>
+<script src="/console/app.js"></script></body></html>`;
 }

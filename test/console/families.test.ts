@@ -1,0 +1,215 @@
+// The console in headless Chromium: one test per endpoint family that fills the form the page built from
+// /openapi.json, submits it, and checks what the page draws (image sizes, boxes, progress, text). Screenshots go
+// to test-output/console/ for a person to look at.
+import t from 'tap';
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { greenScreen, receiptScene, cardScene } from '../helpers/images.js';
+import { renderCard } from '../helpers/id-cards.js';
+import { imageServer } from '../studio/helpers.js';
+import { REPO, shared } from '../helpers/shared.js';
+import { sampleDataDir } from '../law/fixture.js';
+
+const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
+const SHOTS = path.join(REPO, 'test-output', 'console');
+const FACE = shared('faces', 'people', 'amy', 'amy1.png');
+
+if (!chromium) {
+  t.skip('Chromium not installed (apt-get install chromium)');
+} else {
+  const { chromium: pw } = await import('playwright-core');
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const files: Record<string, Buffer> = {};
+  const web = await imageServer(files);
+  const s = await startTestServer({ workers: 2, dataDir: await sampleDataDir(), env: { SEJONG_CONSOLE_PASSWORD: 'pw', SEJONG_FETCH_ALLOW: '127.0.0.1' } });
+  const browser = await pw.launch({ executablePath: chromium, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  t.teardown(async () => {
+    await browser.close();
+    await s.close();
+    await web.close();
+  });
+  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 1000 } });
+  await context.addCookies([{ name: 'test_auth', value: 'pw', url: s.url + '/console' }]);
+  const tmp = fs.mkdtempSync(path.join(REPO, 'test-output', 'upload-'));
+  t.teardown(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  const upload = (name: string, bytes: Buffer) => {
+    const p = path.join(tmp, name);
+    fs.writeFileSync(p, bytes);
+    return p;
+  };
+
+  async function open(family: string): Promise<Page> {
+    const page = await context.newPage();
+    await page.goto(`${s.url}/console#${family}`);
+    await page.waitForSelector('body[data-ready=true]');
+    await page.fill('#key', s.apiKey);
+    await page.dispatchEvent('#key', 'change');
+    return page;
+  }
+  /** the form of one operation ("POST /api/v1/…"), opened */
+  async function form(page: Page, op: string) {
+    const card = page.locator(`details.opcard[data-op="${op}"]`);
+    await card.evaluate((d: { open: boolean }) => (d.open = true));
+    return card;
+  }
+  const field = (card: ReturnType<Page['locator']>, where: string, name: string) => card.locator(`[data-where="${where}"][data-name="${name}"]`);
+  const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  const natural = (card: ReturnType<Page['locator']>, cls: string) => card.locator(`img.${cls}`).evaluate((i: { naturalWidth: number; naturalHeight: number }) => [i.naturalWidth, i.naturalHeight]);
+  async function afterImage(card: ReturnType<Page['locator']>) {
+    await card.locator('img.result-after').waitFor({ timeout: 120_000 });
+    await card.locator('img.result-after').evaluate((i: { complete: boolean; naturalWidth: number; decode(): Promise<void> }) => i.decode());
+    return natural(card, 'result-after');
+  }
+
+  t.test('QR: generate shows the code at the asked size; recognize reads it back', async (t) => {
+    const page = await open('fam-QR-Code');
+    const gen = await form(page, 'GET /api/v1/qrcode/generate');
+    await field(gen, 'query', 'data').fill('https://sejong.example/ticket/42');
+    await field(gen, 'query', 'size').fill('300x300');
+    await gen.locator('button[type=submit]').click();
+    t.same(await afterImage(gen), [300, 300]);
+    const png = Buffer.from(await (await s.req('/api/v1/qrcode/generate?data=' + encodeURIComponent('https://sejong.example/ticket/42'))).arrayBuffer());
+    const rec = await form(page, 'POST /api/v1/qrcode/recognize');
+    await field(rec, 'multipart', 'image').setInputFiles(upload('qr.png', png));
+    await rec.locator('button[type=submit]').click();
+    await rec.locator('details.json pre').waitFor();
+    t.match(await rec.locator('details.json pre').textContent(), /sejong\.example\/ticket\/42/);
+    t.match(await rec.locator('p.status').textContent(), /^HTTP 200/);
+    await shot(page, 'qr');
+  });
+
+  t.test('Remove background: before/after by URL, the after image has the source size', async (t) => {
+    const g = await greenScreen({ width: 320, height: 240 });
+    files['green.png'] = g.png;
+    const page = await open('fam-Image-Processing');
+    const card = await form(page, 'POST /api/v1/image/remove-background');
+    await field(card, 'json', 'imageUrl').fill(`${web.url}/green.png`);
+    await field(card, 'json', 'chromaKey').fill('{"color":"auto"}');
+    await field(card, 'json', 'trimTransparent').selectOption('false');
+    await card.locator('button[type=submit]').click();
+    t.same(await afterImage(card), [320, 240]);
+    t.same(await natural(card, 'result-before'), [320, 240]);
+    t.match(await card.locator('details.json pre').first().textContent(), /"transparentPixels": [1-9]/);
+    await shot(page, 'remove-background');
+  });
+
+  t.test('Contour: upload in, edges image of the same size out', async (t) => {
+    const scene = await cardScene({ width: 400, height: 300 });
+    const page = await open('fam-Contour');
+    const card = await form(page, 'POST /api/v1/contour/extract');
+    await field(card, 'multipart', 'image').setInputFiles(upload('scene.jpg', scene.jpeg));
+    await card.locator('button[type=submit]').click();
+    t.same(await afterImage(card), [400, 300]);
+    await shot(page, 'contour');
+  });
+
+  t.test('Receipt: an async job shows its progress until done, then the result image', async (t) => {
+    const scene = await receiptScene({ angle: -8 });
+    const page = await open('fam-Receipt');
+    const card = await form(page, 'POST /api/v1/receipt/optimize');
+    await field(card, 'multipart', 'image').setInputFiles(upload('receipt.jpg', scene.jpeg));
+    await card.locator('button[type=submit]').click();
+    const [w, h] = await afterImage(card);
+    t.ok(w! > 100 && h! > w!, `a portrait receipt ${w}x${h}`);
+    t.equal(await card.locator('progress.job').evaluate((p: { value: number }) => p.value), 100);
+    t.match(await card.locator('.jobstate').textContent(), /^completed/);
+    await shot(page, 'receipt');
+  });
+
+  t.test('Perspective crop: the card comes out at the asked size', async (t) => {
+    const scene = await cardScene({});
+    const page = await open('fam-eKYC-Enhance');
+    const card = await form(page, 'POST /api/v1/ekyc/perspective-crop');
+    await field(card, 'multipart', 'image').setInputFiles(upload('card.jpg', scene.jpeg));
+    await card.locator('button[type=submit]').click();
+    await card.locator('p.status').waitFor({ timeout: 60_000 });
+    t.match(await card.locator('p.status').textContent(), /^HTTP 200/);
+    t.match(await card.locator('details.json pre').first().textContent(), /"success": true/, 'the card was found');
+    const [w, h] = await afterImage(card);
+    t.ok(w! >= 600 && Math.abs(w! / h! - 1280 / 807) < 0.05, `card aspect ${w}x${h}`);
+    await shot(page, 'perspective-crop');
+  });
+
+  t.test('e-KYC OCR: fields read, their boxes drawn over the card', async (t) => {
+    const c = await renderCard('jumin', { seed: 3 });
+    const page = await open('fam-e-KYC');
+    const card = await form(page, 'POST /api/v1/ekyc/ocr');
+    await field(card, 'multipart', 'image').setInputFiles(upload('id.png', c.image));
+    await field(card, 'multipart', 'doc_type').selectOption('jumin');
+    await card.locator('button[type=submit]').click();
+    await card.locator('p.status').waitFor({ timeout: 120_000 });
+    t.match(await card.locator('p.status').textContent(), /^HTTP 200/, 'OCR answered');
+    await card.locator('figure.boxed').waitFor({ timeout: 30_000 });
+    const boxes = Number(await card.locator('figure.boxed').getAttribute('data-boxes'));
+    t.ok(boxes >= 3, `${boxes} field boxes drawn`);
+    t.match(await card.locator('details.json pre').textContent(), new RegExp(c.truth.name!));
+    await shot(page, 'ekyc-ocr');
+  });
+
+  t.test('e-KYC enhance: the enhanced card is shown beside the original', async (t) => {
+    const c = await renderCard('driver', { seed: 5, degrade: { blur: 1.2, noise: 6 } });
+    const page = await open('fam-eKYC-Enhance');
+    const card = await form(page, 'POST /api/v1/ekyc/enhance');
+    await field(card, 'multipart', 'image').setInputFiles(upload('card.png', c.image));
+    await field(card, 'multipart', 'doc_type').selectOption('driver');
+    await card.locator('button[type=submit]').click();
+    t.same(await afterImage(card), [c.width, c.height]);
+    t.same(await natural(card, 'result-before'), [c.width, c.height]);
+    await shot(page, 'ekyc-enhance');
+  });
+
+  t.test('e-KYC face compare: the decision and score are shown', async (t) => {
+    const page = await open('fam-e-KYC');
+    const card = await form(page, 'POST /api/v1/ekyc/face/compare');
+    await field(card, 'multipart', 'image1').setInputFiles(FACE);
+    await field(card, 'multipart', 'image2').setInputFiles(shared('faces', 'people', 'amy', 'amy2.png'));
+    await card.locator('button[type=submit]').click();
+    await card.locator('details.json pre').waitFor({ timeout: 120_000 });
+    const text = (await card.locator('details.json pre').textContent())!;
+    t.match(text, /"passed": true/);
+    t.match(text, /"similarity": 0\.\d+/);
+    await shot(page, 'ekyc-face-compare');
+  });
+
+  t.test('Photo studio: a skin retouch job by URL ends with the retouched image', async (t) => {
+    files['face.png'] = fs.readFileSync(FACE);
+    const meta = await sharp(files['face.png']).metadata();
+    const page = await open('fam-Photo-Studio');
+    const card = await form(page, 'POST /api/v1/studio/skin-retouch');
+    await field(card, 'json', 'imageUrl').fill(`${web.url}/face.png`);
+    await card.locator('button[type=submit]').click();
+    t.same(await afterImage(card), [meta.width, meta.height]);
+    await shot(page, 'studio');
+  });
+
+  t.test('Models: the catalog table marks retired models', async (t) => {
+    const page = await open('fam-Models');
+    const card = await form(page, 'GET /api/v1/models');
+    await card.locator('button[type=submit]').click();
+    await card.locator('table.rows').waitFor();
+    const rows = await card.locator('table.rows tr').count();
+    t.ok(rows > 5, `${rows - 1} models listed`);
+    const retired = await card.locator('table.rows tr.retired').count();
+    const catalog = (await (await s.req('/api/v1/models')).json()) as { models: Array<{ retired?: boolean; status?: string }> };
+    t.equal(retired, catalog.models.filter((m) => m.retired || m.status === 'retired').length, 'every retired model is struck through');
+    await shot(page, 'models');
+  });
+
+  t.test('Legal search: results over MCP, then an article\'s text', async (t) => {
+    const page = await open('fam-law');
+    await page.fill('#lawQuery', '근로시간');
+    await page.click('#lawGo');
+    await page.locator('#lawResults li').first().waitFor({ timeout: 60_000 });
+    t.ok((await page.locator('#lawResults li').count()) > 0, 'results listed');
+    await page.locator('#lawResults li a[data-law]').first().click();
+    await page.locator('#lawArticle li a').first().waitFor({ timeout: 30_000 });
+    await page.locator('#lawArticle li a').first().click();
+    await page.locator('#lawArticle pre.article-text').waitFor({ timeout: 30_000 });
+    const text = (await page.locator('#lawArticle pre.article-text').textContent())!;
+    t.ok(text.length > 10 && /[가-힣]/.test(text), 'article text in Korean');
+    await shot(page, 'law');
+  });
+}
