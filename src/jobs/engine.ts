@@ -7,7 +7,7 @@ import type { Ctx } from '../server/types.js';
 import { ApiError, isApiError } from '../server/errors.js';
 import { FAMILIES, familyOfId, type Family } from './families.js';
 import { newAccessKey, newJobId, sameHash, sha256 } from './ids.js';
-import { KeySealer } from './sealed-keys.js';
+import { Sealer } from './sealed-keys.js';
 
 const ANSWER_CACHE_CHARS = 64 * 1024 * 1024;
 
@@ -35,8 +35,10 @@ export interface JobRecord {
   actualCost?: number;
   /** family data set at creation (no personal data, no image bytes) */
   meta: Record<string, unknown>;
-  /** JSON result of a completed job */
+  /** JSON result of a completed job (as read: stored sealed, see sealedResult) */
   result?: Record<string, unknown>;
+  /** the result as stored: sealed with the installation key (it may hold personal data), dropped at expiry */
+  sealedResult?: Uint8Array;
   /** blob ids by name (e.g. { image: 'txt2img_…/image' }) */
   blobs?: Record<string, string>;
   error?: { code: string; message: string };
@@ -69,7 +71,8 @@ export class JobEngine {
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly listeners = new Set<JobListener>();
   private sweepTimer?: NodeJS.Timeout;
-  private readonly sealer: KeySealer;
+  /** the installation's sealer of data at rest (also used by the callback outbox) */
+  readonly sealer: Sealer;
   /** serialised answers of completed jobs (immutable until expiry, which read() checks first) */
   private readonly answers = new Map<string, string>();
   private answerBytes = 0;
@@ -85,7 +88,7 @@ export class JobEngine {
     this.byOwner = store.db<null, [string, number, string]>('jobs-by-owner');
     this.active = store.db<null, string>('jobs-active');
     this.expiry = store.db<null, [number, string]>('jobs-expiry');
-    this.sealer = new KeySealer(store);
+    this.sealer = new Sealer(store);
   }
 
   /**
@@ -146,13 +149,20 @@ export class JobEngine {
   }
 
   get(id: string): JobRecord | undefined {
-    return this.jobs.get(id);
+    return this.open(this.jobs.get(id));
+  }
+
+  /** A stored record as callers see it: the result unsealed, on a copy (the stored one stays sealed). */
+  private open(j: JobRecord | undefined): JobRecord | undefined {
+    if (!j || j.sealedResult === undefined) return j;
+    const { sealedResult, ...rest } = j;
+    return { ...rest, result: this.sealer.unsealValue<Record<string, unknown>>(sealedResult) ?? {} };
   }
 
   /** The job of this family by access key (for `/image?key=` endpoints). */
   findByAccessKey(accessKey: string): JobRecord | undefined {
     const id = this.byKey.get(sha256(accessKey));
-    return id ? this.jobs.get(id) : undefined;
+    return id ? this.get(id) : undefined;
   }
 
   isExpired(job: JobRecord): boolean {
@@ -165,7 +175,7 @@ export class JobEngine {
    */
   read(ctx: Ctx, id: string, family: Family | Family[], opts: { allowExpired?: boolean } = {}): JobRecord {
     const families = Array.isArray(family) ? family : [family];
-    const job = this.jobs.get(id);
+    const job = this.get(id);
     if (!job || !families.includes(job.family) || familyOfId(id) !== job.family) {
       throw new ApiError('JOB_NOT_FOUND', `No ${families.join(' or ')} job with id ${id}`);
     }
@@ -210,7 +220,7 @@ export class JobEngine {
   async complete(id: string, c: Completion): Promise<JobRecord | undefined> {
     const now = this.clock.now();
     const blobIds: Record<string, string> = {};
-    const job = this.jobs.get(id);
+    const job = this.get(id);
     if (!job || job.status !== 'processing') return job;
     const expiresAt = now + job.ttlMs;
     for (const [name, b] of Object.entries(c.blobs ?? {})) {
@@ -241,17 +251,21 @@ export class JobEngine {
     await this.store.transaction(() => {
       const j = this.jobs.get(id);
       if (!j || j.status !== 'processing') {
-        out = j;
+        out = this.open(j);
         return;
       }
       fn(j);
+      if (j.result !== undefined) {
+        j.sealedResult = this.sealer.sealValue(j.result);
+        delete j.result;
+      }
       j.completedAt = now;
       j.updatedAt = now;
       j.expiresAt = now + j.ttlMs;
       this.jobs.put(id, j);
       this.active.remove(id);
       this.expiry.put([j.expiresAt, id], null);
-      out = j;
+      out = this.open(j);
     });
     if (out) for (const l of this.listeners) l(out);
     return out;
@@ -316,7 +330,7 @@ export class JobEngine {
     for (const { key } of this.byOwner.getRange({ start, end: [owner, -1, ''], reverse: true, exclusiveStart: Boolean(opts.cursor) } as never)) {
       const k = key as [string, number, string];
       if (k[0] !== owner) break;
-      const j = this.jobs.get(k[2]);
+      const j = this.get(k[2]);
       if (!j) continue;
       if (opts.family && j.family !== opts.family) continue;
       const st = this.isExpired(j) ? 'expired' : j.status;
@@ -360,6 +374,7 @@ export class JobEngine {
         await this.store.transaction(() => {
           j.tombstone = true;
           delete j.result;
+          delete j.sealedResult;
           this.jobs.put(id, j);
           this.expiry.remove([at, id]);
           this.expiry.put([at + this.tombstoneMs, id], null);
