@@ -10,6 +10,8 @@ import { newAccessKey, newJobId, sameHash, sha256 } from './ids.js';
 import { Sealer } from './sealed-keys.js';
 
 const ANSWER_CACHE_CHARS = 64 * 1024 * 1024;
+/** families whose result images are ID cards (personal data): their blobs are stored sealed too */
+const SEALED_BLOB_FAMILIES: ReadonlySet<Family> = new Set<Family>(['ekyc_enhance', 'ekyc_pipeline']);
 
 export type JobStatus = 'processing' | 'completed' | 'failed';
 
@@ -41,6 +43,8 @@ export interface JobRecord {
   sealedResult?: Uint8Array;
   /** blob ids by name (e.g. { image: 'txt2img_…/image' }) */
   blobs?: Record<string, string>;
+  /** the blobs are sealed with the installation key (ID card images) */
+  sealedBlobs?: boolean;
   error?: { code: string; message: string };
   tenant?: string;
 }
@@ -223,9 +227,10 @@ export class JobEngine {
     const job = this.get(id);
     if (!job || job.status !== 'processing') return job;
     const expiresAt = now + job.ttlMs;
+    const seal = SEALED_BLOB_FAMILIES.has(job.family);
     for (const [name, b] of Object.entries(c.blobs ?? {})) {
       const blobId = `${id}/${name}`;
-      await this.blobs.put(blobId, b.bytes, { contentType: b.contentType, createdAt: now, expiresAt, jobId: id });
+      await this.blobs.put(blobId, seal ? this.sealer.sealBytes(b.bytes) : b.bytes, { contentType: b.contentType, createdAt: now, expiresAt, jobId: id });
       blobIds[name] = blobId;
     }
     return this.finish(id, (j) => {
@@ -233,6 +238,7 @@ export class JobEngine {
       j.progress = 1;
       j.result = c.result ?? {};
       j.blobs = blobIds;
+      if (seal) j.sealedBlobs = true;
       j.actualCost = c.actualCost ?? j.estimatedCost;
     });
   }
@@ -313,8 +319,9 @@ export class JobEngine {
     const blobId = job.blobs?.[name];
     const bytes = blobId ? this.blobs.get(blobId) : undefined;
     const meta = blobId ? this.blobs.getMeta(blobId) : undefined;
-    if (!bytes || !meta) throw new ApiError('IMAGE_EXPIRED', `The result of job ${job.id} is no longer stored`);
-    return { bytes, contentType: meta.contentType };
+    const plain = bytes && job.sealedBlobs ? this.sealer.unsealBytes(bytes) : bytes;
+    if (!plain || !meta) throw new ApiError('IMAGE_EXPIRED', `The result of job ${job.id} is no longer stored`);
+    return { bytes: plain, contentType: meta.contentType };
   }
 
   /** Jobs of one owner, newest first, with an opaque cursor. */

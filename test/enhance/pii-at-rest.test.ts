@@ -102,3 +102,21 @@ t.test('pipeline result, callback body and callback_meta are sealed in LMDB; the
   t.equal(stored.result, undefined);
   t.same(foundInDataFile(s.dataDir, needles), [], 'still nothing in clear after delivery and expiry');
 });
+
+t.test('ID card images of e-KYC jobs are stored sealed and served in clear', async (t) => {
+  const s = await startTestServer();
+  t.teardown(() => s.close());
+  const { jobs } = s.services;
+  const marker = Buffer.from('CARD-IMAGE-BYTES 900101-1234567 홍길동 '.repeat(20));
+  const { job } = await jobs.create({ family: 'ekyc_enhance' });
+  await jobs.complete(job.id, { result: { note: 'ok' }, blobs: { image: { bytes: marker, contentType: 'image/jpeg' } } });
+  const done = jobs.get(job.id)!;
+  t.equal(done.sealedBlobs, true);
+  t.same(jobs.blob(done, 'image'), { bytes: marker, contentType: 'image/jpeg' }, 'read back in clear');
+  t.same(done.result, { note: 'ok' });
+  t.same(foundInDataFile(s.dataDir, ['CARD-IMAGE-BYTES', '9001011234567', '홍길동']), []);
+  const { job: other } = await jobs.create({ family: 'receipt' });
+  await jobs.complete(other.id, { blobs: { image: { bytes: Buffer.from('RECEIPT-IMAGE'), contentType: 'image/png' } } });
+  t.equal(jobs.get(other.id)!.sealedBlobs, undefined, 'other families keep plain blobs');
+  t.equal(jobs.blob(jobs.get(other.id)!, 'image').bytes.toString(), 'RECEIPT-IMAGE');
+});
