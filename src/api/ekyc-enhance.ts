@@ -74,7 +74,8 @@ async function startJob(
 ): Promise<object> {
   const { services } = ctx;
   const { jobs } = services;
-  const callbackUrl = opts.callbackUrl ? services.fetcher.checkUrl(opts.callbackUrl, 'callback_url').href : undefined;
+  // resolved now: a name that points to a private address is refused here, not accepted and never delivered
+  const callbackUrl = opts.callbackUrl ? (await services.fetcher.checkUrlResolved(opts.callbackUrl, 'callback_url')).href : undefined;
   const { job, accessKey } = await jobs.create({ family: opts.family, owner: ctx.principal.keyId, estimatedCost: opts.estimatedCost, meta: opts.meta, tenant: opts.tenant });
   if (callbackUrl) {
     await callbacksOf(services).register({ jobId: job.id, url: callbackUrl, meta: opts.callbackMeta, type: opts.family === 'ekyc_enhance' ? 'ekyc.enhance' : 'ekyc.pipeline' });
