@@ -208,14 +208,14 @@ async function pipelineHandler(ctx: Ctx<PipelineFields>): Promise<object> {
 function statusHandler(family: Family) {
   return (ctx: Ctx): object => {
     const { jobs } = ctx.services;
-    const j = jobs.read(ctx, ctx.params.jobId!, family, { allowExpired: true });
-    const expired = jobs.isExpired(j);
+    // an expired job answers 410 IMAGE_EXPIRED, as every other status endpoint does (docs/enhance.md)
+    const j = jobs.read(ctx, ctx.params.jobId!, family);
     const r = (j.result ?? {}) as Record<string, unknown>;
     const base: Record<string, unknown> = {
       jobId: j.id,
-      status: expired ? 'expired' : j.status,
+      status: j.status,
       progress: Math.round(j.progress * 1000) / 1000,
-      enhancedImageUrl: j.status === 'completed' && !expired && j.blobs?.image ? imageUrl(ctx.services, family, j.id) : null,
+      enhancedImageUrl: j.status === 'completed' && j.blobs?.image ? imageUrl(ctx.services, family, j.id) : null,
       createdAt: new Date(j.createdAt).toISOString(),
       completedAt: j.completedAt ? new Date(j.completedAt).toISOString() : null,
       expiresAt: j.expiresAt ? new Date(j.expiresAt).toISOString() : null,
@@ -257,7 +257,8 @@ function imageHandler(family: Family) {
 }
 
 const jobIdParam = 'jobId';
-const imageQuery = z.object({ format: z.enum(['jpeg', 'png']).optional(), key: z.string().optional() }).strict();
+// unknown query parameters (cache-busters) are ignored on the GET result routes; format and key are still checked
+const imageQuery = z.object({ format: z.enum(['jpeg', 'png']).optional(), key: z.string().optional() });
 
 export const routes: RouteDef[] = [
   {
