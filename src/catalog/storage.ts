@@ -10,8 +10,8 @@ export type StorageType = (typeof STORAGE_TYPES)[number];
 
 /** A storage value where both URL stores and the inline store are possible; `base64` becomes `inline`. */
 export const storageType = z
-  .enum([...STORAGE_TYPES, 'base64'], { error: `one of ${STORAGE_TYPES.join(', ')} (base64 = inline)` })
+  .enum([...STORAGE_TYPES, 'base64'])
   .transform((v): StorageType => (v === 'base64' ? 'inline' : v));
 
 /** A storage value where only a URL makes sense (print). */
-export const urlStorageType = z.enum(URL_STORES, { error: `one of ${URL_STORES.join(', ')}` });
+export const urlStorageType = z.enum(URL_STORES);

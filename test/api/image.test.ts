@@ -65,7 +65,7 @@ t.test('remove-background: URL and base64 storage, jobId source, expiry', async 
     t.equal(rr.status, code, `storageType ${st}`);
     const bb = await rr.json() as any;
     if (want) t.equal(bb.storageType, want);
-    else t.match(bb.error, { code: 'INVALID_REQUEST', field: 'storageType', message: /url_a, url_b, inline/ });
+    else t.match(bb.error, { code: 'INVALID_REQUEST', field: 'storageType', message: /"url_a", "url_b", "inline"/ });
   }
   const inline = Buffer.from(r2.processedUrl.split(',')[1], 'base64');
   t.equal(inline.length, r2.fileSize);
