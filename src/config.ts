@@ -78,7 +78,7 @@ export const SETTINGS = {
   sweepSeconds: s('SEJONG_SWEEP_SECONDS', '60', int(1, 86400), 'Interval of the TTL sweeper that deletes expired result blobs.'),
   tombstoneDays: s('SEJONG_TOMBSTONE_DAYS', '7', int(1, 3650), 'Days an expired job is remembered so that it answers 410 IMAGE_EXPIRED instead of 404.'),
   logRetentionDays: s('SEJONG_LOG_RETENTION_DAYS', '7', int(1, 365), 'Days request logs are kept for GET /api/v1/logs.'),
-  fetchAllow: s('SEJONG_FETCH_ALLOW', '', list, 'Comma-separated hosts or CIDRs the safe fetcher may reach although private/loopback (e.g. 127.0.0.1,10.0.0.0/8).'),
+  fetchAllow: s('SEJONG_FETCH_ALLOW', '', list, 'Comma-separated hosts, addresses or CIDRs, each optionally with :port ([IPv6]:port), the safe fetcher may reach although private/loopback (e.g. 127.0.0.1:8080,10.0.0.0/8,[::1]:9000); never the service\'s own port.'),
   fetchTimeoutMs: s('SEJONG_FETCH_TIMEOUT_MS', '10000', int(100, 600000), 'Timeout of one outbound fetch of an image URL.'),
   fetchMaxMb: s('SEJONG_FETCH_MAX_MB', '10', num(0.01, 200), 'Largest body the safe fetcher downloads.'),
   famaUrl: s('SEJONG_FAMA_URL', '', url, 'Base URL of the family-A provider (messages API).'),

@@ -11,7 +11,9 @@ import { POSITIONS, defaults } from '../tasks/lib/composite-layout.js';
 import type { CompositeInput, CompositeOutput } from '../tasks/composite.js';
 import { sniffFormat } from '../tasks/lib/image-io.js';
 
-export const STORAGE_TYPES = ['url_a', 'url_b'] as const;
+import { URL_STORES, urlStorageType } from '../catalog/storage.js';
+
+export const STORAGE_TYPES = URL_STORES;
 const DEFAULT_TTL_HOURS = 24;
 const SIGNATURE_MAX_BYTES = 2 * 1048576;
 
@@ -37,7 +39,7 @@ export const settingsSchema = z.object({
     a3_bottom_padding: z.number().int().min(0).max(2000).optional(),
     align: z.enum(['left', 'center', 'right']).optional(),
     show: z.boolean().optional(),
-  }).strict().optional(),
+  }).optional(), // other keys (the spec's "…") are accepted and ignored; the known ones are checked
   header: z.object({
     show_name: z.boolean().optional(),
     show_date: z.boolean().optional(),
@@ -54,7 +56,7 @@ export const settingsSchema = z.object({
 const outputSchema = z.object({
   format: z.enum(['jpeg', 'png']).optional(),
   quality: z.number().int().min(60).max(100).optional(),
-  storage_type: z.enum(STORAGE_TYPES).optional(),
+  storage_type: urlStorageType.optional(),
   ttl_hours: z.number().min(0.01).max(720).optional(),
   target_width: z.number().int().min(300).max(4800).optional(),
 }).strict();

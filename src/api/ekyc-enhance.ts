@@ -74,7 +74,8 @@ async function startJob(
 ): Promise<object> {
   const { services } = ctx;
   const { jobs } = services;
-  const callbackUrl = opts.callbackUrl ? services.fetcher.checkUrl(opts.callbackUrl, 'callback_url').href : undefined;
+  // resolved now: a name that points to a private address is refused here, not accepted and never delivered
+  const callbackUrl = opts.callbackUrl ? (await services.fetcher.checkUrlResolved(opts.callbackUrl, 'callback_url')).href : undefined;
   const { job, accessKey } = await jobs.create({ family: opts.family, owner: ctx.principal.keyId, estimatedCost: opts.estimatedCost, meta: opts.meta, tenant: opts.tenant });
   if (callbackUrl) {
     await callbacksOf(services).register({ jobId: job.id, url: callbackUrl, meta: opts.callbackMeta, type: opts.family === 'ekyc_enhance' ? 'ekyc.enhance' : 'ekyc.pipeline' });
@@ -207,14 +208,14 @@ async function pipelineHandler(ctx: Ctx<PipelineFields>): Promise<object> {
 function statusHandler(family: Family) {
   return (ctx: Ctx): object => {
     const { jobs } = ctx.services;
-    const j = jobs.read(ctx, ctx.params.jobId!, family, { allowExpired: true });
-    const expired = jobs.isExpired(j);
+    // an expired job answers 410 IMAGE_EXPIRED, as every other status endpoint does (docs/enhance.md)
+    const j = jobs.read(ctx, ctx.params.jobId!, family);
     const r = (j.result ?? {}) as Record<string, unknown>;
     const base: Record<string, unknown> = {
       jobId: j.id,
-      status: expired ? 'expired' : j.status,
+      status: j.status,
       progress: Math.round(j.progress * 1000) / 1000,
-      enhancedImageUrl: j.status === 'completed' && !expired && j.blobs?.image ? imageUrl(ctx.services, family, j.id) : null,
+      enhancedImageUrl: j.status === 'completed' && j.blobs?.image ? imageUrl(ctx.services, family, j.id) : null,
       createdAt: new Date(j.createdAt).toISOString(),
       completedAt: j.completedAt ? new Date(j.completedAt).toISOString() : null,
       expiresAt: j.expiresAt ? new Date(j.expiresAt).toISOString() : null,
@@ -256,7 +257,8 @@ function imageHandler(family: Family) {
 }
 
 const jobIdParam = 'jobId';
-const imageQuery = z.object({ format: z.enum(['jpeg', 'png']).optional(), key: z.string().optional() }).strict();
+// unknown query parameters (cache-busters) are ignored on the GET result routes; format and key are still checked
+const imageQuery = z.object({ format: z.enum(['jpeg', 'png']).optional(), key: z.string().optional() });
 
 export const routes: RouteDef[] = [
   {

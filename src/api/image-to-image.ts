@@ -88,7 +88,8 @@ function status(ctx: Ctx) {
   return { ...base, imageUrl: null, processingTime: null, actualCost: null };
 }
 
-const imageQuery = z.object({ accessKey: z.string().min(1).max(200).optional(), key: z.string().min(1).max(200).optional() }).strict();
+// unknown query parameters (cache-busters) are ignored; the known ones are still checked
+const imageQuery = z.object({ accessKey: z.string().min(1).max(200).optional(), key: z.string().min(1).max(200).optional() });
 
 function image(ctx: Ctx) {
   const q = ctx.query as z.infer<typeof imageQuery>;

@@ -1,15 +1,17 @@
 // Image Processing: background removal by chroma key (synchronous; pixel work in the pool) and the result
 // image route. The source is imageUrl (safe fetcher) or jobId (an earlier job's image, any family, same owner).
-// Each call creates a bg_remove_ job holding the PNG for ttlHours (default 24): storageType "url" answers a URL
-// (GET /api/v1/image/result/{jobId}?key=<accessKey>), "base64" answers the PNG inline as a data URL.
+// Each call creates a bg_remove_ job holding the PNG for ttlHours (default 24): storageType "url_a" / "url_b"
+// answers a URL (GET /api/v1/image/result/{jobId}?key=<accessKey>), "inline" (or "base64") answers the PNG inline as
+// a data URL. The storage values are the one set of src/catalog/storage.ts.
 import { z } from 'zod';
 import type { Ctx, RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
 import { ApiError, invalid } from '../server/errors.js';
 import { FAMILIES, type Family } from '../jobs/families.js';
 import type { ChromaKeyOutput } from '../tasks/chroma-key.js';
+import { storageType } from '../catalog/storage.js';
 
-export const STORAGE_TYPES = ['url', 'base64', 'inline'] as const;
+export { STORAGE_TYPES } from '../catalog/storage.js';
 
 const body = z.object({
   imageUrl: z.string().min(1).max(4096).optional(),
@@ -21,7 +23,7 @@ const body = z.object({
   }).strict(),
   edgeSmoothing: z.boolean().optional(),
   trimTransparent: z.boolean().optional(),
-  storageType: z.enum(STORAGE_TYPES).optional(),
+  storageType: storageType.optional(),
   ttlHours: z.number().positive().max(720).optional(),
 }).strict();
 type Body = z.infer<typeof body>;
@@ -62,7 +64,7 @@ async function removeBackground(ctx: Ctx) {
     edgeSmoothing: b.edgeSmoothing ?? true,
     trimTransparent: b.trimTransparent ?? true,
   });
-  const storage = b.storageType ?? 'url';
+  const storage = b.storageType ?? 'url_a';
   const { jobs } = services;
   const { job, accessKey } = await jobs.create({
     family: 'bg_remove', owner: ctx.principal.keyId, ttlHours: b.ttlHours ?? 24, estimatedCost: 0,
@@ -80,14 +82,14 @@ async function removeBackground(ctx: Ctx) {
   });
   ctx.logExtra.jobId = job.id;
   const url = `${services.baseUrl()}/api/v1/image/result/${encodeURIComponent(job.id)}?key=${encodeURIComponent(accessKey)}`;
-  const inline = storage !== 'url';
+  const inline = storage === 'inline';
   return {
     success: true,
     jobId: job.id,
     originalUrl: b.imageUrl ?? null,
     sourceJobId: b.jobId ?? null,
     processedUrl: inline ? `data:image/png;base64,${png.toString('base64')}` : url,
-    storageType: inline ? 'base64' : 'url',
+    storageType: storage,
     format: 'PNG',
     processingTime,
     method: 'chroma',
@@ -124,6 +126,8 @@ export const routes: RouteDef[] = [
     method: 'GET', path: '/api/v1/image/result/:job_id', auth: 'job', accessKeyQuery: 'key', tags: ['Image Processing'],
     summary: 'The PNG of a background-removal job (API key of the owner, or ?key=<accessKey> as in processedUrl); 410 after ttlHours',
     responses: { 200: { description: 'PNG image with alpha', contentType: 'image/png' } },
+    // unknown query parameters (cache-busters) are ignored; key is still checked
+    query: z.object({ key: z.string().min(1).max(200).optional() }),
     handler: result,
   },
 ];

@@ -31,7 +31,7 @@ export const routes: RouteDef[] = [
       return {
         total: models.length,
         models: models.map((m) => ({
-          apiId: m.id, name: m.name, provider: m.family, status: gw.catalog.statusText(m), capabilities: m.capabilities,
+          apiId: m.id, name: m.name, provider: m.family, status: gw.catalog.statusText(m, now), capabilities: m.capabilities,
           cost: m.cost, description: m.description, retiresOn: m.retiresOn ?? null, retired: gw.catalog.isRetired(m, now),
         })),
       };

@@ -1,5 +1,6 @@
 // Receipt: OCR-ready optimisation as an asynchronous receipt_ job (find paper, deskew, flatten lighting,
-// Sauvola threshold, despeckle, 300 dpi), its status (result object documented in docs/image.md#receipt) and
+// Sauvola threshold, despeckle, 300 dpi), its status (`result`: the image URL, a string as the spec says;
+// `details`: the measurements, documented in docs/image.md#receipt) and
 // the image (?key=<accessKey>, or the owner's API key).
 import { z } from 'zod';
 import type { Ctx, RouteDef } from '../server/types.js';
@@ -7,7 +8,8 @@ import { reply } from '../server/types.js';
 import type { ReceiptOutput } from '../tasks/receipt.js';
 
 const MB = 1024 * 1024;
-const imageQuery = z.object({ key: z.string().min(1).max(200).optional() }).strict();
+// unknown query parameters (cache-busters) are ignored on this GET result route; key is still checked
+const imageQuery = z.object({ key: z.string().min(1).max(200).optional() });
 const iso = (t?: number) => (t === undefined ? null : new Date(t).toISOString());
 
 async function optimize(ctx: Ctx) {
@@ -37,10 +39,12 @@ async function optimize(ctx: Ctx) {
 
 function status(ctx: Ctx) {
   const j = ctx.services.jobs.read(ctx, ctx.params.job_id!, 'receipt');
-  const out: Record<string, unknown> = { jobId: j.id, status: j.status, progress: j.progress, result: null, createdAt: iso(j.createdAt), expiresAt: iso(j.expiresAt) };
+  const out: Record<string, unknown> = { jobId: j.id, status: j.status, progress: j.progress, result: null, details: null, createdAt: iso(j.createdAt), expiresAt: iso(j.expiresAt) };
   if (j.status === 'completed') {
     const r = j.result ?? {};
-    out.result = { imageUrl: `/api/v1/receipt/image/${encodeURIComponent(j.id)}`, ...r };
+    const imageUrl = `/api/v1/receipt/image/${encodeURIComponent(j.id)}`;
+    out.result = imageUrl;
+    out.details = { imageUrl, ...r };
     out.processingTimeMs = r.processingTimeMs ?? null;
     out.actualCost = j.actualCost ?? 0;
   }
@@ -65,7 +69,7 @@ export const routes: RouteDef[] = [
   },
   {
     method: 'GET', path: '/api/v1/receipt/status/:job_id', auth: 'job', tags: ['Receipt'],
-    summary: 'Status of a receipt job; result = {imageUrl, width, height, dpi, angle, cropBox, paperCorners, threshold, steps, …}',
+    summary: 'Status of a receipt job; result = the image URL (string), details = {imageUrl, width, height, dpi, angle, cropBox, paperCorners, threshold, steps, …}',
     handler: status,
   },
   {

@@ -156,7 +156,8 @@ function status(ctx: Ctx) {
   return out;
 }
 
-const imageQuery = z.object({ key: z.string().max(200).optional() }).strict();
+// unknown query parameters (cache-busters) are ignored; key is still checked
+const imageQuery = z.object({ key: z.string().max(200).optional() });
 
 function image(ctx: Ctx) {
   const q = ctx.query as z.infer<typeof imageQuery>;

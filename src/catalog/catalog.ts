@@ -181,8 +181,9 @@ export class Catalog {
     return m.status === 'deprecated' && m.retiresOn !== undefined && new Date(now).toISOString().slice(0, 10) >= m.retiresOn;
   }
 
-  /** "Active", "Active, latest", "Deprecated, retires 2026-06-15". */
-  statusText(m: ModelEntry): string {
+  /** "Active", "Active, latest", "Deprecated, retires 2026-06-15", and once that day has come "Retired 2026-06-15". */
+  statusText(m: ModelEntry, now: number = Date.now()): string {
+    if (this.isRetired(m, now)) return `Retired ${m.retiresOn}`;
     if (m.status === 'deprecated') return m.retiresOn ? `Deprecated, retires ${m.retiresOn}` : 'Deprecated';
     return m.statusNote ? `Active, ${m.statusNote}` : 'Active';
   }

@@ -7,9 +7,11 @@ import type { Ctx } from '../server/types.js';
 import { ApiError, isApiError } from '../server/errors.js';
 import { FAMILIES, familyOfId, type Family } from './families.js';
 import { newAccessKey, newJobId, sameHash, sha256 } from './ids.js';
-import { KeySealer } from './sealed-keys.js';
+import { Sealer } from './sealed-keys.js';
 
 const ANSWER_CACHE_CHARS = 64 * 1024 * 1024;
+/** families whose result images are ID cards (personal data): their blobs are stored sealed too */
+const SEALED_BLOB_FAMILIES: ReadonlySet<Family> = new Set<Family>(['ekyc_enhance', 'ekyc_pipeline']);
 
 export type JobStatus = 'processing' | 'completed' | 'failed';
 
@@ -35,10 +37,14 @@ export interface JobRecord {
   actualCost?: number;
   /** family data set at creation (no personal data, no image bytes) */
   meta: Record<string, unknown>;
-  /** JSON result of a completed job */
+  /** JSON result of a completed job (as read: stored sealed, see sealedResult) */
   result?: Record<string, unknown>;
+  /** the result as stored: sealed with the installation key (it may hold personal data), dropped at expiry */
+  sealedResult?: Uint8Array;
   /** blob ids by name (e.g. { image: 'txt2img_…/image' }) */
   blobs?: Record<string, string>;
+  /** the blobs are sealed with the installation key (ID card images) */
+  sealedBlobs?: boolean;
   error?: { code: string; message: string };
   tenant?: string;
 }
@@ -69,7 +75,8 @@ export class JobEngine {
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly listeners = new Set<JobListener>();
   private sweepTimer?: NodeJS.Timeout;
-  private readonly sealer: KeySealer;
+  /** the installation's sealer of data at rest (also used by the callback outbox) */
+  readonly sealer: Sealer;
   /** serialised answers of completed jobs (immutable until expiry, which read() checks first) */
   private readonly answers = new Map<string, string>();
   private answerBytes = 0;
@@ -85,7 +92,7 @@ export class JobEngine {
     this.byOwner = store.db<null, [string, number, string]>('jobs-by-owner');
     this.active = store.db<null, string>('jobs-active');
     this.expiry = store.db<null, [number, string]>('jobs-expiry');
-    this.sealer = new KeySealer(store);
+    this.sealer = new Sealer(store);
   }
 
   /**
@@ -146,13 +153,20 @@ export class JobEngine {
   }
 
   get(id: string): JobRecord | undefined {
-    return this.jobs.get(id);
+    return this.open(this.jobs.get(id));
+  }
+
+  /** A stored record as callers see it: the result unsealed, on a copy (the stored one stays sealed). */
+  private open(j: JobRecord | undefined): JobRecord | undefined {
+    if (!j || j.sealedResult === undefined) return j;
+    const { sealedResult, ...rest } = j;
+    return { ...rest, result: this.sealer.unsealValue<Record<string, unknown>>(sealedResult) ?? {} };
   }
 
   /** The job of this family by access key (for `/image?key=` endpoints). */
   findByAccessKey(accessKey: string): JobRecord | undefined {
     const id = this.byKey.get(sha256(accessKey));
-    return id ? this.jobs.get(id) : undefined;
+    return id ? this.get(id) : undefined;
   }
 
   isExpired(job: JobRecord): boolean {
@@ -165,7 +179,7 @@ export class JobEngine {
    */
   read(ctx: Ctx, id: string, family: Family | Family[], opts: { allowExpired?: boolean } = {}): JobRecord {
     const families = Array.isArray(family) ? family : [family];
-    const job = this.jobs.get(id);
+    const job = this.get(id);
     if (!job || !families.includes(job.family) || familyOfId(id) !== job.family) {
       throw new ApiError('JOB_NOT_FOUND', `No ${families.join(' or ')} job with id ${id}`);
     }
@@ -210,12 +224,13 @@ export class JobEngine {
   async complete(id: string, c: Completion): Promise<JobRecord | undefined> {
     const now = this.clock.now();
     const blobIds: Record<string, string> = {};
-    const job = this.jobs.get(id);
+    const job = this.get(id);
     if (!job || job.status !== 'processing') return job;
     const expiresAt = now + job.ttlMs;
+    const seal = SEALED_BLOB_FAMILIES.has(job.family);
     for (const [name, b] of Object.entries(c.blobs ?? {})) {
       const blobId = `${id}/${name}`;
-      await this.blobs.put(blobId, b.bytes, { contentType: b.contentType, createdAt: now, expiresAt, jobId: id });
+      await this.blobs.put(blobId, seal ? this.sealer.sealBytes(b.bytes) : b.bytes, { contentType: b.contentType, createdAt: now, expiresAt, jobId: id });
       blobIds[name] = blobId;
     }
     return this.finish(id, (j) => {
@@ -223,6 +238,7 @@ export class JobEngine {
       j.progress = 1;
       j.result = c.result ?? {};
       j.blobs = blobIds;
+      if (seal) j.sealedBlobs = true;
       j.actualCost = c.actualCost ?? j.estimatedCost;
     });
   }
@@ -241,17 +257,21 @@ export class JobEngine {
     await this.store.transaction(() => {
       const j = this.jobs.get(id);
       if (!j || j.status !== 'processing') {
-        out = j;
+        out = this.open(j);
         return;
       }
       fn(j);
+      if (j.result !== undefined) {
+        j.sealedResult = this.sealer.sealValue(j.result);
+        delete j.result;
+      }
       j.completedAt = now;
       j.updatedAt = now;
       j.expiresAt = now + j.ttlMs;
       this.jobs.put(id, j);
       this.active.remove(id);
       this.expiry.put([j.expiresAt, id], null);
-      out = j;
+      out = this.open(j);
     });
     if (out) for (const l of this.listeners) l(out);
     return out;
@@ -309,8 +329,9 @@ export class JobEngine {
     const blobId = job.blobs?.[name];
     const bytes = blobId ? this.blobs.get(blobId) : undefined;
     const meta = blobId ? this.blobs.getMeta(blobId) : undefined;
-    if (!bytes || !meta) throw new ApiError('IMAGE_EXPIRED', `The result of job ${job.id} is no longer stored`);
-    return { bytes, contentType: meta.contentType };
+    const plain = bytes && job.sealedBlobs ? this.sealer.unsealBytes(bytes) : bytes;
+    if (!plain || !meta) throw new ApiError('IMAGE_EXPIRED', `The result of job ${job.id} is no longer stored`);
+    return { bytes: plain, contentType: meta.contentType };
   }
 
   /** Jobs of one owner, newest first, with an opaque cursor. */
@@ -326,7 +347,7 @@ export class JobEngine {
     for (const { key } of this.byOwner.getRange({ start, end: [owner, -1, ''], reverse: true, exclusiveStart: Boolean(opts.cursor) } as never)) {
       const k = key as [string, number, string];
       if (k[0] !== owner) break;
-      const j = this.jobs.get(k[2]);
+      const j = this.get(k[2]);
       if (!j) continue;
       if (opts.family && j.family !== opts.family) continue;
       const st = this.isExpired(j) ? 'expired' : j.status;
@@ -370,6 +391,7 @@ export class JobEngine {
         await this.store.transaction(() => {
           j.tombstone = true;
           delete j.result;
+          delete j.sealedResult;
           this.jobs.put(id, j);
           this.expiry.remove([at, id]);
           this.expiry.put([at + this.tombstoneMs, id], null);

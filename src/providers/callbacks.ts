@@ -23,13 +23,15 @@ export interface CallbackRecord {
   id: string;
   jobId: string;
   url: string;
-  /** the client's callback_meta, returned unchanged */
+  /** the client's callback_meta, returned unchanged: stored sealed (see sealedMeta), never in clear */
   meta?: unknown;
+  /** callback_meta sealed with the installation key (it may hold personal data) */
+  sealedMeta?: Uint8Array;
   /** event type prefix, e.g. ekyc.enhance */
   type: string;
   state: CallbackState;
   createdAt: number;
-  /** set when armed: the exact bytes signed and sent on every attempt */
+  /** set when armed: the exact bytes signed and sent on every attempt, sealed (unsealed only to send) */
   body?: string;
   armedAt?: number;
   /** no attempt after this */
@@ -125,10 +127,13 @@ export class Callbacks {
     this.stopping = false;
     if (this.d.config.webhookSecret) this.secretValue = this.d.config.webhookSecret;
     else {
-      let s = this.meta.get('secret');
+      // kept sealed with the installation key (a secret stored before sealing existed is sealed now)
+      const stored = this.meta.get('secret');
+      let s = stored?.startsWith('whsec_') ? stored : this.d.jobs.sealer.unseal(stored);
+      if (stored?.startsWith('whsec_')) await this.meta.put('secret', this.d.jobs.sealer.seal(stored));
       if (!s) {
         s = 'whsec_' + crypto.randomBytes(32).toString('base64');
-        await this.meta.put('secret', s);
+        await this.meta.put('secret', this.d.jobs.sealer.seal(s));
         this.d.log.info({ msg: 'generated a webhook signing secret (GET /api/v1/ekyc/enhance/webhook-secret with the admin key shows it)' });
       }
       this.secretValue = s;
@@ -163,7 +168,7 @@ export class Callbacks {
       id: 'msg_' + crypto.randomBytes(16).toString('base64url'),
       jobId: opts.jobId,
       url: opts.url,
-      meta: opts.meta,
+      ...(opts.meta !== undefined ? { sealedMeta: this.d.jobs.sealer.sealValue(opts.meta) } : {}),
       type: opts.type,
       state: 'waiting',
       createdAt: this.d.clock.now(),
@@ -192,7 +197,7 @@ export class Callbacks {
   }
 
   /** The JSON body of a job's callback. */
-  static payload(rec: CallbackRecord, job: JobRecord | undefined, now: number): CallbackPayload {
+  static payload(rec: CallbackRecord, job: JobRecord | undefined, now: number, meta: unknown = rec.meta): CallbackPayload {
     const status = job?.status === 'completed' ? 'completed' : 'failed';
     return {
       type: `${rec.type}.${status === 'completed' ? 'completed' : 'failed'}`,
@@ -201,7 +206,7 @@ export class Callbacks {
       status,
       result: status === 'completed' ? job?.result ?? {} : null,
       error: status === 'completed' ? null : job?.error ?? { code: 'INTERNAL_ERROR', message: 'The job record is gone' },
-      callback_meta: rec.meta ?? null,
+      callback_meta: meta ?? null,
     };
   }
 
@@ -210,7 +215,11 @@ export class Callbacks {
     await this.d.store.transaction(() => {
       const rec = this.db.get(id);
       if (!rec || rec.state !== 'waiting') return;
-      rec.body = JSON.stringify(Callbacks.payload(rec, job, now));
+      const sealer = this.d.jobs.sealer;
+      const meta = rec.sealedMeta !== undefined ? sealer.unsealValue(rec.sealedMeta) : rec.meta;
+      rec.body = sealer.seal(JSON.stringify(Callbacks.payload(rec, job, now, meta)));
+      delete rec.sealedMeta; // now inside the sealed body
+      delete rec.meta;
       rec.state = 'pending';
       rec.armedAt = now;
       rec.giveUpAt = now + Math.round(this.d.config.callbackRetryHours * 3600_000);
@@ -251,15 +260,18 @@ export class Callbacks {
     const ts = Math.floor(this.d.clock.now() / 1000);
     let status: number | undefined;
     let error: string | undefined;
+    // sealed at rest; a body written before bodies were sealed is sent as it is
+    const body = rec.body.startsWith('{') ? rec.body : this.d.jobs.sealer.unseal(rec.body);
     try {
+      if (body === undefined) throw new Error('the sealed callback body cannot be opened with this installation key');
       const r = await this.d.fetcher.fetch(rec.url, {
         method: 'POST',
-        body: rec.body,
+        body,
         headers: {
           'content-type': 'application/json',
           'webhook-id': rec.id,
           'webhook-timestamp': String(ts),
-          'webhook-signature': sign(this.secretValue, rec.id, ts, rec.body),
+          'webhook-signature': sign(this.secretValue, rec.id, ts, body),
         },
         timeoutMs: this.timeoutMs,
         maxBytes: 65536,

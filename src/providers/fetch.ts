@@ -1,10 +1,13 @@
 // The one safe fetcher for user-supplied URLs (image URLs, callback URLs): http(s) only, every resolved address
-// checked against loopback/private/link-local/metadata ranges (unless allow-listed), redirects re-checked,
-// a timeout and a byte cap.
+// checked against loopback/private/link-local/metadata ranges and the IPv6 forms of them (unless allow-listed, by
+// host, address or CIDR, with or without a port; see addresses.ts), never the service's own port on this machine,
+// redirects re-checked, a timeout and a byte cap. Names are checked when a URL is accepted (checkUrlResolved) and
+// again at connect time, on the addresses actually connected to.
 import dns from 'node:dns';
 import net from 'node:net';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 import { ApiError } from '../server/errors.js';
+import { AddressPolicy } from './addresses.js';
 
 export interface FetchOptions {
   method?: 'GET' | 'POST';
@@ -24,16 +27,6 @@ export interface FetchResult {
   url: string;
 }
 
-const BLOCKED = new net.BlockList();
-for (const [net4, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(net4, prefix, 'ipv4');
-for (const [net6, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32]] as const) {
-  BLOCKED.addSubnet(net6, prefix, 'ipv6');
-}
-
 function discard(body: Dispatcher.ResponseData['body']): void {
   try {
     body.on('error', () => undefined);
@@ -43,47 +36,45 @@ function discard(body: Dispatcher.ResponseData['body']): void {
   }
 }
 
+const portOf = (u: URL): number => (u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80);
+
 export class SafeFetcher {
-  private readonly allowHosts = new Set<string>();
-  private readonly allowNets = new net.BlockList();
-  private readonly agent: Agent;
   /** URLs refused by the address guard (at check or connect time), for /metrics */
   refusals = 0;
+  readonly policy: AddressPolicy;
+  private readonly agent: Agent;
+  /** one connector per destination port: the connect-time address check knows the port */
+  private readonly connectors = new Map<number, buildConnector.connector>();
 
-  constructor(private readonly cfg: { allow: string[]; timeoutMs: number; maxBytes: number }) {
-    for (const entry of cfg.allow) {
-      const [addr, bits] = entry.split('/');
-      if (addr && net.isIP(addr)) {
-        const fam = net.isIP(addr) === 6 ? 'ipv6' : 'ipv4';
-        this.allowNets.addSubnet(addr, bits ? Number(bits) : fam === 'ipv6' ? 128 : 32, fam);
-      } else if (addr) this.allowHosts.add(addr.toLowerCase());
-    }
+  /** selfPort: the port this service listens on (never reachable on this machine). */
+  constructor(private readonly cfg: { allow: string[]; timeoutMs: number; maxBytes: number; selfPort?: () => number | undefined }) {
+    this.policy = new AddressPolicy(cfg.allow, cfg.selfPort);
     this.agent = new Agent({
-      connect: { lookup: (host, opts, cb) => this.lookup(host, opts, cb) },
+      connect: (opts, cb) => {
+        const port = Number(opts.port) || (opts.protocol === 'https:' ? 443 : 80);
+        let c = this.connectors.get(port);
+        if (!c) {
+          c = buildConnector({ lookup: (host: string, o: dns.LookupOptions, done: never) => this.lookup(host, port, o, done) } as never);
+          this.connectors.set(port, c);
+        }
+        return c(opts, cb);
+      },
       connections: 64,
       headersTimeout: cfg.timeoutMs,
       bodyTimeout: cfg.timeoutMs,
     });
   }
 
-  /** True when this address may be reached (public, or allow-listed). */
-  addressAllowed(ip: string, host?: string): boolean {
-    if (host && this.allowHosts.has(host.toLowerCase())) return true;
-    const fam = net.isIP(ip) === 6 ? 'ipv6' : 'ipv4';
-    let check = ip;
-    // IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as IPv4
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-    if (mapped) check = mapped[1]!;
-    const f = mapped ? 'ipv4' : fam;
-    if (this.allowNets.check(check, f)) return true;
-    return !BLOCKED.check(check, f);
+  /** True when this address may be reached at this port (public, or allow-listed; port 0: no port-bound rule). */
+  addressAllowed(ip: string, host?: string, port = 0): boolean {
+    return this.policy.allowed(ip, port, host);
   }
 
-  private lookup(host: string, opts: dns.LookupOptions, cb: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void): void {
+  private lookup(host: string, port: number, opts: dns.LookupOptions, cb: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void): void {
     dns.lookup(host, { ...opts, all: true }, (err, addrs) => {
       if (err) return cb(err, '', 4);
       const list = addrs as dns.LookupAddress[];
-      const bad = list.find((a) => !this.addressAllowed(a.address, host));
+      const bad = list.find((a) => !this.addressAllowed(a.address, host, port));
       if (bad) {
         const e = new Error(`address ${bad.address} of ${host} is not allowed`) as NodeJS.ErrnoException;
         e.code = 'EBLOCKED';
@@ -107,12 +98,46 @@ export class SafeFetcher {
     }
     if (u.username || u.password) throw new ApiError('INVALID_REQUEST', `URLs with credentials are not accepted for ${field}`, { field });
     const host = u.hostname.replace(/^\[|\]$/g, '');
-    if (net.isIP(host) && !this.addressAllowed(host, host)) {
+    const port = portOf(u);
+    if (net.isIP(host) && this.policy.isSelf(host, port)) {
+      this.refusals++;
+      throw new ApiError('INVALID_REQUEST', `${field} points to this service itself (${host} port ${port}), which is not allowed`, { field });
+    }
+    if (net.isIP(host) && !this.addressAllowed(host, undefined, port)) {
       this.refusals++;
       throw new ApiError('INVALID_REQUEST', `${field} points to a private, loopback or link-local address (${host}), which is not allowed`, { field });
     }
-    if (/^(localhost|metadata\.google\.internal|metadata)$/i.test(host) && !this.allowHosts.has(host.toLowerCase())) {
+    if (/^(localhost|localhost\.|.*\.localhost|metadata\.google\.internal|metadata)$/i.test(host) && !this.policy.hostAllowed(host, port)) {
       throw new ApiError('INVALID_REQUEST', `${field} points to ${host}, which is not allowed`, { field });
+    }
+    return u;
+  }
+
+  /**
+   * checkUrl, then resolve the name now and refuse it when any address is not allowed (or the name does not exist),
+   * so that a URL kept for later (a callback) is refused when it arrives rather than never delivered. The connect-time
+   * check still applies to every attempt (names may change).
+   */
+  async checkUrlResolved(raw: string, field: string): Promise<URL> {
+    const u = this.checkUrl(raw, field);
+    const host = u.hostname.replace(/^\[|\]$/g, '');
+    if (net.isIP(host)) return u;
+    const port = portOf(u);
+    let addrs: dns.LookupAddress[];
+    try {
+      addrs = await dns.promises.lookup(host, { all: true });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EAI_AGAIN') return u; // a temporary failure: judged again when connecting
+      throw new ApiError('INVALID_REQUEST', `${field} host ${host} could not be resolved (${code ?? 'error'})`, { field });
+    }
+    const bad = addrs.find((a) => !this.addressAllowed(a.address, host, port));
+    if (bad) {
+      this.refusals++;
+      const self = this.policy.isSelf(bad.address, port);
+      throw new ApiError('INVALID_REQUEST', self
+        ? `${field} host ${host} resolves to this service itself (${bad.address} port ${port}), which is not allowed`
+        : `${field} host ${host} resolves to a private, loopback or link-local address (${bad.address}), which is not allowed`, { field });
     }
     return u;
   }

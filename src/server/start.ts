@@ -62,7 +62,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const services: Services = {
     config, clock, log, store, blobs, jobs, pool, keys,
     limiter: new RateLimiter(store),
-    fetcher: new SafeFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs, maxBytes: Math.round(config.fetchMaxMb * 1048576) }),
+    fetcher: new SafeFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs, maxBytes: Math.round(config.fetchMaxMb * 1048576), selfPort: () => port }),
     requestLog: new RequestLog(store, config.logRetentionDays * 86400_000),
     spend: new Spend(store),
     baseUrl: () => config.publicUrl || `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,

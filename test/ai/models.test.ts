@@ -21,7 +21,8 @@ t.test('catalog: the spec table, prices, rules', async (t) => {
   const flash = c.get('fam-b-3.1-flash-image-preview')!;
   t.same([imageCost(flash, { imageSize: '1K' }), imageCost(flash), imageCost(flash, { imageSize: '4K' })], [0.067, 0.101, 0.151]);
   t.equal(c.statusText(c.get('fam-a-opus-4-7')!), 'Active, latest');
-  t.equal(c.statusText(c.get('fam-b-2.5-pro')!), 'Deprecated, retires 2026-06-17');
+  t.equal(c.statusText(c.get('fam-b-2.5-pro')!, Date.UTC(2026, 5, 16)), 'Deprecated, retires 2026-06-17', 'before the day');
+  t.equal(c.statusText(c.get('fam-b-2.5-pro')!, Date.UTC(2026, 5, 17)), 'Retired 2026-06-17', 'from the day on it says retired');
   t.equal(c.isRetired(c.get('fam-b-2.5-pro')!, Date.UTC(2026, 5, 16)), false);
   t.equal(c.isRetired(c.get('fam-b-2.5-pro')!, Date.UTC(2026, 5, 17)), true);
 });
@@ -69,6 +70,9 @@ t.test('GET /api/v1/models: open, total, filters', async (t) => {
   const active = (await (await server.req('/api/v1/models?status=active', { key: null })).json()) as any;
   t.equal(active.total, 21 - 5, 'deprecated models hidden');
   t.ok(active.models.every((x: any) => x.status.startsWith('Active')));
+  const retired = all.models.filter((x: any) => x.retired);
+  t.ok(retired.length > 0 || all.models.every((x: any) => !/^Retired/.test(x.status)), 'retired flag and text agree');
+  for (const x of all.models) t.equal(/^Retired \d{4}-\d{2}-\d{2}$/.test(x.status), x.retired === true, `${x.apiId}: "${x.status}" (retired ${x.retired})`);
   const vis = (await (await server.req('/api/v1/models?capability=vision_analysis&provider=fam-a', { key: null })).json()) as any;
   t.same(vis.models.map((x: any) => x.apiId), ['fam-a-opus-4-7', 'fam-a-opus-4-6', 'fam-a-sonnet-4-6']);
   const i2i = (await (await server.req('/api/v1/models?capability=image_to_image', { key: null })).json()) as any;

@@ -43,8 +43,9 @@ t.test('remove-background: URL and base64 storage, jobId source, expiry', async 
   t.match(b.removedColor, /^#[0-9a-f]{6}$/);
   t.type(b.processingTime, 'number');
   // the URL serves the PNG; its alpha matches the truth and the counts are true
-  const img = await fetch(b.processedUrl);
-  t.equal(img.status, 200);
+  t.equal(b.storageType, 'url_a', 'the default storage value, spelled as everywhere (url_a)');
+  const img = await fetch(`${b.processedUrl}&_=${Date.now()}`);
+  t.equal(img.status, 200, 'a cache-buster query parameter is ignored');
   t.equal(img.headers.get('content-type'), 'image/png');
   const bytes = Buffer.from(await img.arrayBuffer());
   t.equal(bytes.length, b.fileSize, 'fileSize is the PNG size');
@@ -58,6 +59,14 @@ t.test('remove-background: URL and base64 storage, jobId source, expiry', async 
   // base64 inline, trimmed
   const r2 = await (await s.req('/api/v1/image/remove-background', { method: 'POST', json: { imageUrl: `${files.url}/gs.png`, chromaKey: { color: '#1eaf46', tolerance: 60 }, storageType: 'base64' } })).json() as Record<string, any>;
   t.match(r2.processedUrl, /^data:image\/png;base64,/);
+  t.equal(r2.storageType, 'inline', 'base64 is the spec\'s spelling of the inline store');
+  for (const [st, code, want] of [['url_b', 200, 'url_b'], ['inline', 200, 'inline'], ['url', 400, undefined]] as const) {
+    const rr = await s.req('/api/v1/image/remove-background', { method: 'POST', json: { imageUrl: `${files.url}/gs.png`, chromaKey: { color: '#1eaf46' }, storageType: st } });
+    t.equal(rr.status, code, `storageType ${st}`);
+    const bb = await rr.json() as any;
+    if (want) t.equal(bb.storageType, want);
+    else t.match(bb.error, { code: 'INVALID_REQUEST', field: 'storageType', message: /"url_a", "url_b", "inline"/ });
+  }
   const inline = Buffer.from(r2.processedUrl.split(',')[1], 'base64');
   t.equal(inline.length, r2.fileSize);
   t.ok(r2.trimmedDimensions[0] < 640 && r2.trimmedDimensions[1] < 480, `trimmed to ${r2.trimmedDimensions}`);

@@ -71,8 +71,13 @@ t.test('asynchronous enhance: 202 at once, image 202 while processing, then 200;
   const gone = await s.req(`/api/v1/ekyc/enhance/image/${b.jobId}`);
   t.equal(gone.status, 410, 'after 1 h: 410');
   t.equal((await gone.json()).error.code, 'IMAGE_EXPIRED');
-  const st = await (await s.req(`/api/v1/ekyc/enhance/status/${b.jobId}`)).json();
-  t.match(st, { status: 'expired', enhancedImageUrl: null });
+  const st = await s.req(`/api/v1/ekyc/enhance/status/${b.jobId}`);
+  t.equal(st.status, 410, 'the status endpoint answers 410 too (one behaviour everywhere)');
+  t.match(await st.json(), { error: { code: 'IMAGE_EXPIRED' } });
+  const cacheBust = await s.req(`/api/v1/ekyc/enhance/image/${b.jobId}?_=123`);
+  t.equal(cacheBust.status, 410, 'an unknown query parameter is ignored (410, not 400)');
+  const badFormat = await s.req(`/api/v1/ekyc/enhance/image/${b.jobId}?format=gif`);
+  t.equal(badFormat.status, 400, 'known parameters are still checked');
 });
 
 t.test('a failed job: image 404, status failed with the reason', async (t) => {
