@@ -69,6 +69,8 @@ export const SETTINGS = {
   rateLimitPerMinute: s('SEJONG_RATE_LIMIT_PER_MINUTE', '60', int(1, 10_000_000), 'Default requests per minute per API key.'),
   rateLimitPerDay: s('SEJONG_RATE_LIMIT_PER_DAY', '10000', int(1, 1_000_000_000), 'Default requests per day per API key.'),
   maxBodyMb: s('SEJONG_MAX_BODY_MB', '10', num(0.01, 200), 'Default request body cap in MB (routes may set their own).'),
+  bodyBudgetMb: s('SEJONG_BODY_BUDGET_MB', '256', num(1, 65536), 'Bytes of request bodies being buffered at once, all requests together; beyond it 503 SERVICE_BUSY with Retry-After.'),
+  openBodyKb: s('SEJONG_OPEN_BODY_KB', '256', int(1, 65536), 'Body cap in KB of routes that need no key (MCP, console) unless the route sets its own.'),
   maxInputPixels: s('SEJONG_MAX_INPUT_PIXELS', '50000000', int(1, 1_000_000_000), 'Largest decoded image (width x height) accepted; protects against decompression bombs.'),
   sweepSeconds: s('SEJONG_SWEEP_SECONDS', '60', int(1, 86400), 'Interval of the TTL sweeper that deletes expired result blobs.'),
   tombstoneDays: s('SEJONG_TOMBSTONE_DAYS', '7', int(1, 3650), 'Days an expired job is remembered so that it answers 410 IMAGE_EXPIRED instead of 404.'),
