@@ -298,7 +298,13 @@ export class HttpServer {
       res.writeHeader('x-accel-buffering', 'no');
     });
     this.requestDone(ctx, route, 200, performance.now() - t0);
-    await route.stream!(ctx, handle);
+    try {
+      await route.stream!(ctx, handle);
+    } catch (e) {
+      // headers are out: log the failure and close the stream rather than leave the client waiting
+      toApiError(e, this.services);
+      handle.end();
+    }
   }
 
   private requestDone(ctx: Ctx, route: RouteDef, status: number, ms: number, code?: string): void {
