@@ -68,6 +68,7 @@ export const SETTINGS = {
   publicUrl: s('SEJONG_PUBLIC_URL', '', url, 'External base URL used in absolute result URLs; default http://HOST:PORT.'),
   rateLimitPerMinute: s('SEJONG_RATE_LIMIT_PER_MINUTE', '60', int(1, 10_000_000), 'Default requests per minute per API key.'),
   rateLimitPerDay: s('SEJONG_RATE_LIMIT_PER_DAY', '10000', int(1, 1_000_000_000), 'Default requests per day per API key.'),
+  tokenRatePerMinute: s('SEJONG_TOKEN_RATE_PER_MINUTE', '300', int(1, 10_000_000), 'Requests per minute per job access key (Bearer/key= token on status and result routes); ten times that per client address.'),
   maxBodyMb: s('SEJONG_MAX_BODY_MB', '10', num(0.01, 200), 'Default request body cap in MB (routes may set their own).'),
   bodyBudgetMb: s('SEJONG_BODY_BUDGET_MB', '256', num(1, 65536), 'Bytes of request bodies being buffered at once, all requests together; beyond it 503 SERVICE_BUSY with Retry-After.'),
   openBodyKb: s('SEJONG_OPEN_BODY_KB', '256', int(1, 65536), 'Body cap in KB of routes that need no key (MCP, console) unless the route sets its own.'),
