@@ -111,3 +111,14 @@ t.test('open routes have small body caps; the body budget answers 503 and is giv
   t.ok([400, 415].includes(d.status), `a normal request is answered again (${d.status})`);
   t.equal(s.http.budget.inUse, 0);
 });
+
+t.test('multipart: a duplicated text field is refused, naming it', async (t) => {
+  const s = await startTestServer();
+  t.teardown(() => s.close());
+  const fd = new FormData();
+  fd.append('image_url', 'http://127.0.0.1/a.png');
+  fd.append('image_url', 'http://127.0.0.1/b.png');
+  const res = await s.req('/api/v1/ekyc/ocr', { method: 'POST', body: fd });
+  t.equal(res.status, 400);
+  t.match(await res.json(), { success: false, error: { code: 'INVALID_REQUEST', field: 'image_url', message: 'The field image_url was sent more than once; send it once' } });
+});
