@@ -50,7 +50,7 @@ export class Readiness {
       checks.store = { ok: false, detail: (e as Error).message };
     }
     try {
-      await this.services.pool.run('pool-selftest', { mode: 'echo' }, { signal: AbortSignal.timeout(POOL_PING_MS) });
+      await this.services.pool.run('pool-selftest', { mode: 'echo' }, { wait: true, signal: AbortSignal.timeout(POOL_PING_MS) });
       checks.pool = { ok: true, detail: `${this.services.pool.size} workers` };
     } catch (e) {
       checks.pool = { ok: false, detail: (e as Error).message };

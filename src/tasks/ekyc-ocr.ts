@@ -1,6 +1,6 @@
 // Task: read the fields of a Korean ID card (jumin / driver / alien). Input image ideally 1280×807, perspective-corrected.
 import sharp from 'sharp';
-import { checkImage, openSharp, decodeFailure } from './lib/image-io.js';
+import { checkImage, openSharp, decodeFailure, capSize, checkAspect } from './lib/image-io.js';
 import { readCard, fieldNames, type DocType, type FieldResult } from '../vision/idcard.js';
 import { OCR_MODELS, type RgbImage } from '../vision/index.js';
 
@@ -23,13 +23,18 @@ export interface EkycOcrOutput {
 }
 
 const CARD_W = 1280, CARD_H = 807;
+/** An ID card is 1.58:1; photos may be portrait or loosely cropped: sides may differ by at most 4× (docs/ekyc.md). */
+export const CARD_MAX_ASPECT = 4;
+/** The card frame never exceeds this many pixels (1280 wide at 1:4 would be 6.6 MP). */
+const CARD_MAX_PIXELS = 4_000_000;
 
 /** Bring the card to the nominal 1280×807 frame (stretch when the aspect is within 12 %, else fit width). */
 export async function loadCard(bytes: Uint8Array, field: string, maxPixels?: number): Promise<{ img: RgbImage; sx: number; sy: number; width: number; height: number }> {
   const c = await checkImage(bytes, { field, maxPixels });
+  checkAspect(c, CARD_MAX_ASPECT, 'an ID card image');
   const aspect = c.width / c.height;
   const near = Math.abs(aspect / (CARD_W / CARD_H) - 1) < 0.12;
-  const tw = CARD_W, th = near ? CARD_H : Math.max(1, Math.round(CARD_W / aspect));
+  const { width: tw, height: th } = capSize(CARD_W, near ? CARD_H : CARD_W / aspect, CARD_MAX_PIXELS);
   try {
     const { data, info } = await openSharp(c).resize(tw, th, { fit: 'fill', kernel: 'lanczos3' }).flatten({ background: '#ffffff' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
     return { img: { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: 3 }, sx: c.width / info.width, sy: c.height / info.height, width: c.width, height: c.height };

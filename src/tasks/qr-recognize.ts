@@ -143,6 +143,8 @@ function mapBack(r: ReadResult, g: GreyImg, orig: { width: number; height: numbe
   });
 }
 
+const MIN_SIDE = 21;
+
 export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRecognizeOutput> {
   const c = await checkImage(input.image, input);
   await zxingReady();
@@ -151,6 +153,11 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
   const base: GreyImg = { data: raw.data, width: raw.width, height: raw.height, scale: 1 };
   const tried: string[] = [];
   const orig = { width: c.width, height: c.height };
+  // the smallest QR code (version 1) is 21 modules wide: a thinner image cannot hold one (and is thinner than
+  // the preprocessing filter windows)
+  if (Math.min(c.width, c.height) < MIN_SIDE) {
+    return { success: false, data: null, method: null, attempts: 0, tried, message: `No QR code can be in a ${c.width}x${c.height} image: a QR code needs at least ${MIN_SIDE}x${MIN_SIDE} pixels` };
+  }
 
   tried.push('original');
   let hit = await attempt(base);
