@@ -1,0 +1,90 @@
+// Face calibration bench: embeds every photo of a face set once (as given, as a selfie-like variant, and printed on
+// a synthetic ID card with a hologram and cut out again by the real pipeline), scores all pairs, and prints the
+// cosine distributions, FMR/FNMR at several similarity thresholds (current calibration) and the cosine that gives
+// FMR ≤ 0.1 %. Photos stay outside the project; the set is a folder of <person>/<photo> (any depth).
+// Run: nice -n 10 npm run bench -- face-calib /work/data/faces-calib [--shared] [--no-cards] [--model fr|faceapi]
+import fs from 'node:fs';
+import path from 'node:path';
+import { decodeRgb, detectFaces, embedFace, cosine } from '../src/vision/index.js';
+import { calibrate, cosineFor, DEFAULT_FACE_THRESHOLD } from '../src/vision/calibration.js';
+import { selfieVariant, cardWithPhoto, scorePairs, rates, thresholdForFmr, type Embedded } from '../test/helpers/face-sets.js';
+import { shared } from '../test/helpers/shared.js';
+import { table } from './lib/load.js';
+
+const args = process.argv.slice(2);
+const dir = args.find((a) => !a.startsWith('--')) ?? '/work/data/faces-calib';
+const withShared = args.includes('--shared');
+const cards = !args.includes('--no-cards');
+const modelName = args.includes('--model') ? args[args.indexOf('--model') + 1]! : 'fr';
+
+function people(root: string, prefix: string): Array<{ id: string; file: string }> {
+  const out: Array<{ id: string; file: string }> = [];
+  const walk = (d: string) => {
+    for (const f of fs.readdirSync(d).sort()) {
+      const p = path.join(d, f);
+      if (fs.statSync(p).isDirectory()) walk(p);
+      else if (/\.(png|jpe?g|webp)$/i.test(f)) out.push({ id: prefix + path.relative(root, d), file: p });
+    }
+  };
+  walk(root);
+  return out;
+}
+
+const photos = people(dir, 'set:');
+if (withShared) photos.push(...people(shared('faces', 'people'), 'shared:'));
+const ids = new Set(photos.map((p) => p.id));
+console.log(`set ${dir}${withShared ? ' + ../shared/faces/people' : ''}: ${photos.length} photos of ${ids.size} people; model ${modelName}`);
+
+type Embedder = (bytes: Buffer) => Promise<Float32Array | null>;
+const frEmbed: Embedder = async (bytes) => {
+  const img = await decodeRgb(bytes);
+  const [face] = await detectFaces(img);
+  return face ? embedFace(img, face) : null;
+};
+const embed: Embedder = modelName === 'faceapi' ? (await import('./lib/faceapi.js')).faceapiEmbedder : frEmbed;
+
+const items: Embedded[] = [];
+const missed: Record<string, number> = { photo: 0, selfie: 0, card: 0 };
+const ms: Record<string, number[]> = { photo: [], selfie: [], card: [] };
+let seed = 1;
+for (const p of photos) {
+  const src = fs.readFileSync(p.file);
+  const variants: Array<[Embedded['kind'], Buffer]> = [['photo', src], ['selfie', await selfieVariant(src, seed)]];
+  if (cards) variants.push(['card', await cardWithPhoto(src, seed)]);
+  seed++;
+  for (const [kind, bytes] of variants) {
+    const t0 = performance.now();
+    const e = await embed(bytes);
+    ms[kind]!.push(performance.now() - t0);
+    if (e) items.push({ id: p.id, src: p.file, kind, e });
+    else missed[kind]!++;
+  }
+  if (seed % 50 === 0) console.error(`… ${seed} photos`);
+}
+const s = scorePairs(items, cosine);
+const q = (a: number[], p: number) => { const x = [...a].sort((u, v) => u - v); return x[Math.min(x.length - 1, Math.floor(p * x.length))] ?? NaN; };
+const f3 = (x: number) => x.toFixed(3);
+const med = (a: number[]) => q(a, 0.5);
+console.log(`\nembedded ${items.length}; no face found: photo ${missed.photo}, selfie ${missed.selfie}, card ${missed.card}` +
+  ` (a photo without a face is a refused capture, not a pair); median ms per image: photo ${med(ms.photo!).toFixed(0)}, selfie ${med(ms.selfie!).toFixed(0)}, card ${med(ms.card!).toFixed(0)}`);
+const groups: Array<[string, number[]]> = [['genuine photo/selfie', s.genuine], ['genuine card↔photo', s.cardGenuine], ['impostor photo/selfie', s.impostor], ['impostor card↔photo', s.cardImpostor]];
+console.log('\n### cosine distributions\n');
+console.log(table(groups.map(([n, a]) => ({ pairs: n, count: a.length, min: f3(q(a, 0)), p1: f3(q(a, 0.01)), p5: f3(q(a, 0.05)), median: f3(q(a, 0.5)), p99: f3(q(a, 0.99)), 'p99.9': f3(q(a, 0.999)), max: f3(q(a, 1)) }))));
+
+const gen = [...s.genuine, ...s.cardGenuine], imp = [...s.impostor, ...s.cardImpostor];
+const sim = (a: number[]) => a.map(calibrate);
+console.log(`\n### FMR / FNMR by similarity threshold (all ${gen.length} genuine, ${imp.length} impostor pairs; card pairs separately)\n`);
+const rows = [0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8].map((t) => {
+  const all = rates(sim(gen), sim(imp), t), c = rates(sim(s.cardGenuine), sim(s.cardImpostor), t);
+  const pc = (x: number) => `${(x * 100).toFixed(x < 0.01 ? 3 : 2)} %`;
+  return { similarity: t === DEFAULT_FACE_THRESHOLD ? `**${t} (default)**` : String(t), cosine: f3(cosineFor(t)), FMR: `${pc(all.fmr)} (${all.fm})`, FNMR: `${pc(all.fnmr)} (${all.fnm})`, 'FMR card': pc(c.fmr), 'FNMR card': pc(c.fnmr) };
+});
+console.log(table(rows));
+for (const target of [0.001, 0.0001]) {
+  const c = thresholdForFmr(imp, target);
+  const r = rates(gen, imp, c);
+  console.log(`cosine for FMR ≤ ${target * 100} %: ${f3(c)} → FMR ${(r.fmr * 100).toFixed(3)} %, FNMR ${(r.fnmr * 100).toFixed(2)} % (card FNMR ${(rates(s.cardGenuine, s.cardImpostor, c).fnmr * 100).toFixed(2)} %)`);
+}
+let eer = 1;
+for (let c = -0.2; c < 1; c += 0.002) { const r = rates(gen, imp, c); eer = Math.min(eer, Math.max(r.fmr, r.fnmr)); }
+console.log(`EER ≈ ${(eer * 100).toFixed(2)} %`);
