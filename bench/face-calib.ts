@@ -2,7 +2,8 @@
 // a synthetic ID card with a hologram and cut out again by the real pipeline), scores all pairs, and prints the
 // cosine distributions, FMR/FNMR at several similarity thresholds (current calibration) and the cosine that gives
 // FMR ≤ 0.1 %. Photos stay outside the project; the set is a folder of <person>/<photo> (any depth).
-// Run: nice -n 10 npm run bench -- face-calib /work/data/faces-calib [--shared] [--no-cards] [--selfies]
+// Run: nice -n 10 npm run bench -- face-calib /work/data/faces-calib [--shared] [--per-person k] [--no-cards] [--selfies]
+//      (in parallel: … --cache /tmp/emb --shard 0/2 and … --shard 1/2, then … --cache /tmp/emb --from-cache)
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodeRgb, detectFaces, embedFace, cosine } from '../src/vision/index.js';
@@ -12,10 +13,15 @@ import { shared } from '../test/helpers/shared.js';
 import { table } from './lib/load.js';
 
 const args = process.argv.slice(2);
-const dir = args.find((a) => !a.startsWith('--')) ?? '/work/data/faces-calib';
+const dir = args.find((a, i) => !a.startsWith('--') && !['--shard', '--cache', '--per-person'].includes(args[i - 1] ?? '')) ?? '/work/data/faces-calib';
 const withShared = args.includes('--shared');
 const cards = !args.includes('--no-cards');
 const selfies = args.includes('--selfies');
+// --shard i/n: embed every n-th photo and append to <cache>.i (JSONL); --from-cache: score what the shards wrote
+const opt = (k: string) => (args.includes(k) ? args[args.indexOf(k) + 1] : undefined);
+const [shardI, shardN] = (opt('--shard') ?? '0/1').split('/').map(Number) as [number, number];
+const cache = opt('--cache');
+const fromCache = args.includes('--from-cache');
 const modelName = 'fr_feature';
 
 function people(root: string, prefix: string): Array<{ id: string; file: string }> {
@@ -31,8 +37,10 @@ function people(root: string, prefix: string): Array<{ id: string; file: string 
   return out;
 }
 
-const photos = people(dir, 'set:');
-if (withShared) photos.push(...people(shared('faces', 'people'), 'shared:'));
+const perPerson = Number(opt('--per-person') ?? 1e9); // the first k photos (sorted) of each person
+const keep = (a: Array<{ id: string; file: string }>) => a.filter((p, i) => a.slice(0, i).filter((q) => q.id === p.id).length < perPerson);
+const photos = keep(people(dir, 'set:'));
+if (withShared) photos.push(...keep(people(shared('faces', 'people'), 'shared:')));
 const ids = new Set(photos.map((p) => p.id));
 console.log(`set ${dir}${withShared ? ' + ../shared/faces/people' : ''}: ${photos.length} photos of ${ids.size} people; model ${modelName}`);
 
@@ -48,7 +56,25 @@ const items: Embedded[] = [];
 const missed: Record<string, number> = { photo: 0, selfie: 0, card: 0 };
 const ms: Record<string, number[]> = { photo: [], selfie: [], card: [] };
 let seed = 1;
-for (const p of photos) {
+const sink = cache && !fromCache ? fs.createWriteStream(`${cache}.${shardI}`, { flags: 'a' }) : null;
+const f32 = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+const done = new Set<string>(); // resume: skip photos already in this shard's cache
+if (cache && fs.existsSync(`${cache}.${shardI}`) && !fromCache) for (const l of fs.readFileSync(`${cache}.${shardI}`, 'utf8').split('\n')) if (l) done.add(JSON.parse(l).src);
+if (fromCache && cache) {
+  for (const f of fs.readdirSync(path.dirname(cache)).filter((f) => f.startsWith(path.basename(cache) + '.'))) {
+    for (const l of fs.readFileSync(path.join(path.dirname(cache), f), 'utf8').split('\n')) {
+      if (!l) continue;
+      const o = JSON.parse(l);
+      if (done.has(o.src + o.kind)) continue; // a photo embedded by two shards counts once
+      done.add(o.src + o.kind);
+      if (o.e) items.push({ id: o.id, src: o.src, kind: o.kind, e: f32(Buffer.from(o.e, 'base64')) });
+      else missed[o.kind]!++;
+      if (o.ms) ms[o.kind]!.push(o.ms);
+    }
+  }
+}
+for (const p of fromCache ? [] : photos) {
+  if ((seed - 1) % shardN !== shardI || done.has(p.file)) { seed++; continue; }
   const src = fs.readFileSync(p.file);
   const variants: Array<[Embedded['kind'], Buffer]> = [['photo', src]];
   if (selfies) variants.push(['selfie', await selfieVariant(src, seed)]);
@@ -60,6 +86,7 @@ for (const p of photos) {
     ms[kind]!.push(performance.now() - t0);
     if (e) items.push({ id: p.id, src: p.file, kind, e });
     else missed[kind]!++;
+    sink?.write(JSON.stringify({ id: p.id, src: p.file, kind, ms: ms[kind]!.at(-1), e: e ? Buffer.from(e.buffer, e.byteOffset, e.byteLength).toString('base64') : null }) + '\n');
   }
   if (seed % 25 === 0) console.error(`… ${seed} photos`);
 }
@@ -69,7 +96,7 @@ const f3 = (x: number) => x.toFixed(3);
 const med = (a: number[]) => q(a, 0.5);
 console.log(`\nembedded ${items.length}; no face found: photo ${missed.photo}, selfie ${missed.selfie}, card ${missed.card}` +
   ` (a photo without a face is a refused capture, not a pair); median ms per image: photo ${med(ms.photo!).toFixed(0)}, selfie ${med(ms.selfie!).toFixed(0)}, card ${med(ms.card!).toFixed(0)}`);
-const groups: Array<[string, number[]]> = [['genuine photo/selfie', s.genuine], ['genuine card↔photo', s.cardGenuine], ['impostor photo/selfie', s.impostor], ['impostor card↔photo', s.cardImpostor]];
+const groups: Array<[string, number[]]> = [['genuine photo↔photo', s.genuine], ['genuine card↔photo', s.cardGenuine], ['impostor photo↔photo', s.impostor], ['impostor card↔photo', s.cardImpostor]];
 console.log('\n### cosine distributions\n');
 console.log(table(groups.map(([n, a]) => ({ pairs: n, count: a.length, min: f3(q(a, 0)), p1: f3(q(a, 0.01)), p5: f3(q(a, 0.05)), median: f3(q(a, 0.5)), p99: f3(q(a, 0.99)), 'p99.9': f3(q(a, 0.999)), max: f3(q(a, 1)) }))));
 
