@@ -71,9 +71,10 @@ t.test('genuine and impostor pairs on people/ (8 × 5): rates at the default thr
   const fnmr = gen.filter((s) => s < DEFAULT_FACE_THRESHOLD).length / gen.length;
   t.equal(gen.length, 80);
   t.equal(imp.length, 700);
-  // documented in docs/ekyc.md: measured FMR 0/700 and FNMR 0/80; asserted bounds FMR 0, FNMR ≤ 2.5 %
+  // calibration of 2026-11-22 (cosine 0.40 ↔ 0.6, docs/ekyc.md): measured here FMR 0/700, FNMR 3/80 (small grey
+  // photos; 1.93 % on the 2,843-pair calibration set); asserted bounds FMR 0, FNMR ≤ 5 %
   t.equal(fmr, 0, `FMR ${fmr}`);
-  t.ok(fnmr <= 0.025, `FNMR ${fnmr} ≤ 0.025`);
+  t.ok(fnmr <= 0.05, `FNMR ${fnmr} ≤ 0.05`);
   const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
   t.ok(mean(gen) > 0.8 && mean(imp) < 0.2, `means genuine ${mean(gen).toFixed(3)} impostor ${mean(imp).toFixed(3)}`);
 });
