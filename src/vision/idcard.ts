@@ -24,6 +24,7 @@ export function normaliseRrn(raw: string): string {
   // whose asterisks came back as fewer other glyphs ("7610251漢漢고")
   else if (/^\d{6}[^\d*-]\d/.test(s)) s = `${s.slice(0, 6)}-${s.slice(7)}`;
   else if (/^\d{7}([^\d-].*)?$/.test(s)) s = `${s.slice(0, 6)}-${s.slice(6)}`;
+  else if (/^\d{7}-$/.test(s)) s = `${s.slice(0, 6)}-${s.slice(6, 7)}`; // the hyphen after the gender digit, mask lost
   const m = /^(\d{6})-(.*)$/.exec(s);
   if (!m) return s;
   const back = m[2]!.replace(/^['`.,]+/, '');

@@ -47,6 +47,7 @@ t.test('validators', async (t) => {
   t.equal(normaliseRrn('700112%1家家'), '700112-1******', 'hyphen read as another mark');
   t.equal(normaliseRrn('900621-1'), '900621-1******', 'only the gender digit read: the rest is the mask');
   t.equal(normaliseRrn('9006211'), '900621-1******');
+  t.equal(normaliseRrn('7001121-'), '700112-1******', 'hyphen read after the gender digit, mask lost');
   t.equal(normaliseRrn("900101'1234567"), '900101-1234567', 'unmasked with a misread hyphen');
   t.equal(parseDate('2020 1 15'), '2020-01-15');
   t.equal(parseDate('2020. 12. 5.'), '2020-12-05');
