@@ -1,12 +1,8 @@
 // Task: read the fields of a Korean ID card (jumin / driver / alien). Input image ideally 1280×807, perspective-corrected.
 import sharp from 'sharp';
-<<<<<<< HEAD
-import { checkImage, openSharp, decodeFailure, capSize, checkAspect } from './lib/image-io.js';
-=======
-import { checkImage, openSharp, decodeFailure, decodeChecked, toBuffer, type Checked, type Raw } from './lib/image-io.js';
+import { checkImage, openSharp, decodeFailure, capSize, checkAspect, decodeChecked, toBuffer, type Checked, type Raw } from './lib/image-io.js';
 import { detectCard, warpQuad, ID1_RATIO } from './perspective.js';
 import type { Pt } from './lib/geometry.js';
->>>>>>> ocr-qr
 import { readCard, fieldNames, type DocType, type FieldResult } from '../vision/idcard.js';
 import { OCR_MODELS, type RgbImage } from '../vision/index.js';
 
@@ -29,15 +25,12 @@ export interface EkycOcrOutput {
 }
 
 const CARD_W = 1280, CARD_H = 807;
-<<<<<<< HEAD
 /** An ID card is 1.58:1; photos may be portrait or loosely cropped: sides may differ by at most 4× (docs/ekyc.md). */
 export const CARD_MAX_ASPECT = 4;
 /** The card frame never exceeds this many pixels (1280 wide at 1:4 would be 6.6 MP). */
 const CARD_MAX_PIXELS = 4_000_000;
-=======
 /** longer side of the copy the card outline is searched on (as the perspective-crop endpoint) */
 const DETECT_SIDE = 800;
->>>>>>> ocr-qr
 
 /**
  * Bring the card to the nominal 1280×807 frame (stretch when the aspect is within 12 %, else fit width). A photo
@@ -45,12 +38,9 @@ const DETECT_SIDE = 800;
  */
 export async function loadCard(bytes: Uint8Array, field: string, maxPixels?: number): Promise<{ img: RgbImage; sx: number; sy: number; width: number; height: number }> {
   const c = await checkImage(bytes, { field, maxPixels });
-<<<<<<< HEAD
   checkAspect(c, CARD_MAX_ASPECT, 'an ID card image');
-=======
   const rect = await rectified(c);
   if (rect) return rect;
->>>>>>> ocr-qr
   const aspect = c.width / c.height;
   const near = Math.abs(aspect / (CARD_W / CARD_H) - 1) < 0.12;
   const { width: tw, height: th } = capSize(CARD_W, near ? CARD_H : CARD_W / aspect, CARD_MAX_PIXELS);
