@@ -1,4 +1,4 @@
-// The eight legal-information tools as plain functions over the LawStore, with their zod input schemas and descriptions.
+// The legal-information tools (the spec's eight plus verify_citation and compare_versions) as plain functions over the LawStore, with their zod input schemas and descriptions.
 // The tools live in tools/ by concern; this module is the tool table and re-exports what other modules import.
 import { z } from 'zod';
 import type { ToolCtx } from './tools/common.js';
@@ -9,6 +9,8 @@ import { getLaw, getLawSchema } from './tools/law.js';
 import { getRelations, getRelationsSchema } from './tools/relations.js';
 import { listLaws, listSchema, searchLaws, searchSchema } from './tools/search.js';
 import { getTable, getTableSchema } from './tools/table.js';
+import { verifyCitation, verifyCitationSchema } from './tools/citation.js';
+import { compareVersions, compareVersionsSchema } from './tools/diff.js';
 
 export { entry, ToolError, type ToolCtx } from './tools/common.js';
 export * from './tools/search.js';
@@ -18,6 +20,8 @@ export * from './tools/table.js';
 export * from './tools/relations.js';
 export * from './tools/history.js';
 export * from './tools/changelog.js';
+export * from './tools/citation.js';
+export * from './tools/diff.js';
 
 // ---------- the tool table ----------
 
@@ -95,5 +99,21 @@ export const TOOLS: ToolDef[] = [
     description: 'Statutes and rules changed (promulgated) on a date, YYYYMMDD, default today in Korea: {date, total, changes:[{entity_type, law_id, law_name, law_type, revision_type, ministry, promulgation_no, mst, in_corpus}], nearest_dates?:{before, after} when the date has no changes}.',
     schema: getChangelogSchema,
     run: getChangelog,
+  },
+  {
+    name: 'verify_citation',
+    title: 'Verify a legal citation',
+    output: z.looseObject({ citation: z.string(), valid: z.boolean(), exists: z.boolean(), in_force: z.boolean(), problem: z.string().optional(), canonical: z.string().optional(), text: z.string().optional() }),
+    description: 'Check a citation such as "근로기준법 제60조 제2항" (name or abbreviation, article with 의 branch, optional 항 and 호): {citation, parsed:{law_name, article_no, paragraph, item}, valid (exists and in force), exists, in_force, status (in_force|not_yet_in_force|repealed), law:{entry}, canonical ("근로기준법 제60조 제2항"), article:{no, label, title, enforcement_date, deleted?}, text (the cited article, paragraph or item), problem? (what is wrong), suggestions? (similar names when the statute is unknown)}.',
+    schema: verifyCitationSchema,
+    run: verifyCitation,
+  },
+  {
+    name: 'compare_versions',
+    title: 'Compare two versions (old/new)',
+    output: z.looseObject({ law_id: z.string(), law_name: z.string(), same_version: z.boolean(), summary: z.looseObject({ added: z.number(), removed: z.number(), changed: z.number(), unchanged: z.number() }), changes: z.array(z.looseObject({ no: z.string(), change: z.enum(['added', 'removed', 'changed']) })), next_cursor: z.string().optional() }),
+    description: 'Old/new comparison (신구대조) of a statute between the versions promulgated on or before two dates (YYYYMMDD; to defaults to today), as GET /api/v1/laws/{law_id}/diff: {law_id, law_name, from:{date, promulgation_date, enforcement_date, revision_type, current}, to:{…}, same_version, summary:{added, removed, changed, unchanged}, changes:[{no, label, change (added|removed|changed), old_title?, new_title?, old?, new?}], versions_with_text, next_cursor? (long comparisons are paged)}. get_history lists the revisions; text_available ones can be compared.',
+    schema: compareVersionsSchema,
+    run: compareVersions,
   },
 ];

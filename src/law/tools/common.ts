@@ -118,3 +118,9 @@ export function checkArticleNo(v: string | number, field = 'article_no'): string
   if (!no) throw new ToolError(`${field} must be an article number like 60, "60-2" or "제60조의2" but received ${JSON.stringify(v)}`, field);
   return no;
 }
+
+/** An annex/form title as text: box-drawing frames (┌─┐│) and their padding removed; empty → "별지 3". */
+export function tableTitle(title: string | null | undefined, kind: string, no: string): string {
+  const t = (title ?? '').replace(/[\u2500-\u257f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return t || `${kind} ${no.replace('-', '의')}`;
+}

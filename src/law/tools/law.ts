@@ -1,7 +1,7 @@
 // get_law: metadata, article list and annex list of one statute or rule.
 import { z } from 'zod';
 import type { DocRec } from '../parse.js';
-import { decodeCursor, encodeCursor, entry, findDoc, fingerprint, lawIdSchema, type ToolCtx } from './common.js';
+import { tableTitle, decodeCursor, encodeCursor, entry, findDoc, fingerprint, lawIdSchema, type ToolCtx } from './common.js';
 import { bytes, fitCount, PAGE_BYTES } from './bound.js';
 
 // ---------- get_law ----------
@@ -45,7 +45,7 @@ export function getLaw(ctx: ToolCtx, args: z.infer<typeof getLawSchema>) {
     ai += n;
   }
   if (inc === 'tables' || inc === 'all') {
-    const items = ai < arts.length ? [] : tabs.slice(ti).map((t) => ({ table_no: t.table_no, kind: t.kind, title: t.title, structured: Boolean(t.has_body), ...(t.pdf_url ? { pdf_url: t.pdf_url } : {}) }));
+    const items = ai < arts.length ? [] : tabs.slice(ti).map((t) => ({ table_no: t.table_no, kind: t.kind, title: tableTitle(t.title, t.kind, t.table_no), structured: Boolean(t.has_body), ...(t.pdf_url ? { pdf_url: t.pdf_url } : {}) }));
     const n = items.length && (budget > 500 || ti > 0 || !out.articles) ? fitCount(items, Math.max(budget, 2000)) : 0;
     out.tables = items.slice(0, n);
     out.tables_total = tabs.length;
