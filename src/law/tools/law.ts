@@ -35,21 +35,22 @@ export function getLaw(ctx: ToolCtx, args: z.infer<typeof getLawSchema>) {
   let budget = PAGE_BYTES - bytes(out);
   const arts = inc === 'articles' || inc === 'all' ? law.tocOf(d.id) : [];
   const tabs = inc === 'tables' || inc === 'all' ? d.tables : [];
+  // annexes/forms first (at most a third of the page when articles follow), then articles fill the page
+  if (inc === 'tables' || inc === 'all') {
+    const items = tabs.slice(ti).map((t) => ({ table_no: t.table_no, kind: t.kind, title: tableTitle(t.title, t.kind, t.table_no), structured: Boolean(t.has_body), ...(t.pdf_url ? { pdf_url: t.pdf_url } : {}) }));
+    const n = items.length ? fitCount(items, inc === 'all' && ai < arts.length ? Math.floor(budget / 3) : budget) : 0;
+    out.tables = items.slice(0, n);
+    out.tables_total = tabs.length;
+    budget -= bytes(out.tables);
+    ti += n;
+  }
   if (inc === 'articles' || inc === 'all') {
     const items = arts.slice(ai).map((t) => (t.deleted ? { no: t.no, title: t.title, preview: t.preview, deleted: true } : { no: t.no, title: t.title, preview: t.preview }));
-    const n = items.length ? fitCount(items, budget) : 0;
+    const n = items.length && budget > 1000 ? fitCount(items, budget) : 0;
     out.articles = items.slice(0, n);
     out.articles_total = arts.length;
     if (n) out.articles_offset = ai;
-    budget -= bytes(out.articles);
     ai += n;
-  }
-  if (inc === 'tables' || inc === 'all') {
-    const items = ai < arts.length ? [] : tabs.slice(ti).map((t) => ({ table_no: t.table_no, kind: t.kind, title: tableTitle(t.title, t.kind, t.table_no), structured: Boolean(t.has_body), ...(t.pdf_url ? { pdf_url: t.pdf_url } : {}) }));
-    const n = items.length && (budget > 500 || ti > 0 || !out.articles) ? fitCount(items, Math.max(budget, 2000)) : 0;
-    out.tables = items.slice(0, n);
-    out.tables_total = tabs.length;
-    ti += n;
   }
   if (ai < arts.length || ti < tabs.length) {
     out.next_cursor = encodeCursor({ f: fp, a: ai, t: ti });
