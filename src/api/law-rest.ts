@@ -43,7 +43,7 @@ function getOne(ctx: Ctx) {
     no: a.no, label: articleLabel(a.no), title: a.title, content: a.content, enforcement_date: a.enforcement_date ?? d.enforcement_date,
     ...(a.chapter ? { chapter: a.chapter } : {}), ...(a.deleted ? { deleted: true } : {}),
   }));
-  const tables = d.tables.map((t) => ({ table_no: t.table_no, kind: t.kind, title: tableTitle(t.title, t.kind, t.table_no), structured: Boolean(t.has_body), ...(t.pdf_url ? { pdf_url: t.pdf_url } : {}) }));
+  const tables = d.tables.map((t) => ({ table_no: t.table_no, kind: t.kind, title: tableTitle(t.title, t.kind, t.table_no, law, d.id), structured: Boolean(t.has_body), ...(t.pdf_url ? { pdf_url: t.pdf_url } : {}) }));
   return etagged(ctx, `law-${d.id}-${d.mst ?? d.promulgation_no ?? ''}-${d.enforcement_date ?? ''}-${law.info().index_gen}`, { success: true, entity_type: d.entity_type, meta: metaOf(d, ctx.services.clock.now()), articles, tables });
 }
 

@@ -118,3 +118,14 @@ t.test('get_relations marks repealed instruments; REST by name', async (t) => {
   const none = await srv.req('/api/v1/laws/' + encodeURIComponent('없는법'));
   t.equal(none.status, 404);
 });
+
+t.test('form (별지) titles come out as text, not box-drawing lines', async (t) => {
+  const r = await call('get_law', { law_id: '2100000274812', include: 'tables' });
+  const forms = r.tables.filter((x: any) => x.kind === '별지');
+  t.ok(forms.length > 0);
+  t.ok(forms.every((x: any) => x.title && !/[\u2500-\u257f]/.test(x.title)));
+  t.equal(forms.find((x: any) => x.table_no === '3').title, '전자금융업 영위 예비허가 신청서');
+  const one = await call('get_table', { law_id: '2100000274812', table_no: '별지 3' });
+  t.equal(one.title, '전자금융업 영위 예비허가 신청서');
+});
+

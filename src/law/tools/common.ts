@@ -119,8 +119,20 @@ export function checkArticleNo(v: string | number, field = 'article_no'): string
   return no;
 }
 
-/** An annex/form title as text: box-drawing frames (┌─┐│) and their padding removed; empty → "별지 3". */
-export function tableTitle(title: string | null | undefined, kind: string, no: string): string {
-  const t = (title ?? '').replace(/[\u2500-\u257f]+/g, ' ').replace(/\s+/g, ' ').trim();
-  return t || `${kind} ${no.replace('-', '의')}`;
+const BOX = /[\u2500-\u257f]+/g;
+
+/**
+ * An annex/form title as text. Forms parsed from box drawings carry a frame line (┏━━┓) as title: then the first
+ * text line inside the form (e.g. "전자금융업 영위 예비허가 신청서") is the title; "별지 3" when there is none.
+ */
+export function tableTitle(title: string | null | undefined, kind: string, no: string, law?: LawStore, docId?: string): string {
+  const clean = (x: string) => x.replace(BOX, ' ').replace(/\s+/g, ' ').trim();
+  const t = clean(title ?? '');
+  if (t) return t;
+  const text = law && docId ? law.tables.get([docId, `${kind}:${no}`])?.text : undefined;
+  for (const line of (text ?? '').split('\n').slice(0, 12)) {
+    const l = clean(line);
+    if (l && !/^<[^>]*>$/.test(l) && /[가-힣A-Za-z]/.test(l)) return l.slice(0, 120);
+  }
+  return `${kind} ${no.replace('-', '의')}`;
 }

@@ -37,7 +37,7 @@ export function getLaw(ctx: ToolCtx, args: z.infer<typeof getLawSchema>) {
   const tabs = inc === 'tables' || inc === 'all' ? d.tables : [];
   // annexes/forms first (at most a third of the page when articles follow), then articles fill the page
   if (inc === 'tables' || inc === 'all') {
-    const items = tabs.slice(ti).map((t) => ({ table_no: t.table_no, kind: t.kind, title: tableTitle(t.title, t.kind, t.table_no), structured: Boolean(t.has_body), ...(t.pdf_url ? { pdf_url: t.pdf_url } : {}) }));
+    const items = tabs.slice(ti).map((t) => ({ table_no: t.table_no, kind: t.kind, title: tableTitle(t.title, t.kind, t.table_no, law, d.id), structured: Boolean(t.has_body), ...(t.pdf_url ? { pdf_url: t.pdf_url } : {}) }));
     const n = items.length ? fitCount(items, inc === 'all' && ai < arts.length ? Math.floor(budget / 3) : budget) : 0;
     out.tables = items.slice(0, n);
     out.tables_total = tabs.length;

@@ -19,11 +19,11 @@ export function getTable(ctx: ToolCtx, args: z.infer<typeof getTableSchema>) {
   for (const k of kinds) {
     const t = law.tables.get([d.id, `${k}:${p.no}`]);
     if (t) {
-      return { law_id: d.id, law_name: d.name, table_no: t.table_no, kind: t.kind, title: tableTitle(t.title, t.kind, t.table_no), text: t.text, tables: t.tables, ...(t.file_url ? { file_url: t.file_url } : {}), ...(t.pdf_url ? { pdf_url: t.pdf_url } : {}) };
+      return { law_id: d.id, law_name: d.name, table_no: t.table_no, kind: t.kind, title: tableTitle(t.title, t.kind, t.table_no, law, d.id), text: t.text, tables: t.tables, ...(t.file_url ? { file_url: t.file_url } : {}), ...(t.pdf_url ? { pdf_url: t.pdf_url } : {}) };
     }
     const ref = d.tables.find((x) => x.kind === k && x.table_no === p.no);
     if (ref) {
-      return { law_id: d.id, law_name: d.name, table_no: ref.table_no, kind: ref.kind, title: tableTitle(ref.title, ref.kind, ref.table_no), text: null, tables: [], note: 'The annex body is not in the corpus (only its link); open pdf_url for the content.', ...(ref.file_url ? { file_url: ref.file_url } : {}), ...(ref.pdf_url ? { pdf_url: ref.pdf_url } : {}) };
+      return { law_id: d.id, law_name: d.name, table_no: ref.table_no, kind: ref.kind, title: tableTitle(ref.title, ref.kind, ref.table_no, law, d.id), text: null, tables: [], note: 'The annex body is not in the corpus (only its link); open pdf_url for the content.', ...(ref.file_url ? { file_url: ref.file_url } : {}), ...(ref.pdf_url ? { pdf_url: ref.pdf_url } : {}) };
     }
   }
   const avail = d.tables.map((t) => `${t.kind} ${t.table_no}`);
