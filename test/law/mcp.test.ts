@@ -182,10 +182,14 @@ t.test('get_article: branch article 15-2, range, all, errors', async (t) => {
 });
 
 t.test('get_table: annex box table → rows and cells with spans', async (t) => {
-  const r = await call('get_table', { law_id: '2100000274812', table_no: '2-2' });
+  // a long annex comes in pages (text first, then table rows); walk to the first page with table rows
+  let r = await call('get_table', { law_id: '2100000274812', table_no: '2-2' });
   t.equal(r.kind, '별표');
   t.match(r.title, /클라우드컴퓨팅서비스 제공자의 건전성 및 안전성 평가기준/);
+  t.ok(r.parts_total > 1);
+  for (let i = 0; !r.tables.length && r.next_cursor && i < 20; i++) r = await call('get_table', { law_id: '2100000274812', table_no: '2-2', cursor: r.next_cursor });
   const tb = r.tables[0];
+  t.equal(tb.row_offset, 0);
   t.equal(tb.rows[0][0].text, '구분');
   t.equal(tb.rows[0][0].colspan, 2);
   const cell = tb.rows[1][0];
