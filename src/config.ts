@@ -109,7 +109,13 @@ export const SETTINGS = {
   warmup: s('SEJONG_WARMUP', 'on', bool, 'Load the ONNX models on every worker at start (on), or on the first GET /ready (off).'),
   metrics: s('SEJONG_METRICS', 'on', bool, 'Prometheus metrics at GET /metrics on the service port (on/off).'),
   metricsAddr: s('SEJONG_METRICS_ADDR', '', addr, 'host:port of a separate listener for /metrics (e.g. 127.0.0.1:9464); when set, /metrics is not on the service port.'),
-  mcpMaxSessions: s('SEJONG_MCP_MAX_SESSIONS', '1000', int(1, 100000), 'Concurrent MCP SSE sessions.'),
+  mcpMaxSessions: s('SEJONG_MCP_MAX_SESSIONS', '1000', int(1, 100000), 'Concurrent MCP sessions (SSE and Streamable HTTP together); when full, the least recently used idle one makes room, else 503.'),
+  mcpSessionsPerClient: s('SEJONG_MCP_SESSIONS_PER_CLIENT', '32', int(1, 100000), 'MCP sessions one client address may hold; beyond it its own idle sessions make room, else 429.'),
+  mcpIdleSeconds: s('SEJONG_MCP_IDLE_SECONDS', '300', int(1, 86400), 'An MCP session unused this long is idle: it may be evicted for a new session (active ones never are).'),
+  mcpRatePerSecond: s('SEJONG_MCP_RATE_PER_SECOND', '20', num(0.01, 100000), 'MCP messages per second per client address (token bucket refill); beyond it 429 with Retry-After.'),
+  mcpRateBurst: s('SEJONG_MCP_RATE_BURST', '100', int(1, 1000000), 'MCP messages a client address may send at once (token bucket size).'),
+  lawWorkers: s('SEJONG_LAW_WORKERS', '1', int(0, 16), 'Worker threads running the legal-information tools off the event loop (0 = on the main thread).'),
+  lawQueueSize: s('SEJONG_LAW_QUEUE_SIZE', '200', int(1, 100000), 'Law tool calls that may wait for a law worker; beyond it the call is refused (busy, Retry-After).'),
 } as const;
 
 type Settings = typeof SETTINGS;

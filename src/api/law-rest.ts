@@ -4,9 +4,11 @@ import { reply, type Ctx, type RouteDef } from '../server/types.js';
 import { ApiError, invalid } from '../server/errors.js';
 import { form } from '../server/validate.js';
 import { getLaw as lawStore } from '../law/service.js';
-import { entry, metaOf, revisionsOf } from '../law/tools.js';
-import { articleLabel, articleOrder, isYmd } from '../law/normalize.js';
-import type { LawStore, VersionRec } from '../law/store.js';
+import { entry, metaOf } from '../law/tools.js';
+import { lookupDoc, tableTitle } from '../law/tools/common.js';
+import { diffVersions, DiffError } from '../law/tools/diff.js';
+import { articleLabel, isYmd } from '../law/normalize.js';
+import type { LawStore } from '../law/store.js';
 import type { DocRec } from '../law/parse.js';
 
 const ymd = z.string();
@@ -20,9 +22,10 @@ function date(field: string, v: string | undefined, required: boolean): string |
   return v;
 }
 
+/** By id, exact name (e.g. /api/v1/laws/근로기준법) or known abbreviation, as the MCP tools accept. */
 function findDoc(law: LawStore, id: string): DocRec {
-  const d = law.get(id) ?? (/^\d{1,6}$/.test(id) ? law.get(id.padStart(6, '0')) : undefined);
-  if (!d) throw new ApiError('NOT_FOUND', `No statute or administrative rule with id "${id.slice(0, 40)}"`, { field: 'law_id' });
+  const d = lookupDoc(law, id);
+  if (!d) throw new ApiError('NOT_FOUND', `No statute or administrative rule with id or name "${id.slice(0, 40)}"`, { field: 'law_id' });
   return d;
 }
 
@@ -40,7 +43,7 @@ function getOne(ctx: Ctx) {
     no: a.no, label: articleLabel(a.no), title: a.title, content: a.content, enforcement_date: a.enforcement_date ?? d.enforcement_date,
     ...(a.chapter ? { chapter: a.chapter } : {}), ...(a.deleted ? { deleted: true } : {}),
   }));
-  const tables = d.tables.map((t) => ({ table_no: t.table_no, kind: t.kind, title: t.title, structured: Boolean(t.has_body), ...(t.pdf_url ? { pdf_url: t.pdf_url } : {}) }));
+  const tables = d.tables.map((t) => ({ table_no: t.table_no, kind: t.kind, title: tableTitle(t.title, t.kind, t.table_no, law, d.id), structured: Boolean(t.has_body), ...(t.pdf_url ? { pdf_url: t.pdf_url } : {}) }));
   return etagged(ctx, `law-${d.id}-${d.mst ?? d.promulgation_no ?? ''}-${d.enforcement_date ?? ''}-${law.info().index_gen}`, { success: true, entity_type: d.entity_type, meta: metaOf(d, ctx.services.clock.now()), articles, tables });
 }
 
@@ -80,54 +83,18 @@ function amendments(ctx: Ctx<unknown, z.infer<typeof amendQuery>>) {
 
 const diffQuery = z.object({ from: ymd.optional(), to: ymd.optional() }).strict();
 
-interface TextVersion { promulgation_date: string; enforcement_date: string | null; mst: string | null; revision_type: string | null; current: boolean; load: () => VersionRec['articles'] }
-
-function textVersions(law: LawStore, d: DocRec): TextVersion[] {
-  const out: TextVersion[] = [];
-  for (const { key, value } of law.vers.getRange({ start: [d.id, ''], end: [d.id, '\uffff'] })) {
-    void key;
-    if (value.mst && value.mst === d.mst) continue;
-    out.push({ promulgation_date: value.promulgation_date ?? '', enforcement_date: value.enforcement_date, mst: value.mst, revision_type: value.revision_type, current: false, load: () => value.articles });
-  }
-  out.push({
-    promulgation_date: d.promulgation_date ?? '', enforcement_date: d.enforcement_date, mst: d.mst, revision_type: d.revision_type, current: true,
-    load: () => law.articles(d.id).map((a) => ({ no: a.no, title: a.title, content: a.content })),
-  });
-  const revs = revisionsOf(law, d);
-  for (const v of out) v.revision_type ??= revs.find((r) => r.mst && r.mst === v.mst)?.revision_type ?? null;
-  return out.sort((a, b) => a.promulgation_date.localeCompare(b.promulgation_date) || Number(a.mst ?? 0) - Number(b.mst ?? 0));
-}
-
 function diff(ctx: Ctx<unknown, z.infer<typeof diffQuery>>) {
   const law = lawStore(ctx.services);
   const from = date('from', ctx.query.from, true)!;
   const to = date('to', ctx.query.to, true)!;
   if (from > to) throw invalid('from', `a date not after to (${to})`, from);
   const d = findDoc(law, ctx.params.law_id!);
-  const versions = textVersions(law, d);
-  const at = (day: string) => [...versions].reverse().find((v) => v.promulgation_date <= day);
-  const a = at(from), b = at(to);
-  const avail = versions.map((v) => v.promulgation_date);
-  if (!a) throw new ApiError('INVALID_REQUEST', `No stored text of ${d.name} on or before ${from}; versions with text: ${avail.join(', ')}`, { field: 'from', details: { available_versions: avail } });
-  if (!b) throw new ApiError('INVALID_REQUEST', `No stored text of ${d.name} on or before ${to}; versions with text: ${avail.join(', ')}`, { field: 'to', details: { available_versions: avail } });
-  // whitespace and layout differ between sources (Markdown vs law.go.kr XML): compare without it
-  const norm = (s: string) => s.replace(/\s+/g, '');
-  const oldA = new Map(a.load().map((x) => [x.no, x]));
-  const newA = new Map(b.load().map((x) => [x.no, x]));
-  const nos = [...new Set([...oldA.keys(), ...newA.keys()])].sort((x, y) => articleOrder(x) - articleOrder(y));
-  const changes: Array<Record<string, unknown>> = [];
-  let unchanged = 0;
-  for (const no of nos) {
-    const o = oldA.get(no), n = newA.get(no);
-    if (o && n) {
-      if (norm(o.content) === norm(n.content) && o.title === n.title) { unchanged++; continue; }
-      changes.push({ no, label: articleLabel(no), change: 'changed', old_title: o.title, new_title: n.title, old: o.content, new: n.content });
-    } else if (n) changes.push({ no, label: articleLabel(no), change: 'added', new_title: n.title, new: n.content });
-    else if (o) changes.push({ no, label: articleLabel(no), change: 'removed', old_title: o.title, old: o.content });
+  try {
+    return { success: true, ...diffVersions(law, d, from, to) };
+  } catch (e) {
+    if (e instanceof DiffError) throw new ApiError('INVALID_REQUEST', e.message, { field: e.field, details: { available_versions: e.available } });
+    throw e;
   }
-  const ver = (v: TextVersion, day: string) => ({ date: day, promulgation_date: v.promulgation_date, enforcement_date: v.enforcement_date, mst: v.mst, revision_type: v.revision_type, current: v.current });
-  const summary = { added: changes.filter((c) => c.change === 'added').length, removed: changes.filter((c) => c.change === 'removed').length, changed: changes.filter((c) => c.change === 'changed').length, unchanged };
-  return { success: true, law_id: d.id, law_name: d.name, from: ver(a, from), to: ver(b, to), same_version: a === b, summary, changes, versions_with_text: avail };
 }
 
 export const routes: RouteDef[] = [
