@@ -3,6 +3,8 @@
 import type { LawStore } from './store.js';
 import type { Category, DocRec } from './parse.js';
 import { bigrams, nameKey, stripJosa, termIds } from './normalize.js';
+import { analyseQuery } from './search/query.js';
+import { MORE_ABBREVIATIONS, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
 
 /** Well-known abbreviations (약칭) → full names. XML 법령명약칭 values found at import are added to these. */
 export const ABBREVIATIONS: Record<string, string> = {
@@ -15,6 +17,7 @@ export const ABBREVIATIONS: Record<string, string> = {
   행절법: '행정절차법', 남녀고용평등법: '남녀고용평등과 일ㆍ가정 양립 지원에 관한 법률', 산안법: '산업안전보건법', 최저임금법: '최저임금법',
   청탁금지법: '부정청탁 및 금품등 수수의 금지에 관한 법률', 김영란법: '부정청탁 및 금품등 수수의 금지에 관한 법률', 전자서명법: '전자서명법',
   국토계획법: '국토의 계획 및 이용에 관한 법률', 정보공개법: '공공기관의 정보공개에 관한 법률', 가맹사업법: '가맹사업거래의 공정화에 관한 법률',
+  ...MORE_ABBREVIATIONS,
 };
 
 export interface SearchFilters {
@@ -30,6 +33,8 @@ export interface Hit {
   seqs: number[];
   /** the article the query named (e.g. 제750조), when this document has it */
   ref?: number;
+  /** the matching articles (number, title, a snippet around the hit), best first; computed on first read */
+  readonly matches?: ArticleMatch[];
 }
 
 /** ranked hits (at most the best 1,000 text-only matches) and the number of all matching documents */
@@ -64,6 +69,8 @@ export class SearchIndex {
   private aggBuf = new Float64Array(0);
   /** ids of documents whose title is also carried by a newer (preferred) document */
   private olderDup = new Set<string>();
+  /** name key → how many documents cite that name in 「」 (citation prior) */
+  private cited = new Map<string, number>();
   private touchedBuf = new Uint32Array(0);
 
   constructor(private readonly law: LawStore) {}
@@ -85,6 +92,8 @@ export class SearchIndex {
     });
     this.nameCounts = new Uint16Array(this.names.length);
     this.olderDup = new Set();
+    this.cited = new Map();
+    for (const d of this.law.catalog) for (const c of new Set(d.cites)) this.cited.set(c, (this.cited.get(c) ?? 0) + 1);
     for (const list of this.law.byName.values()) for (const d of list.slice(1)) this.olderDup.add(d.id);
     const meta = gen ? this.law.idx.get([gen, 'meta']) : undefined;
     if (!meta) {
@@ -123,7 +132,8 @@ export class SearchIndex {
         const sq = s++;
         if (a.deleted) continue;
         buf.length = 0;
-        termIds(a.title, buf);
+        // the article title is the strongest text evidence: its terms count three times
+        termIds(a.title, buf); termIds(a.title, buf); termIds(a.title, buf);
         termIds(a.content, buf);
         for (const t of nameTerms) buf.push(t); // a law's name counts in each of its articles ("민법 불법행위")
         const n = buf.length;
@@ -210,8 +220,11 @@ export class SearchIndex {
    * Rank statutes and rules for a query: name matches (exact, abbreviation, prefix, substring, bigram overlap),
    * ministry matches, and BM25 over article text (best article per document, with its article numbers).
    */
-  query(q: string, filters: SearchFilters, articleRef: string | null): HitList {
+  query(query: string, filters: SearchFilters, articleRef: string | null): HitList {
     const law = this.law;
+    // query analysis: abbreviations expanded inside the phrase, endings/particles/filler dropped, synonyms added
+    const aq = analyseQuery(query, this.abbr);
+    const q = aq.core || query;
     const allow = (d: DocRec) => (!filters.categories || filters.categories.has(d.category)) && (!filters.ministry || d.ministries.some((m) => nameKey(m).includes(filters.ministry!)));
     const scores = new Map<DocRec, Hit>();
     const extraTotal: number[] = [];
@@ -268,7 +281,9 @@ export class SearchIndex {
         // the query starts with the whole name ("도로교통법 음주운전"): that statute, searched for the rest
         else if (nk.length >= 2 && (qk.startsWith(nk) || qkj.startsWith(nk))) s = 75 + 10 * (nk.length / qk.length);
         else if (qk.length >= 3 && isAbbrev(qk, nk)) { s = 60 + 10 * (qk.length / nk.length); match = 'abbreviation'; }
-        else if (nk.includes(qk)) s = 50 + 10 * (qk.length / nk.length);
+        // the query inside the name: a whole word of the name (or a long run) counts; syllables inside
+        // other words (사기 in 사기업, 기사기) are a weak fragment
+        else if (nk.includes(qk)) s = wordIn(d.name, qk) || qk.length >= 5 ? 50 + 10 * (qk.length / nk.length) : 12;
         else if (qb.size >= 2) {
           const dice = (2 * common) / (qb.size + nb.size);
           if (common >= 2 && common / qb.size >= 0.6) s = 40 * dice + 10 * (common / qb.size);
@@ -282,7 +297,7 @@ export class SearchIndex {
     }
     // article text (BM25 over bigrams, coordination ≥ 60% of distinct query terms)
     if (this.N > 0) {
-      const qt = [...new Set(termIds(q))];
+      const qt = [...new Set(termIds(aq.text || q))];
       if (qt.length) {
         let post: Array<{ p: Posting; idf: number }> = [];
         let missing = 0;
@@ -292,7 +307,8 @@ export class SearchIndex {
           const df = p.ids.length;
           post.push({ p, idf: Math.log(1 + (this.N - df + 0.5) / (df + 0.5)) });
         }
-        let nTerms = qt.length;
+        // terms absent from the whole index (bigrams across a compound's parts, filler) do not count
+        let nTerms = qt.length - missing;
         // very common bigrams (in more than 8% of articles, e.g. 대통령령's 대통) add little to BM25 and cost the most:
         // drop them when at least two rarer terms are left
         const rare = post.filter((x) => x.p.ids.length <= this.N * 0.08);
@@ -309,8 +325,8 @@ export class SearchIndex {
           nTerms -= post.length - keep;
           post = post.slice(0, keep);
         }
-        const need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * 0.6);
-        if (post.length >= need && missing <= nTerms - need) {
+        let need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * 0.6);
+        if (post.length) {
           const { scores: sc, hits, len, avgdl } = this;
           if (this.touchedBuf.length < this.N) this.touchedBuf = new Uint32Array(this.N);
           const touched = this.touchedBuf;
@@ -327,6 +343,10 @@ export class SearchIndex {
               sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
             }
           }
+          // graceful fallback: when no article holds enough of the terms, take those that hold the most
+          let maxH = 0, enough = false;
+          for (let k = 0; k < nTouched && !enough; k++) { const h = hits[touched[k]!]!; if (h >= need) enough = true; else if (h > maxH) maxH = h; }
+          if (!enough) need = Math.max(1, maxH);
           // best three articles per document (typed arrays indexed by document, no per-hit allocation)
           const nDocs = this.ids.length;
           if (this.aggBuf.length < nDocs * 7) this.aggBuf = new Float64Array(nDocs * 7);
@@ -376,6 +396,7 @@ export class SearchIndex {
       }
     }
     const out = [...scores.values()];
+    for (const h of out) h.score *= priorOf(h.doc, this.cited.get(nameKey(h.doc.name)) ?? 0);
     // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
     if (this.olderDup.size) for (const h of out) if (this.olderDup.has(h.doc.id)) h.score *= 0.5;
     const order = (a: Hit, b: Hit) => b.score - a.score || a.doc.name.length - b.doc.name.length || a.doc.id.localeCompare(b.doc.id);
@@ -392,8 +413,25 @@ export class SearchIndex {
       const d = law.byId.get(this.ids[o]!);
       if (d && allow(d) && !scores.has(d)) extra++;
     }
+    const words = aq.words.length ? aq.words : query.split(/\s+/);
+    for (const h of out.slice(0, 50)) {
+      let cache: ArticleMatch[] | undefined;
+      Object.defineProperty(h, 'matches', {
+        enumerable: true,
+        get: () => (cache ??= snippetMatches((s) => law.arts.get([h.doc.id, s]), h.ref !== undefined ? [h.ref, ...h.seqs.filter((x) => x !== h.ref)] : h.seqs, words)),
+      });
+    }
     return Object.assign(out, { total: out.length + extra });
   }
+}
+
+/** key is one whole word of the name (spaces, middle dots), possibly with a particle or 법/죄/령 after it. */
+function wordIn(name: string, key: string): boolean {
+  for (const w of name.split(/[\sㆍ·,()]+/)) {
+    const k = nameKey(w);
+    if (k === key || (k.startsWith(key) && /^(의|에|과|와|을|를|등|법|죄|령|및|에관한|법률|규칙|시행령|시행규칙)$/.test(k.slice(key.length)))) return true;
+  }
+  return false;
 }
 
 /** q is an abbreviation of name: same first two chars, same last char, all chars in order. */
