@@ -1,6 +1,6 @@
 // Search: a character-bigram BM25 index over article text persisted in LMDB, plus an in-memory name matcher
 // (exact / prefix / abbreviation / substring / bigram overlap on statute and rule names) with boosts.
-import type { LawStore } from './store.js';
+import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
 import { bigrams, nameKey, stripJosa, termIds } from './normalize.js';
 import { analyseQuery } from './search/query.js';
@@ -73,7 +73,7 @@ export class SearchIndex {
   private cited = new Map<string, number>();
   private touchedBuf = new Uint32Array(0);
 
-  constructor(private readonly law: LawStore) {}
+  constructor(private readonly law: SearchSource) {}
 
   /** Load the persisted doc tables of generation gen (postings are read from LMDB on demand). */
   open(gen: number): void {
@@ -161,7 +161,7 @@ export class SearchIndex {
       if (onProgress && o % 200 === 0) onProgress(o, ids.length);
     }
     const tBuild = performance.now();
-    const gen = (law.info().index_gen || 0) + 1;
+    const gen = (law.indexGen() || 0) + 1;
     const toBuf = (a: Uint32Array | Uint16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
     let batch: Array<[number, Buffer]> = [];
     let batchBytes = 0;
@@ -169,7 +169,7 @@ export class SearchIndex {
       const b = batch;
       batch = [];
       batchBytes = 0;
-      await law.store.transaction(() => { for (const [t, buf] of b) law.idx.put([gen, t], buf); });
+      await law.transaction(() => { for (const [t, buf] of b) law.idx.put([gen, t], buf); });
     };
     for (const [t, p] of terms) {
       const b = Buffer.allocUnsafe(p.n * 5);
@@ -180,13 +180,12 @@ export class SearchIndex {
       if (batchBytes > 32 * 1024 * 1024) await flush();
     }
     await flush();
-    await law.store.transaction(() => {
+    await law.transaction(() => {
       law.idx.put([gen, 'owner'], toBuf(Uint32Array.from(ownerL)));
       law.idx.put([gen, 'seq'], toBuf(Uint32Array.from(seqL)));
       law.idx.put([gen, 'len'], toBuf(Uint16Array.from(lenL)));
       law.idx.put([gen, 'meta'], Buffer.from(JSON.stringify({ N, avgdl: N ? total / N : 1, ids })));
-      const info = law.info();
-      law.sys.put('info', { ...info, index_gen: gen });
+      law.setIndexGen(gen);
     });
     const tWrite = performance.now();
     // drop older generations
@@ -194,7 +193,7 @@ export class SearchIndex {
     for (const k of law.idx.getKeys({ start: [0], end: [gen] })) old.push(k as [number, number]);
     for (let i = 0; i < old.length; i += 50000) {
       const part = old.slice(i, i + 50000);
-      await law.store.transaction(() => { for (const k of part) law.idx.remove(k); });
+      await law.transaction(() => { for (const k of part) law.idx.remove(k); });
     }
     this.open(gen);
     return { docs: N, terms: terms.size, postings, ms: Math.round(performance.now() - t0) };

@@ -30,6 +30,8 @@ const ENDINGS = [
   '되면', '려면', '으면', '해도', '하고', '하는', '했는데', '해요', '어요', '아요', '에요', '예요', '이면', '면', '고',
 ];
 
+const ENDING_SET = new Set(ENDINGS);
+
 /** Filler words of questions (after endings and particles are stripped). */
 const STOP = new Set([
   '어떻게', '어떤', '무엇', '무슨', '언제', '얼마나', '얼마', '누가', '누구', '어디', '왜', '수', '것', '경우', '안', '못', '그냥', '다른',
@@ -72,10 +74,11 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     const k = nameKey(w);
     const full = abbr.get(k) ?? abbr.get(nameKey(stripJosa(w)));
     if (full) { named.push(full); out.push(full); continue; }
-    let s = stripEnding(stripJosa(w.toLowerCase()));
-    s = stripJosa(s);
-    if (s !== w) plain = plain || s.length < w.length - 1;
-    if (STOP.has(s) || STOP.has(w)) { plain = true; continue; }
+    const lw = w.toLowerCase();
+    if (ENDING_SET.has(lw) || STOP.has(lw)) { plain = true; continue; }
+    const s = stripEnding(stripJosa(lw));
+    if (s.length < lw.length - 1) plain = true;
+    if (STOP.has(s)) { plain = true; continue; }
     out.push(s);
     for (const [from, to] of SYNONYMS) if (s.startsWith(from)) { extra.push(to); break; }
   }
