@@ -216,6 +216,34 @@ export class SearchIndex {
   }
 
   /**
+   * Article-title evidence: among the best candidates, an article whose title holds the query's words (연차 유급휴가,
+   * 사기, 건축허가) lifts its document and becomes its first matching article.
+   */
+  private titleEvidence(out: Hit[], core: string, named: string[]): void {
+    const nk = named.map(nameKey);
+    const words = [...new Set(core.split(/\s+/).map((w) => nameKey(w.replace(/죄$/, ''))).filter((w) => w.length >= 2 && !nk.some((n) => n.includes(w))))];
+    if (!words.length) return;
+    out.sort((a, b) => b.score - a.score);
+    for (const h of out.slice(0, 40)) {
+      if (!h.seqs.length) continue;
+      const toc = this.law.tocOf(h.doc.id);
+      let best = 0, bestSeq = -1;
+      for (const s of h.seqs) {
+        const tk = nameKey(toc[s]?.title ?? '');
+        if (!tk) continue;
+        let c = 0;
+        for (const w of words) if (tk.includes(w) || (w.length >= 4 && tk.includes(w.slice(0, 3)))) c++;
+        const f = c / words.length;
+        if (f > best) { best = f; bestSeq = s; }
+      }
+      if (best > 0) {
+        h.score += 25 * best + (best === 1 ? 10 : 0);
+        h.seqs = [bestSeq, ...h.seqs.filter((x) => x !== bestSeq)];
+      }
+    }
+  }
+
+  /**
    * Rank statutes and rules for a query: name matches (exact, abbreviation, prefix, substring, bigram overlap),
    * ministry matches, and BM25 over article text (best article per document, with its article numbers).
    */
@@ -282,7 +310,7 @@ export class SearchIndex {
         else if (qk.length >= 3 && isAbbrev(qk, nk)) { s = 60 + 10 * (qk.length / nk.length); match = 'abbreviation'; }
         // the query inside the name: a whole word of the name (or a long run) counts; syllables inside
         // other words (사기 in 사기업, 기사기) are a weak fragment
-        else if (nk.includes(qk)) s = wordIn(d.name, qk) || qk.length >= 5 ? 50 + 10 * (qk.length / nk.length) : 12;
+        else if (nk.includes(qk)) s = wordIn(d.name, qk) || qk.length >= 5 ? 40 + 10 * (qk.length / nk.length) : 12;
         else if (qb.size >= 2) {
           const dice = (2 * common) / (qb.size + nb.size);
           if (common >= 2 && common / qb.size >= 0.6) s = 40 * dice + 10 * (common / qb.size);
@@ -395,6 +423,7 @@ export class SearchIndex {
       }
     }
     const out = [...scores.values()];
+    this.titleEvidence(out, aq.core, aq.named);
     for (const h of out) h.score *= priorOf(h.doc, this.cited.get(nameKey(h.doc.name)) ?? 0);
     // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
     if (this.olderDup.size) for (const h of out) if (this.olderDup.has(h.doc.id)) h.score *= 0.5;

@@ -14,6 +14,8 @@ export interface SearchSource {
   readonly arts: Pick<Database<Article, [string, number]>, 'get' | 'getRange'>;
   /** the index's own database: postings and doc tables per generation */
   readonly idx: Database<Buffer, [number, number] | [number, string]>;
+  /** article list (number, title) of a document, cached by the store */
+  tocOf(id: string): Array<{ no: string; title: string }>;
   /** position of article `no` of a document */
   articleSeq(id: string, no: string): number | undefined;
   /** the generation of the persisted index (0: none) */
