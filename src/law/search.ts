@@ -328,11 +328,13 @@ export class SearchIndex {
       if (qt.length) {
         let post: Array<{ p: Posting; idf: number }> = [];
         let missing = 0;
+        // the statutory terms a plain question was mapped to weigh more than its own words
+        const mapped = aq.plain && aq.mapped ? new Set(termIds(aq.mapped)) : null;
         for (const t of qt) {
           const p = this.posting(t);
           if (!p) { missing++; continue; }
           const df = p.ids.length;
-          post.push({ p, idf: Math.log(1 + (this.N - df + 0.5) / (df + 0.5)) });
+          post.push({ p, idf: Math.log(1 + (this.N - df + 0.5) / (df + 0.5)) * (mapped?.has(t) ? 1.6 : 1) });
         }
         // terms absent from the whole index (bigrams across a compound's parts, filler) do not count
         let nTerms = qt.length - missing;

@@ -49,6 +49,8 @@ export interface AnalysedQuery {
   named: string[];
   /** the query's content words (for snippets) */
   words: string[];
+  /** the mapped (statutory) terms alone; they weigh more than the question's own words */
+  mapped: string;
   /** the original query had the shape of a plain-language question (endings or filler were removed) */
   plain: boolean;
 }
@@ -67,8 +69,9 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
   const named: string[] = [];
   const out: string[] = [];
   const extra: string[] = [];
-  let plain = false;
   const compact = nameKey(q);
+  // a question ("…나요", "…하려면", "어떻게 …"): its predicates (지으려면, 받아야, 마시고) are dropped below
+  let plain = raw.some((w) => { const l = w.toLowerCase(); return ENDING_SET.has(l) || STOP.has(l) || stripEnding(stripJosa(l)).length < stripJosa(l).length; });
   for (let i = 0; i < raw.length; i++) {
     const w = raw[i]!;
     const k = nameKey(w);
@@ -79,11 +82,22 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     const s = stripEnding(stripJosa(lw));
     if (s.length < lw.length - 1) plain = true;
     if (STOP.has(s)) { plain = true; continue; }
-    out.push(s);
     for (const [from, to] of SYNONYMS) if (s.startsWith(from)) { extra.push(to); break; }
+    if (plain && isPredicate(lw)) continue;
+    out.push(s);
   }
   // phrase-level synonyms written across eojeols ("쉬는 시간", "사고를 내고")
-  for (const [from, to] of SYNONYMS) if (from.length >= 4 && compact.includes(from) && !extra.includes(to)) extra.push(to);
+  for (const [from, to] of SYNONYMS) if (from.length >= 3 && compact.includes(from) && !extra.includes(to)) extra.push(to);
   const words = out.filter((w) => w.length >= 2 && !named.includes(w));
-  return { text: [...out, ...extra].join(' '), core: out.join(' '), named, words: [...new Set([...words, ...extra.flatMap((e) => e.split(' '))])], plain };
+  return { text: [...out, ...extra].join(' '), core: out.join(' '), mapped: extra.join(' '), named, words: [...new Set([...words, ...extra.flatMap((e) => e.split(' '))])], plain };
+}
+
+const NOT_PREDICATE = new Set(['서면', '측면', '전면', '이면', '표면', '지면', '국면', '분야']);
+
+/** An inflected verb or adjective of a question (지으려면, 받아야, 마시고, 넘겨도, 올려달라고). */
+function isPredicate(w: string): boolean {
+  if (NOT_PREDICATE.has(w)) return false;
+  if (/(려면|라고|해도|아도|어도|겨도|워도|는데|지만|니까|면서)$/.test(w)) return true;
+  if (w.length >= 2 && w.endsWith('면')) return true;
+  return w.length >= 3 && /(고|야)$/.test(w);
 }
