@@ -224,12 +224,12 @@ export class SearchIndex {
     const words = [...new Set(core.split(/\s+/).map((w) => nameKey(w.replace(/죄$/, ''))).filter((w) => w.length >= 2 && !nk.some((n) => n.includes(w))))];
     if (!words.length) return;
     out.sort((a, b) => b.score - a.score);
-    for (const h of out.slice(0, 40)) {
+    for (const h of out.slice(0, 20)) {
       if (!h.seqs.length) continue;
-      const toc = this.law.tocOf(h.doc.id);
       let best = 0, bestSeq = -1;
       for (const s of h.seqs) {
-        const tk = nameKey(toc[s]?.title ?? '');
+        // the article record (a few KB) rather than the document's whole article list (민법: 1,100 entries)
+        const tk = nameKey(this.law.arts.get([h.doc.id, s])?.title ?? '');
         if (!tk) continue;
         let c = 0;
         for (const w of words) if (tk.includes(w) || (w.length >= 4 && tk.includes(w.slice(0, 3)))) c++;
