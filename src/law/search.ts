@@ -78,6 +78,7 @@ export class SearchIndex {
   /** Load the persisted doc tables of generation gen (postings are read from LMDB on demand). */
   open(gen: number): void {
     this.cache.clear();
+    this.titles.clear();
     this.cacheBytes = 0;
     this.gen = gen;
     this.abbr = new Map(Object.entries(ABBREVIATIONS).map(([k, v]) => [nameKey(k), v]));
@@ -102,6 +103,7 @@ export class SearchIndex {
     }
     const m = JSON.parse(meta.toString('utf8')) as { N: number; avgdl: number; ids: string[] };
     this.N = m.N; this.avgdl = m.avgdl; this.ids = m.ids;
+    this.ownerIx = new Map(m.ids.map((id, o) => [id, o]));
     const u32 = (b: Buffer) => { const c = new Uint8Array(b.length); c.set(b); return new Uint32Array(c.buffer); };
     this.owner = u32(this.law.idx.get([gen, 'owner'])!);
     this.seq = u32(this.law.idx.get([gen, 'seq'])!);
@@ -119,6 +121,7 @@ export class SearchIndex {
     const ids = law.catalog.map((d) => d.id);
     const ownerL: number[] = [], seqL: number[] = [], lenL: number[] = [];
     const terms = new Map<number, { ids: Uint32Array; tfs: Uint8Array; n: number }>();
+    const titleL: string[][] = [];
     let N = 0, total = 0, postings = 0;
     const buf: number[] = [];
     for (let o = 0; o < ids.length; o++) {
@@ -128,8 +131,11 @@ export class SearchIndex {
       const doc = law.byId.get(id)!;
       const nameTerms = termIds(doc.name);
       let s = 0;
+      const titles: string[] = [];
+      titleL.push(titles);
       for (const { value: a } of law.arts.getRange({ start: [id, 0], end: [id, Number.MAX_SAFE_INTEGER] })) {
         const sq = s++;
+        titles.push(a.deleted ? '' : a.title.replace(/\n/g, ' '));
         if (a.deleted) continue;
         buf.length = 0;
         // the article title is the strongest text evidence: its terms count three times
@@ -184,6 +190,7 @@ export class SearchIndex {
       law.idx.put([gen, 'owner'], toBuf(Uint32Array.from(ownerL)));
       law.idx.put([gen, 'seq'], toBuf(Uint32Array.from(seqL)));
       law.idx.put([gen, 'len'], toBuf(Uint16Array.from(lenL)));
+      titleL.forEach((ts, o) => law.idx.put([gen, `t${o}`], Buffer.from(ts.join('\n'))));
       law.idx.put([gen, 'meta'], Buffer.from(JSON.stringify({ N, avgdl: N ? total / N : 1, ids })));
       law.setIndexGen(gen);
     });
@@ -210,7 +217,8 @@ export class SearchIndex {
       p = { ids: new Uint32Array(c.buffer, 0, n), tfs: c.subarray(n * 4) };
       this.cacheBytes += b.length;
     }
-    if (this.cacheBytes > 128 * 1024 * 1024) { this.cache.clear(); this.cacheBytes = 0; }
+    // 32 MB of decoded postings (the hot bigrams); LMDB pages are mapped, not copied
+    if (this.cacheBytes > 32 * 1024 * 1024) { this.cache.clear(); this.cacheBytes = 0; }
     this.cache.set(t, p);
     return p;
   }
@@ -219,6 +227,23 @@ export class SearchIndex {
    * Article-title evidence: among the best candidates, an article whose title holds the query's words (연차 유급휴가,
    * 사기, 건축허가) lifts its document and becomes its first matching article.
    */
+  private titles = new Map<string, string[]>();
+  private ownerIx = new Map<string, number>();
+
+  /** Article title at a position (persisted per document with the index; the article record for older indexes). */
+  private titleOf(id: string, seq: number): string {
+    let ts = this.titles.get(id);
+    if (!ts) {
+      const o = this.ownerIx.get(id);
+      const b = o === undefined ? undefined : this.law.idx.getBinary([this.gen, `t${o}`]);
+      if (!b) return this.law.arts.get([id, seq])?.title ?? '';
+      ts = b.toString('utf8').split('\n');
+      if (this.titles.size >= 1000) this.titles.delete(this.titles.keys().next().value!);
+      this.titles.set(id, ts);
+    }
+    return ts[seq] ?? '';
+  }
+
   private titleEvidence(out: Hit[], core: string, named: string[]): void {
     const nk = named.map(nameKey);
     const words = [...new Set(core.split(/\s+/).map((w) => nameKey(w.replace(/죄$/, ''))).filter((w) => w.length >= 2 && !nk.some((n) => n.includes(w))))];
@@ -229,7 +254,7 @@ export class SearchIndex {
       let best = 0, bestSeq = -1;
       for (const s of h.seqs) {
         // the article record (a few KB) rather than the document's whole article list (민법: 1,100 entries)
-        const tk = nameKey(this.law.arts.get([h.doc.id, s])?.title ?? '');
+        const tk = nameKey(this.titleOf(h.doc.id, s));
         if (!tk) continue;
         let c = 0;
         for (const w of words) if (tk.includes(w) || (w.length >= 4 && tk.includes(w.slice(0, 3)))) c++;
