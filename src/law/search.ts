@@ -326,7 +326,7 @@ export class SearchIndex {
         if (!allow(d)) continue;
         let s = 0;
         let match: Hit['match'] = 'name';
-        if (nk === qk || nk === qkj) s = 100;
+        if (nk === qk || nk === qkj) { s = 100; if (aq.named.length && nameKey(query) !== nk && !nameKey(query).startsWith(nk)) match = 'abbreviation'; }
         else if (fullKey && nk === fullKey) { s = 95; match = 'abbreviation'; }
         else if (fullKey && nk.startsWith(fullKey)) { s = 70 + 10 * (fullKey.length / nk.length); match = 'abbreviation'; }
         else if (nk.startsWith(qk)) s = 70 + 10 * (qk.length / nk.length);
@@ -380,7 +380,8 @@ export class SearchIndex {
           post = post.slice(0, keep);
         }
         let need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * 0.6);
-        if (post.length) {
+        // mostly unknown terms (a typo, nonsense): no text answer rather than a guess on a fragment
+        if (post.length && missing * 2 <= qt.length) {
           const { scores: sc, hits, len, avgdl } = this;
           if (this.touchedBuf.length < this.N) this.touchedBuf = new Uint32Array(this.N);
           const touched = this.touchedBuf;
