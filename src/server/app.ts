@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import uws, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import type { Services } from '../services.js';
-import { ApiError, isApiError } from './errors.js';
+import { ApiError, invalid, isApiError } from './errors.js';
 import { isReply, type Ctx, type Method, type Principal, type RouteDef, type StreamHandle } from './types.js';
 import { parseJson, parseMultipart } from './body.js';
 import { parseWith } from './validate.js';
@@ -96,6 +96,7 @@ export class HttpServer {
     const rawQuery = new URLSearchParams(req.getQuery() ?? '');
     const params: Record<string, string> = {};
     names.forEach((n, i) => (params[n] = decodeURIComponent(req.getParameter(i) ?? '')));
+    const paramError = checkParams(params, route);
     const requestId = headers['x-request-id']?.slice(0, 64) || crypto.randomUUID();
     const ip = Buffer.from(res.getRemoteAddressAsText()).toString();
     const { services } = this;
@@ -159,6 +160,8 @@ export class HttpServer {
           }
           return; // aborted
         }
+        if (paramError) throw paramError;
+        if (route.params) ctx.params = parseWith(route.params, params, 'params') as Record<string, string>;
         ctx.rawBody = raw;
         const ctype = headers['content-type'] ?? '';
         if (route.query) ctx.query = parseWith(route.query, Object.fromEntries(rawQuery), 'query');
@@ -274,3 +277,12 @@ export function toApiError(e: unknown, services: Services): ApiError {
 }
 
 export type { Principal };
+
+/** Default path-parameter rule: every `:name` a non-empty string of at most 200 characters (a route's params schema replaces it). */
+function checkParams(params: Record<string, string>, route: RouteDef): ApiError | undefined {
+  if (route.params) return undefined;
+  for (const [name, v] of Object.entries(params)) {
+    if (v.length === 0 || v.length > 200) return invalid(name, 'a path parameter of 1 to 200 characters', v.length === 0 ? '' : `${v.length} characters`);
+  }
+  return undefined;
+}
