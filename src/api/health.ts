@@ -1,8 +1,8 @@
 // GET /health: liveness of the process (open).
-import type { RouteDef } from '../server/types.js';
+import { defineRoute, type RouteDef } from '../server/types.js';
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/health',
     auth: 'none',
@@ -10,5 +10,5 @@ export const routes: RouteDef[] = [
     tags: ['System'],
     noRequestLog: true,
     handler: () => ({ status: 'ok' }),
-  },
+  }),
 ];

@@ -91,7 +91,7 @@ t.test('front end: multipart rules, onAborted, graceful close finishes in-flight
   const inflight = fetch(`${base}/t/slow`).then((r) => r.text());
   await entered.p;
   const closing = fe.close();
-  gate.resolve();
+  setImmediate(gate.resolve); // let close() reach its drain wait first
   t.equal(await inflight, 'done', 'in-flight request finished during close');
   await closing;
   t.equal(slowDone, true);
