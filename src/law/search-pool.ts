@@ -28,7 +28,8 @@ export class LawPool {
   constructor(private readonly law: LawStore, readonly opts: LawPoolOptions) {
     this.piscina = opts.workers > 0
       ? new Piscina({
-        filename: fileURLToPath(new URL('./search-boot.mjs', import.meta.url)),
+        // built code (dist/) runs search-worker.js directly; from the sources, search-boot.mjs registers tsx first
+        filename: fileURLToPath(new URL(import.meta.url.endsWith('.js') ? './search-worker.js' : './search-boot.mjs', import.meta.url)),
         minThreads: opts.workers,
         maxThreads: opts.workers,
         maxQueue: opts.queueSize,

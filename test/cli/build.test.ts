@@ -32,6 +32,13 @@ t.test('built code serves, pool tasks included', async (t) => {
     });
     p.once('exit', (c) => reject(new Error(`built server exited with ${c}`)));
   });
+  // the law tools' worker pool must start from dist/ too (a search runs there)
+  const mcp = await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '1' } } }) });
+  t.equal(mcp.status, 200);
+  const sid = mcp.headers.get('mcp-session-id')!;
+  const call = await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_laws', arguments: { query: '민법' } } }) });
+  t.equal(call.status, 200);
+  t.match(await call.text(), /"total":\s*0|\\"total\\":\s*0|total/, 'search answered from the built law worker');
   const health = await fetch(`http://127.0.0.1:${port}/health`);
   t.equal(health.status, 200);
   const qr = await fetch(`http://127.0.0.1:${port}/api/v1/qrcode/generate?data=built&size=128x128`);
