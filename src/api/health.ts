@@ -26,7 +26,11 @@ export const routes: RouteDef[] = [
       const r = ctx.services.readiness;
       if (!r) throw new ApiError('SERVICE_BUSY', 'Readiness is not known yet', { headers: { 'Retry-After': '1' } });
       const c = await r.check();
-      return reply.json({ status: c.ready ? 'ready' : 'not ready', checks: c.checks }, c.ready ? 200 : 503, c.ready ? {} : { 'Retry-After': '1' });
+      if (c.ready) return reply.json({ status: 'ready', checks: c.checks });
+      // not ready: the one error shape (SERVICE_BUSY), with the checks beside it
+      const failing = Object.entries(c.checks).filter(([, v]) => !v.ok).map(([k, v]) => `${k}${v.detail ? ` (${v.detail})` : ''}`);
+      const error = { code: 'SERVICE_BUSY', message: `Not ready: ${failing.join('; ')}` };
+      return reply.json({ success: false, error, status: 'not ready', checks: c.checks }, 503, { 'Retry-After': '1' });
     },
   }),
 ];
