@@ -4,7 +4,8 @@ import type { LawStore } from '../store.js';
 import { paragraphsOf, type DocRec } from '../parse.js';
 import { parseBoxTables } from '../boxtable.js';
 import { articleLabel, articleOrder, parseArticleNo } from '../normalize.js';
-import { findDoc, lawIdSchema, ToolError, type ToolCtx } from './common.js';
+import { dateSchema, findDoc, lawIdSchema, ToolError, type ToolCtx } from './common.js';
+import { getArticleAsOf } from '../history/asof.js';
 
 // ---------- get_article ----------
 
@@ -12,6 +13,7 @@ export const getArticleSchema = z.object({
   law_id: lawIdSchema,
   article_no: z.string().max(30).optional().describe('Article number: "15" (제15조), "15-2" (제15조의2); 제15조의2 is accepted too. Omit (with no range) for all articles'),
   range: z.string().max(60).optional().describe('Articles first-last inclusive, e.g. "1-5", "15-2-20" (제15조의2 to 제20조), "3~7"'),
+  date: dateSchema('date').optional().describe('YYYYMMDD: the text in force on that day (by enforcement date 시행일자); default the latest promulgated'),
 }).strict();
 
 function parseRange(r: string): [string, string] {
@@ -49,6 +51,7 @@ export function getArticle(ctx: ToolCtx, args: z.infer<typeof getArticleSchema>)
   const d = findDoc(law, args.law_id);
   const base = { law_id: d.id, law_name: d.name, entity_type: d.entity_type };
   if (args.article_no !== undefined && args.range !== undefined) throw new ToolError('give either article_no or range, not both', 'range');
+  if (args.date !== undefined) return getArticleAsOf(ctx, d, args.date, { article_no: args.article_no, range: args.range === undefined ? undefined : parseRange(args.range) });
   if (args.article_no !== undefined) {
     const no = parseArticleNo(args.article_no);
     if (!no) throw new ToolError(`article_no must be an article number like "15" or "15-2" (제15조의2) but received "${args.article_no}"`, 'article_no');

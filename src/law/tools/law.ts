@@ -1,13 +1,15 @@
 // get_law: metadata, article list and annex list of one statute or rule.
 import { z } from 'zod';
 import type { DocRec } from '../parse.js';
-import { entry, findDoc, lawIdSchema, type ToolCtx } from './common.js';
+import { dateSchema, entry, findDoc, lawIdSchema, type ToolCtx } from './common.js';
+import { getLawAsOf } from '../history/asof.js';
 
 // ---------- get_law ----------
 
 export const getLawSchema = z.object({
   law_id: lawIdSchema,
   include: z.enum(['meta', 'articles', 'tables', 'all'], { error: 'include must be one of meta, articles, tables, all (default all)' }).optional().describe('meta, articles, tables or all (default)'),
+  date: dateSchema('date').optional().describe('YYYYMMDD: the version in force on that day (by enforcement date 시행일자); default the latest promulgated'),
 }).strict();
 
 export function metaOf(d: DocRec, now: number): Record<string, unknown> {
@@ -25,6 +27,7 @@ export function getLaw(ctx: ToolCtx, args: z.infer<typeof getLawSchema>) {
   const { law, now } = ctx;
   const d = findDoc(law, args.law_id);
   const inc = args.include ?? 'all';
+  if (args.date !== undefined) return getLawAsOf(ctx, d, args.date, inc);
   const out: Record<string, unknown> = { entity_type: d.entity_type };
   if (inc === 'meta' || inc === 'all') out.meta = metaOf(d, now);
   if (inc === 'articles' || inc === 'all') {
