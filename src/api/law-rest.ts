@@ -8,6 +8,9 @@ import { entry, metaOf, revisionsOf } from '../law/tools.js';
 import { articleLabel, articleOrder, isYmd } from '../law/normalize.js';
 import type { LawStore, VersionRec } from '../law/store.js';
 import type { DocRec } from '../law/parse.js';
+import { ToolError } from '../law/tools.js';
+import { getArticleAsOf } from '../law/history/asof.js';
+import { enforcementsBetween, versionInForce, diffArticles, type AnyVersion } from '../law/history/versions.js';
 
 const ymd = z.string();
 
@@ -33,9 +36,26 @@ function etagged(ctx: Ctx, tag: string, body: unknown) {
   return reply.json(body, 200, headers);
 }
 
-function getOne(ctx: Ctx) {
+const oneQuery = z.object({ date: ymd.optional() }).strict();
+
+/** ?date=YYYYMMDD: the version in force that day (by 시행일자), with the as_of block. */
+function getOneAsOf(ctx: Ctx<unknown, z.infer<typeof oneQuery>>, law: LawStore, d: DocRec, day: string) {
+  try {
+    const now = ctx.services.clock.now();
+    const r = getArticleAsOf({ law, now }, d, day, {}) as { as_of: { version: { mst: string } }; articles: unknown[] };
+    const meta = { ...metaOf(d, now), ...(r.as_of.version as object) };
+    return etagged(ctx, `law-${d.id}-${day}-${r.as_of.version.mst}-${law.info().index_gen}`, { success: true, entity_type: d.entity_type, as_of: r.as_of, meta, articles: r.articles });
+  } catch (e) {
+    if (e instanceof ToolError) throw new ApiError(e.code, e.message, { field: 'date' });
+    throw e;
+  }
+}
+
+function getOne(ctx: Ctx<unknown, z.infer<typeof oneQuery>>) {
   const law = lawStore(ctx.services);
   const d = findDoc(law, ctx.params.law_id!);
+  const day = date('date', ctx.query.date, false);
+  if (day) return getOneAsOf(ctx, law, d, day);
   const articles = law.articles(d.id).map((a) => ({
     no: a.no, label: articleLabel(a.no), title: a.title, content: a.content, enforcement_date: a.enforcement_date ?? d.enforcement_date,
     ...(a.chapter ? { chapter: a.chapter } : {}), ...(a.deleted ? { deleted: true } : {}),
@@ -78,60 +98,41 @@ function amendments(ctx: Ctx<unknown, z.infer<typeof amendQuery>>) {
   return out;
 }
 
-const diffQuery = z.object({ from: ymd.optional(), to: ymd.optional() }).strict();
-
-interface TextVersion { promulgation_date: string; enforcement_date: string | null; mst: string | null; revision_type: string | null; current: boolean; load: () => VersionRec['articles'] }
-
-function textVersions(law: LawStore, d: DocRec): TextVersion[] {
-  const out: TextVersion[] = [];
-  for (const { key, value } of law.vers.getRange({ start: [d.id, ''], end: [d.id, '\uffff'] })) {
-    void key;
-    if (value.mst && value.mst === d.mst) continue;
-    out.push({ promulgation_date: value.promulgation_date ?? '', enforcement_date: value.enforcement_date, mst: value.mst, revision_type: value.revision_type, current: false, load: () => value.articles });
-  }
-  out.push({
-    promulgation_date: d.promulgation_date ?? '', enforcement_date: d.enforcement_date, mst: d.mst, revision_type: d.revision_type, current: true,
-    load: () => law.articles(d.id).map((a) => ({ no: a.no, title: a.title, content: a.content })),
-  });
-  const revs = revisionsOf(law, d);
-  for (const v of out) v.revision_type ??= revs.find((r) => r.mst && r.mst === v.mst)?.revision_type ?? null;
-  return out.sort((a, b) => a.promulgation_date.localeCompare(b.promulgation_date) || Number(a.mst ?? 0) - Number(b.mst ?? 0));
-}
+const diffQuery = z.object({ from: ymd.optional(), to: ymd.optional(), basis: z.enum(['promulgation', 'enforcement']).optional() }).strict();
 
 function diff(ctx: Ctx<unknown, z.infer<typeof diffQuery>>) {
   const law = lawStore(ctx.services);
   const from = date('from', ctx.query.from, true)!;
   const to = date('to', ctx.query.to, true)!;
   if (from > to) throw invalid('from', `a date not after to (${to})`, from);
+  const basis = ctx.query.basis ?? 'promulgation';
   const d = findDoc(law, ctx.params.law_id!);
-  const versions = textVersions(law, d);
-  const at = (day: string) => [...versions].reverse().find((v) => v.promulgation_date <= day);
-  const a = at(from), b = at(to);
-  const avail = versions.map((v) => v.promulgation_date);
-  if (!a) throw new ApiError('INVALID_REQUEST', `No stored text of ${d.name} on or before ${from}; versions with text: ${avail.join(', ')}`, { field: 'from', details: { available_versions: avail } });
-  if (!b) throw new ApiError('INVALID_REQUEST', `No stored text of ${d.name} on or before ${to}; versions with text: ${avail.join(', ')}`, { field: 'to', details: { available_versions: avail } });
-  // whitespace and layout differ between sources (Markdown vs law.go.kr XML): compare without it
-  const norm = (s: string) => s.replace(/\s+/g, '');
-  const oldA = new Map(a.load().map((x) => [x.no, x]));
-  const newA = new Map(b.load().map((x) => [x.no, x]));
-  const nos = [...new Set([...oldA.keys(), ...newA.keys()])].sort((x, y) => articleOrder(x) - articleOrder(y));
-  const changes: Array<Record<string, unknown>> = [];
-  let unchanged = 0;
-  for (const no of nos) {
-    const o = oldA.get(no), n = newA.get(no);
-    if (o && n) {
-      if (norm(o.content) === norm(n.content) && o.title === n.title) { unchanged++; continue; }
-      changes.push({ no, label: articleLabel(no), change: 'changed', old_title: o.title, new_title: n.title, old: o.content, new: n.content });
-    } else if (n) changes.push({ no, label: articleLabel(no), change: 'added', new_title: n.title, new: n.content });
-    else if (o) changes.push({ no, label: articleLabel(no), change: 'removed', old_title: o.title, old: o.content });
-  }
-  const ver = (v: TextVersion, day: string) => ({ date: day, promulgation_date: v.promulgation_date, enforcement_date: v.enforcement_date, mst: v.mst, revision_type: v.revision_type, current: v.current });
-  const summary = { added: changes.filter((c) => c.change === 'added').length, removed: changes.filter((c) => c.change === 'removed').length, changed: changes.filter((c) => c.change === 'changed').length, unchanged };
-  return { success: true, law_id: d.id, law_name: d.name, from: ver(a, from), to: ver(b, to), same_version: a === b, summary, changes, versions_with_text: avail };
+  const fa = versionInForce(law, d, from, basis), fb = versionInForce(law, d, to, basis);
+  const a = fa.version, b = fb.version;
+  const avail = fa.versions.map((v) => v.promulgation_date ?? '');
+  const none = (field: string, day: string) => new ApiError('INVALID_REQUEST', `No stored text of ${d.name} ${basis === 'enforcement' ? 'in force' : 'promulgated'} on or before ${day}; versions with text: ${avail.join(', ')}`, { field, details: { available_versions: avail } });
+  if (!a) throw none('from', from);
+  if (!b) throw none('to', to);
+  const { summary, changes } = a === b ? { summary: { added: 0, removed: 0, changed: 0, unchanged: a.load().length }, changes: [] } : diffArticles(a.load(), b.load());
+  const ver = (v: AnyVersion, day: string) => ({ date: day, promulgation_date: v.promulgation_date, promulgation_no: v.promulgation_no, enforcement_date: v.enforcement_date, mst: v.mst, revision_type: v.revision_type, current: v.current });
+  return { success: true, law_id: d.id, law_name: d.name, basis, from: ver(a, from), to: ver(b, to), same_version: a === b, summary, changes, versions_with_text: avail };
+}
+
+const enfQuery = z.object({ after: ymd.optional(), before: ymd.optional(), limit: form.int(1, 1000).optional() }).strict();
+
+/** Versions (statutes) taking effect after `after` and on or before `before` (default after + 1 year). */
+function enforcements(ctx: Ctx<unknown, z.infer<typeof enfQuery>>) {
+  const law = lawStore(ctx.services);
+  const after = date('after', ctx.query.after, true)!;
+  const before = date('before', ctx.query.before, false) ?? `${Number(after.slice(0, 4)) + 1}${after.slice(4)}`;
+  if (before <= after) throw invalid('before', `a date after after (${after})`, before);
+  const { total, results } = enforcementsBetween(law, after, before, ctx.query.limit ?? 200);
+  return { success: true, after, before, total, results };
 }
 
 export const routes: RouteDef[] = [
-  { method: 'GET', path: '/api/v1/laws/:law_id', auth: 'key', summary: 'Current statute or rule: meta, every article, annex list (ETag / If-None-Match)', tags: ['law'], handler: getOne },
+  { method: 'GET', path: '/api/v1/laws/:law_id', auth: 'key', summary: 'Current statute or rule: meta, every article, annex list (ETag / If-None-Match); date=YYYYMMDD: the version in force that day', tags: ['law'], query: oneQuery, handler: getOne as RouteDef['handler'] },
   { method: 'GET', path: '/api/v1/amendments', auth: 'key', summary: 'Statutes promulgated on or after since=YYYYMMDD (incremental; oldest first; cursor)', tags: ['law'], query: amendQuery, handler: amendments as RouteDef['handler'] },
-  { method: 'GET', path: '/api/v1/laws/:law_id/diff', auth: 'key', summary: 'Old/new comparison per article between the versions in force on from and to (YYYYMMDD)', tags: ['law'], query: diffQuery, handler: diff as RouteDef['handler'] },
+  { method: 'GET', path: '/api/v1/laws/:law_id/diff', auth: 'key', summary: 'Old/new comparison per article between the versions of from and to (YYYYMMDD; basis=promulgation (default) or enforcement)', tags: ['law'], query: diffQuery, handler: diff as RouteDef['handler'] },
+  { method: 'GET', path: '/api/v1/enforcements', auth: 'key', summary: 'Statute versions taking effect after after=YYYYMMDD, up to before=YYYYMMDD (default one year)', tags: ['law'], query: enfQuery, handler: enforcements as RouteDef['handler'] },
 ];
