@@ -113,9 +113,10 @@ function diff(ctx: Ctx<unknown, z.infer<typeof diffQuery>>) {
   const none = (field: string, day: string) => new ApiError('INVALID_REQUEST', `No stored text of ${d.name} ${basis === 'enforcement' ? 'in force' : 'promulgated'} on or before ${day}; versions with text: ${avail.join(', ')}`, { field, details: { available_versions: avail } });
   if (!a) throw none('from', from);
   if (!b) throw none('to', to);
-  const { summary, changes } = a === b ? { summary: { added: 0, removed: 0, changed: 0, unchanged: a.load().length }, changes: [] } : diffArticles(a.load(), b.load());
+  const same = a.mst === b.mst && a.promulgation_date === b.promulgation_date;
+  const { summary, changes } = same ? { summary: { added: 0, removed: 0, changed: 0, unchanged: a.load().length }, changes: [] } : diffArticles(a.load(), b.load());
   const ver = (v: AnyVersion, day: string) => ({ date: day, promulgation_date: v.promulgation_date, promulgation_no: v.promulgation_no, enforcement_date: v.enforcement_date, mst: v.mst, revision_type: v.revision_type, current: v.current });
-  return { success: true, law_id: d.id, law_name: d.name, basis, from: ver(a, from), to: ver(b, to), same_version: a === b, summary, changes, versions_with_text: avail };
+  return { success: true, law_id: d.id, law_name: d.name, basis, from: ver(a, from), to: ver(b, to), same_version: same, summary, changes, versions_with_text: avail };
 }
 
 const enfQuery = z.object({ after: ymd.optional(), before: ymd.optional(), limit: form.int(1, 1000).optional() }).strict();
