@@ -34,7 +34,7 @@ export class GitImporter {
   /** path (without kr/ and .md) → newest version seen in this run */
   private latest = new Map<string, GitVersionMeta>();
 
-  constructor(private readonly law: LawStore, private readonly progress: Progress = () => {}, private readonly opts: { limit?: number; buildIndex?: boolean } = {}) {
+  constructor(private readonly law: LawStore, private readonly progress: Progress = () => {}, private readonly opts: { limit?: number; buildIndex?: boolean; /** only these paths (benchmarks; the last commit is then not recorded) */ paths?: string[] } = {}) {
     this.h = historyOf(law);
   }
 
@@ -46,12 +46,12 @@ export class GitImporter {
     this.stats.from = since;
     this.stats.to = head;
     if (since === head) { this.stats.ms = Math.round(performance.now() - t0); return this.stats; }
-    const total = countCommits(repo, since, head);
+    const total = this.opts.paths ? 0 : countCommits(repo, since, head);
     const cat = new CatFile(repo);
     let last = since;
     try {
       let batch: GitCommit[] = [];
-      for await (const c of gitLog(repo, since, head)) {
+      for await (const c of gitLog(repo, this.opts.paths ? null : since, head, this.opts.paths)) {
         batch.push(c);
         if (batch.length >= BATCH) { await this.batch(cat, batch); last = batch[batch.length - 1]!.commit; batch = []; this.progress('commits', this.stats.commits, total); }
         if (this.opts.limit && this.stats.commits + batch.length >= this.opts.limit) break;
@@ -64,7 +64,7 @@ export class GitImporter {
       cat.close();
     }
     const st = this.h.state();
-    this.law.sys.put('git', { last_commit: last, commits: st.commits + this.stats.commits, versions: st.versions + this.stats.versions, repo, updated_at: new Date().toISOString() });
+    if (!this.opts.paths) this.law.sys.put('git', { last_commit: last, commits: st.commits + this.stats.commits, versions: st.versions + this.stats.versions, repo, updated_at: new Date().toISOString() });
     await this.law.flushed();
     if (this.stats.docs_updated && this.opts.buildIndex !== false) {
       this.law.reload();

@@ -13,9 +13,9 @@ export interface GitCommit {
 const RS = 0x1e;
 
 /** Commits touching kr/ after `since` (exclusive; null = from the first) up to `head`, oldest first. */
-export async function* gitLog(repo: string, since: string | null, head = 'HEAD'): AsyncGenerator<GitCommit> {
+export async function* gitLog(repo: string, since: string | null, head = 'HEAD', paths: string[] = ['kr/']): AsyncGenerator<GitCommit> {
   const args = ['-C', repo, '-c', 'core.quotepath=off', 'log', '--reverse', '--no-renames', '-z', '--format=%x1e%H%x1f%s%x1f%b%x1f', '--name-status'];
-  args.push(since ? `${since}..${head}` : head, '--', 'kr/');
+  args.push(since ? `${since}..${head}` : head, '--', ...paths);
   const p = spawn('git', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   p.stderr.on('data', (b: Buffer) => { err += b.toString(); });
