@@ -51,6 +51,10 @@ for (const d of a.law.catalog) {
   for (const art of a.law.articles(d.id)) curBytes += Buffer.byteLength(art.content);
 }
 const all = textBytes + refBytes + metaBytes, cur = curBytes + curRefs;
+const pages = (db: { getStats(): unknown }) => { const s = db.getStats() as { treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number; pageSize: number }; return (s.treeBranchPageCount + s.treeLeafPageCount + s.overflowPages) * s.pageSize; };
+const onDiskHist = pages(h.texts) + pages(h.arts) + pages(h.meta) + pages(h.enf);
+const onDiskCur = pages(a.law.arts) + pages(a.law.toc) + pages(a.law.artno) + pages(a.law.docs);
+console.log(`on disk (LMDB pages): history dbs ${(onDiskHist / 1e6).toFixed(1)} MB (gtxt ${(pages(h.texts) / 1e6).toFixed(1)}, LZ4) vs current-text dbs (law.arts, toc, artno, docs) ${(onDiskCur / 1e6).toFixed(1)} MB = ${(onDiskHist / onDiskCur).toFixed(2)}×`);
 console.log(`store: ${versions} versions, ${texts} distinct article texts; all versions ${(all / 1e6).toFixed(1)} MB (texts ${(textBytes / 1e6).toFixed(1)}, article lists ${(refBytes / 1e6).toFixed(1)}, meta ${(metaBytes / 1e6).toFixed(1)}) vs current text only ${(cur / 1e6).toFixed(1)} MB = ${(all / cur).toFixed(2)}×; LMDB file ${(fs.statSync(path.join(a.dir, 'data.mdb')).size / 1e6).toFixed(0)} MB`);
 
 // 3. as-of-date get_article

@@ -37,8 +37,8 @@ export class HistoryDb {
   constructor(readonly law: LawStore) {
     const s = law.store;
     this.meta = s.db('law.gver');
-    this.arts = s.db('law.gart');
-    this.texts = s.db('law.gtxt');
+    this.arts = s.db('law.gart', { compression: true } as object);
+    this.texts = s.db('law.gtxt', { compression: true } as object); // LZ4 (lmdb-js) for values over its threshold
     this.enf = s.db('law.genf');
   }
 
