@@ -115,6 +115,21 @@ t.test('diff of two versions, upcoming enforcements', async (t) => {
   t.same(enforcementsBetween(law, '20140301', '20140901', 50).results.map((x) => [x.mst, x.enforcement_date]), [['152302', '20140324'], ['142563', '20140807']]);
 });
 
+t.test('CLI: bad --git arguments', async (t) => {
+  const { run } = await import('../../src/law/cli.js');
+  const err: string[] = [];
+  const w = process.stderr.write.bind(process.stderr);
+  (process.stderr as any).write = (s: string) => { err.push(String(s)); return true; };
+  try {
+    t.equal(await run(['import', '--git', path.join(dataDir, 'no-such-repo')]), 2);
+    t.equal(await run(['import', '--git', repo.dir, '--limit', 'x']), 2);
+  } finally {
+    (process.stderr as any).write = w;
+  }
+  t.match(err[0], /give the path of a legalize-kr git clone \(received .*no-such-repo\)/);
+  t.match(err[1], /--limit takes a positive number of commits/);
+});
+
 t.test('REST: law as of a date, diff by enforcement, enforcements', async (t) => {
   await store.close();
   closed = true;
