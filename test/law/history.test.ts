@@ -115,6 +115,21 @@ t.test('diff of two versions, upcoming enforcements', async (t) => {
   t.same(enforcementsBetween(law, '20140301', '20140901', 50).results.map((x) => [x.mst, x.enforcement_date]), [['152302', '20140324'], ['142563', '20140807']]);
 });
 
+t.test('--limit: a run stops after N commits and the next one continues', async (t) => {
+  const dir2 = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-hist2-'));
+  const s2 = new Store(dir2);
+  t.teardown(async () => { await s2.close(); fs.rmSync(dir2, { recursive: true, force: true }); });
+  const l2 = new LawStore(s2);
+  l2.reload();
+  const first = await new GitImporter(l2, () => {}, { limit: 4, buildIndex: false }).run(repo.dir);
+  t.equal(first.commits, 4);
+  t.equal(historyOf(l2).versions('011357').length, 4);
+  const rest = await new GitImporter(l2, () => {}, { buildIndex: false }).run(repo.dir);
+  t.equal(rest.commits, 15 - 4); // 13 + 2 민법 versions; the README commit is not under kr/
+  t.equal(historyOf(l2).versions('011357').length, 13);
+  t.equal(historyOf(l2).state().last_commit, repo.git('rev-parse', 'HEAD'));
+});
+
 t.test('CLI: bad --git arguments', async (t) => {
   const { run } = await import('../../src/law/cli.js');
   const err: string[] = [];

@@ -20,19 +20,25 @@ export async function* gitLog(repo: string, since: string | null, head = 'HEAD',
   let err = '';
   p.stderr.on('data', (b: Buffer) => { err += b.toString(); });
   const done = new Promise<number>((res) => p.on('close', (c) => res(c ?? 1)));
-  let buf: Buffer = Buffer.alloc(0);
-  for await (const chunk of p.stdout as AsyncIterable<Buffer>) {
-    buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
-    let start = buf.indexOf(RS);
-    for (;;) {
-      const next = start < 0 ? -1 : buf.indexOf(RS, start + 1);
-      if (next < 0) break;
-      yield parseRecord(buf.subarray(start + 1, next).toString('utf8'));
-      start = next;
+  let finished = false;
+  try {
+    let buf: Buffer = Buffer.alloc(0);
+    for await (const chunk of p.stdout as AsyncIterable<Buffer>) {
+      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      let start = buf.indexOf(RS);
+      for (;;) {
+        const next = start < 0 ? -1 : buf.indexOf(RS, start + 1);
+        if (next < 0) break;
+        yield parseRecord(buf.subarray(start + 1, next).toString('utf8'));
+        start = next;
+      }
+      if (start > 0) buf = buf.subarray(start);
     }
-    if (start > 0) buf = buf.subarray(start);
+    if (buf.length && buf[0] === RS) yield parseRecord(buf.subarray(1).toString('utf8'));
+    finished = true;
+  } finally {
+    if (!finished) p.kill(); // the reader stopped early (--limit)
   }
-  if (buf.length && buf[0] === RS) yield parseRecord(buf.subarray(1).toString('utf8'));
   const code = await done;
   if (code !== 0) throw new Error(`git log failed (${code}): ${err.trim().slice(0, 300)}`);
 }
