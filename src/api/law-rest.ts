@@ -88,7 +88,12 @@ function amendments(ctx: Ctx<unknown, z.infer<typeof amendQuery>>) {
   const from = start < 0 ? list.length : start;
   const page = list.slice(from, from + limit);
   const now = ctx.services.clock.now();
-  const results = page.map((d) => ({ ...entry(d, now), promulgation_date: d.promulgation_date, promulgation_no: d.promulgation_no, mst: d.mst }));
+  // every version promulgated since (git history, history index, sync), not only the current one
+  const since8 = since;
+  const results = page.map((d) => {
+    const revs = (law.hist.get(d.id) ?? []).filter((r) => (r.promulgation_date ?? '') >= since8);
+    return { ...entry(d, now), promulgation_date: d.promulgation_date, promulgation_no: d.promulgation_no, mst: d.mst, revisions_since: Math.max(1, revs.length), versions: revs.map((r) => ({ promulgation_date: r.promulgation_date, promulgation_no: r.promulgation_no, enforcement_date: r.enforcement_date, mst: r.mst, revision_type: r.revision_type })) };
+  });
   const info = law.info();
   const out: Record<string, unknown> = { success: true, since, as_of: info.corpus_date, last_sync: info.last_sync, total: list.length, results };
   if (from + limit < list.length) {

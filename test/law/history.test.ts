@@ -167,6 +167,11 @@ t.test('REST: law as of a date, diff by enforcement, enforcements', async (t) =>
   t.equal(df.body.from.mst, '136728');
   t.equal(df.body.to.mst, '152302');
   t.equal(df.body.changes.find((c: any) => c.no === '24-2')?.change, 'added');
+  const am = await get('/api/v1/amendments?since=20200101');
+  t.equal(am.status, 200);
+  const pa = am.body.results.find((r: any) => r.law_id === '011357');
+  t.same(pa.versions.map((v: any) => v.mst), ['283839', '270351', '248613', '213857']);
+  t.equal(pa.revisions_since, 4);
   const en = await get('/api/v1/enforcements?after=20260610&before=20261231');
   t.equal(en.status, 200);
   t.equal(en.body.results[0].mst, '283839');
