@@ -247,9 +247,17 @@ async function runPrint(ctx: Ctx<PrintBody>, st: PrintState, b: PrintBody, signa
   }
 
   const wantAd = b.settings?.ad?.show !== false;
-  const sel = await st.store.selectAndCharge({ job_id: b.job_id, album_id: b.album_id, at: now, key_id: ctx.principal.keyId, want_ad: wantAd });
-  if (sel.kind === 'album_not_found') throw new ApiError('NOT_FOUND', `No album ${b.album_id}`, { field: 'album_id' });
-  if (sel.kind === 'conflict') throw conflict(b.job_id, sel.existing.album_id, sel.existing.key_id !== ctx.principal.keyId);
+  // secure the composition slot BEFORE charging: a busy pool refuses here (503 + Retry-After) with no ledger entry
+  const ticket = services.pool.admit('composite');
+  let sel: Awaited<ReturnType<typeof st.store.selectAndCharge>>;
+  try {
+    sel = await st.store.selectAndCharge({ job_id: b.job_id, album_id: b.album_id, at: now, key_id: ctx.principal.keyId, want_ad: wantAd });
+    if (sel.kind === 'album_not_found') throw new ApiError('NOT_FOUND', `No album ${b.album_id}`, { field: 'album_id' });
+    if (sel.kind === 'conflict') throw conflict(b.job_id, sel.existing.album_id, sel.existing.key_id !== ctx.principal.keyId);
+  } catch (e) {
+    ticket.release();
+    throw e;
+  }
   const imp = sel.impression;
   const chargedNow = sel.kind === 'new' && imp.advertiser_id !== undefined;
 
@@ -266,8 +274,9 @@ async function runPrint(ctx: Ctx<PrintBody>, st: PrintState, b: PrintBody, signa
       qr_default_payload: imageUrl(services, st, b.job_id),
       maxPixels: services.config.maxInputPixels,
     };
-    out = await services.pool.run<CompositeOutput>('composite', input);
+    out = await services.pool.run<CompositeOutput>('composite', input, { ticket });
   } catch (e) {
+    ticket.release(); // no-op once run() took it
     // nothing printed: give the points back (only when this request charged them)
     if (sel.kind === 'new') await st.store.refund(b.job_id, (e as Error)?.message ?? 'composition failed', services.clock.now());
     throw e;

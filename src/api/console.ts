@@ -5,6 +5,7 @@ import { ApiError } from '../server/errors.js';
 import { reply, type Ctx, type RouteDef } from '../server/types.js';
 import { consolePage, loginPage } from '../console/pages.js';
 import { CONSOLE_JS } from '../console/client.js';
+import { throttleFor } from '../console/throttle.js';
 
 const HTML = 'text/html; charset=utf-8';
 const SECURITY = { 'content-security-policy': "default-src 'self'; img-src 'self' data: blob:; style-src 'unsafe-inline'; script-src 'self' 'unsafe-inline'; frame-ancestors 'none'", 'x-frame-options': 'DENY', 'cache-control': 'no-store' };
@@ -50,7 +51,14 @@ export const routes: RouteDef[] = [
     handler: (ctx) => {
       enabled(ctx);
       const { password } = ctx.body as { password: string };
-      if (!passwordOk(ctx, password)) throw new ApiError('INVALID_API_KEY', 'Wrong password');
+      const throttle = throttleFor(ctx.services);
+      const now = ctx.services.clock.now();
+      throttle.check(ctx.ip, now);
+      if (!passwordOk(ctx, password)) {
+        throttle.failed(ctx.ip, now);
+        throw new ApiError('INVALID_API_KEY', 'Wrong password');
+      }
+      throttle.succeeded(ctx.ip);
       return reply.make({ status: 204, body: '', headers: { 'set-cookie': `test_auth=${encodeURIComponent(password)}; Path=/console; HttpOnly; SameSite=Strict; Max-Age=28800` } });
     },
   },
@@ -70,7 +78,13 @@ export const routes: RouteDef[] = [
     method: 'GET', path: '/console', auth: 'none', tags: ['Console'], summary: 'Test console (cookie test_auth)',
     handler: (ctx) => {
       enabled(ctx);
-      if (!passwordOk(ctx, cookie(ctx, 'test_auth'))) return reply.make({ status: 302, body: '', headers: { location: '/console/login', 'cache-control': 'no-store' } });
+      // a wrong cookie is a password guess too: same throttle as the sign-in
+      const given = cookie(ctx, 'test_auth');
+      const throttle = throttleFor(ctx.services);
+      const now = ctx.services.clock.now();
+      if (given !== undefined) throttle.check(ctx.ip, now);
+      if (given !== undefined && !passwordOk(ctx, given)) throttle.failed(ctx.ip, now);
+      if (!passwordOk(ctx, given)) return reply.make({ status: 302, body: '', headers: { location: '/console/login', 'cache-control': 'no-store' } });
       return reply.make({ status: 200, body: consolePage('3.6.0'), contentType: HTML, headers: SECURITY });
     },
   },

@@ -4,9 +4,11 @@ import { reply, type Ctx, type RouteDef } from '../server/types.js';
 import { ApiError, invalid } from '../server/errors.js';
 import { form } from '../server/validate.js';
 import { getLaw as lawStore } from '../law/service.js';
-import { entry, metaOf, revisionsOf } from '../law/tools.js';
-import { articleLabel, articleOrder, isYmd } from '../law/normalize.js';
-import type { LawStore, VersionRec } from '../law/store.js';
+import { entry, metaOf } from '../law/tools.js';
+import { lookupDoc, tableTitle } from '../law/tools/common.js';
+import { diffVersions, DiffError } from '../law/tools/diff.js';
+import { articleLabel, isYmd } from '../law/normalize.js';
+import type { LawStore } from '../law/store.js';
 import type { DocRec } from '../law/parse.js';
 import { ToolError } from '../law/tools.js';
 import { getArticleAsOf } from '../law/history/asof.js';
@@ -23,9 +25,10 @@ function date(field: string, v: string | undefined, required: boolean): string |
   return v;
 }
 
+/** By id, exact name (e.g. /api/v1/laws/근로기준법) or known abbreviation, as the MCP tools accept. */
 function findDoc(law: LawStore, id: string): DocRec {
-  const d = law.get(id) ?? (/^\d{1,6}$/.test(id) ? law.get(id.padStart(6, '0')) : undefined);
-  if (!d) throw new ApiError('NOT_FOUND', `No statute or administrative rule with id "${id.slice(0, 40)}"`, { field: 'law_id' });
+  const d = lookupDoc(law, id);
+  if (!d) throw new ApiError('NOT_FOUND', `No statute or administrative rule with id or name "${id.slice(0, 40)}"`, { field: 'law_id' });
   return d;
 }
 
@@ -60,7 +63,7 @@ function getOne(ctx: Ctx<unknown, z.infer<typeof oneQuery>>) {
     no: a.no, label: articleLabel(a.no), title: a.title, content: a.content, enforcement_date: a.enforcement_date ?? d.enforcement_date,
     ...(a.chapter ? { chapter: a.chapter } : {}), ...(a.deleted ? { deleted: true } : {}),
   }));
-  const tables = d.tables.map((t) => ({ table_no: t.table_no, kind: t.kind, title: t.title, structured: Boolean(t.has_body), ...(t.pdf_url ? { pdf_url: t.pdf_url } : {}) }));
+  const tables = d.tables.map((t) => ({ table_no: t.table_no, kind: t.kind, title: tableTitle(t.title, t.kind, t.table_no, law, d.id), structured: Boolean(t.has_body), ...(t.pdf_url ? { pdf_url: t.pdf_url } : {}) }));
   return etagged(ctx, `law-${d.id}-${d.mst ?? d.promulgation_no ?? ''}-${d.enforcement_date ?? ''}-${law.info().index_gen}`, { success: true, entity_type: d.entity_type, meta: metaOf(d, ctx.services.clock.now()), articles, tables });
 }
 
@@ -112,16 +115,12 @@ function diff(ctx: Ctx<unknown, z.infer<typeof diffQuery>>) {
   if (from > to) throw invalid('from', `a date not after to (${to})`, from);
   const basis = ctx.query.basis ?? 'promulgation';
   const d = findDoc(law, ctx.params.law_id!);
-  const fa = versionInForce(law, d, from, basis), fb = versionInForce(law, d, to, basis);
-  const a = fa.version, b = fb.version;
-  const avail = fa.versions.map((v) => v.promulgation_date ?? '');
-  const none = (field: string, day: string) => new ApiError('INVALID_REQUEST', `No stored text of ${d.name} ${basis === 'enforcement' ? 'in force' : 'promulgated'} on or before ${day}; versions with text: ${avail.join(', ')}`, { field, details: { available_versions: avail } });
-  if (!a) throw none('from', from);
-  if (!b) throw none('to', to);
-  const same = a.mst === b.mst && a.promulgation_date === b.promulgation_date;
-  const { summary, changes } = same ? { summary: { added: 0, removed: 0, changed: 0, unchanged: a.load().length }, changes: [] } : diffArticles(a.load(), b.load());
-  const ver = (v: AnyVersion, day: string) => ({ date: day, promulgation_date: v.promulgation_date, promulgation_no: v.promulgation_no, enforcement_date: v.enforcement_date, mst: v.mst, revision_type: v.revision_type, current: v.current });
-  return { success: true, law_id: d.id, law_name: d.name, basis, from: ver(a, from), to: ver(b, to), same_version: same, summary, changes, versions_with_text: avail };
+  try {
+    return { success: true, ...diffVersions(law, d, from, to, basis) };
+  } catch (e) {
+    if (e instanceof DiffError) throw new ApiError('INVALID_REQUEST', e.message, { field: e.field, details: { available_versions: e.available } });
+    throw e;
+  }
 }
 
 const enfQuery = z.object({ after: ymd.optional(), before: ymd.optional(), limit: form.int(1, 1000).optional() }).strict();

@@ -9,7 +9,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { reply, type Ctx, type RouteDef, type StreamHandle } from '../server/types.js';
 import { ApiError } from '../server/errors.js';
 import type { Services } from '../services.js';
-import { createMcpServer, getLaw, MCP_PROTOCOL, startLaw } from '../law/service.js';
+import { createMcpServer, getLaw, getLawPool, MCP_PROTOCOL, startLaw } from '../law/service.js';
+import { SessionRegistry, TokenBuckets } from '../law/mcp-sessions.js';
+import type { LawPool } from '../law/search-pool.js';
 
 /** The server side of one SSE session: messages out as `event: message`, messages in through POST. */
 class UwsSseTransport implements Transport {
@@ -49,29 +51,58 @@ class UwsSseTransport implements Transport {
   }
 }
 
-interface SseSession { transport: UwsSseTransport; server: McpServer }
-interface HttpSession { transport: WebStandardStreamableHTTPServerTransport; server: McpServer; lastUsed: number }
+interface McpState { sessions: SessionRegistry; rate: TokenBuckets; http: Map<string, WebStandardStreamableHTTPServerTransport>; sse: Map<string, UwsSseTransport> }
 
-const sse = new Map<string, SseSession>();
-const streamable = new Map<string, HttpSession>();
+/** This server's MCP sessions and rate buckets (per server instance, never module-level). */
+function mcpState(services: Services): McpState {
+  let st = services.ext.mcp as McpState | undefined;
+  if (!st) {
+    const { config, clock } = services;
+    const now = () => clock.now();
+    st = {
+      sessions: new SessionRegistry({ max: config.mcpMaxSessions, perClient: config.mcpSessionsPerClient, idleMs: config.mcpIdleSeconds * 1000 }, now),
+      rate: new TokenBuckets(config.mcpRatePerSecond, config.mcpRateBurst, now),
+      http: new Map(), sse: new Map(),
+    };
+    services.ext.mcp = st;
+  }
+  return st;
+}
 
-function maxSessions(services: Services): number {
-  return services.config.mcpMaxSessions;
+const RATE_CODE = -32029;
+const BUSY_CODE = -32030;
+
+function rpcError(status: number, code: number, message: string, retryAfter?: number) {
+  const headers: Record<string, string> = retryAfter ? { 'retry-after': String(retryAfter) } : {};
+  return reply.json({ jsonrpc: '2.0', error: { code, message, ...(retryAfter ? { data: { retry_after: retryAfter } } : {}) }, id: null }, status, headers);
+}
+
+/** Take n tokens of the client's bucket: null when allowed, else the 429 answer. */
+function limited(ctx: Ctx, n = 1) {
+  const wait = mcpState(ctx.services).rate.take(ctx.ip, n);
+  if (!wait) return null;
+  const { mcpRatePerSecond: rate, mcpRateBurst: burst } = ctx.services.config;
+  return rpcError(429, RATE_CODE, `RATE_LIMITED: this client address sends more than ${rate} MCP messages a second (burst ${burst}); retry after ${wait} s`, wait);
 }
 
 async function openSse(ctx: Ctx, stream: StreamHandle): Promise<void> {
-  const { services } = ctx;
-  if (sse.size >= maxSessions(services)) {
-    stream.write(`event: error\ndata: ${JSON.stringify({ code: 'SERVICE_BUSY', message: `at most ${maxSessions(services)} MCP sessions; retry later` })}\n\n`);
+  const st = mcpState(ctx.services);
+  const refuse = (code: string, message: string, retryAfter: number) => {
+    stream.write(`event: error\ndata: ${JSON.stringify({ code, message, retry_after: retryAfter })}\n\n`);
     stream.end();
-    return;
-  }
+  };
+  const wait = st.rate.take(ctx.ip);
+  if (wait) return refuse('RATE_LIMITED', `too many MCP requests from this client address; retry after ${wait} s`, wait);
   const transport = new UwsSseTransport(stream, '/mcp/messages');
-  const server = createMcpServer(services);
+  const slot = st.sessions.admit('sse', ctx.ip, () => transport.close());
+  if ('status' in slot) return refuse(slot.status === 429 ? 'RATE_LIMITED' : 'SERVICE_BUSY', slot.message, slot.retryAfter);
+  const server = createMcpServer(ctx.services);
   const id = transport.sessionId;
-  sse.set(id, { transport, server });
+  st.sessions.bind(slot, id);
+  st.sse.set(id, transport);
   transport.onclose = () => {
-    sse.delete(id);
+    st.sessions.remove(slot);
+    st.sse.delete(id);
     void server.close().catch(() => undefined);
   };
   await server.connect(transport);
@@ -93,10 +124,16 @@ function parseRpc(raw: Buffer): JSONRPCMessage[] {
 }
 
 function postMessage(ctx: Ctx) {
+  const st = mcpState(ctx.services);
   const id = ctx.rawQuery.get('sessionId') ?? '';
-  const s = sse.get(id);
-  if (!s) throw new ApiError('NOT_FOUND', `No open MCP SSE session "${id.slice(0, 60)}"; open GET /mcp/sse first and post to the endpoint it announces`, { field: 'sessionId' });
-  for (const m of parseRpc(ctx.rawBody)) s.transport.receive(m);
+  const slot = st.sessions.get('sse', id);
+  const transport = st.sse.get(id);
+  if (!slot || !transport) throw new ApiError('NOT_FOUND', `No open MCP SSE session "${id.slice(0, 60)}"; open GET /mcp/sse first and post to the endpoint it announces`, { field: 'sessionId' });
+  const msgs = parseRpc(ctx.rawBody);
+  const over = limited(ctx, msgs.length);
+  if (over) return over;
+  st.sessions.touch(slot);
+  for (const m of msgs) transport.receive(m);
   return reply.make({ status: 202, body: 'Accepted', contentType: 'text/plain' });
 }
 
@@ -116,61 +153,62 @@ async function toReply(res: Response) {
 }
 
 async function streamableHandle(ctx: Ctx) {
-  const { services } = ctx;
+  const st = mcpState(ctx.services);
   const sid = ctx.headers['mcp-session-id'];
-  let session = sid ? streamable.get(sid) : undefined;
-  if (!session) {
-    if (sid) {
-      return reply.json({ jsonrpc: '2.0', error: { code: -32001, message: `Session not found: ${sid.slice(0, 60)} (initialize again)` }, id: null }, 404);
-    }
-    if (ctx.method !== 'POST') {
-      return reply.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required' }, id: null }, 400);
-    }
-    if (streamable.size >= maxSessions(services)) pruneStreamable(true);
-    const server = createMcpServer(services);
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      enableJsonResponse: true,
-      onsessioninitialized: (id) => { streamable.set(id, { transport, server, lastUsed: Date.now() }); },
-      onsessionclosed: (id) => { streamable.delete(id); },
-    });
-    transport.onclose = () => { if (transport.sessionId) streamable.delete(transport.sessionId); };
-    await server.connect(transport);
-    session = { transport, server, lastUsed: Date.now() };
-  }
-  session.lastUsed = Date.now();
   let parsedBody: unknown;
   if (ctx.method === 'POST') {
     try {
       parsedBody = JSON.parse(ctx.rawBody.toString('utf8'));
     } catch {
-      return reply.json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON' }, id: null }, 400);
+      return rpcError(400, -32700, 'Parse error: the body is not valid JSON');
     }
   }
-  const res = await session.transport.handleRequest(webRequest(ctx), { parsedBody });
-  return toReply(res);
-}
-
-/** Streamable HTTP sessions idle for an hour are dropped (or the oldest when full). */
-function pruneStreamable(force = false): void {
-  const cutoff = Date.now() - 3600_000;
-  let oldest: [string, HttpSession] | null = null;
-  for (const e of streamable) {
-    if (e[1].lastUsed < cutoff) { streamable.delete(e[0]); void e[1].transport.close(); }
-    else if (!oldest || e[1].lastUsed < oldest[1].lastUsed) oldest = e;
+  const over = limited(ctx, Array.isArray(parsedBody) ? Math.max(1, parsedBody.length) : 1);
+  if (over) return over;
+  const slot = sid ? st.sessions.get('http', sid) : undefined;
+  let transport = slot ? st.http.get(slot.id) : undefined;
+  if (slot && transport) {
+    st.sessions.touch(slot);
+    return toReply(await transport.handleRequest(webRequest(ctx), { parsedBody }));
   }
-  if (force && oldest) { streamable.delete(oldest[0]); void oldest[1].transport.close(); }
+  if (sid) return rpcError(404, -32001, `Session not found: ${sid.slice(0, 60)} (initialize again)`);
+  if (ctx.method !== 'POST') return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+  // a new session: reserve its slot first (concurrent initialize calls cannot overshoot the caps)
+  const fresh = st.sessions.admit('http', ctx.ip, () => transport?.close());
+  if ('status' in fresh) return rpcError(fresh.status, fresh.status === 429 ? RATE_CODE : BUSY_CODE, fresh.message, fresh.retryAfter);
+  const server = createMcpServer(ctx.services);
+  const t: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    enableJsonResponse: true,
+    onsessioninitialized: (id) => { st.sessions.bind(fresh, id); st.http.set(id, t); },
+    onsessionclosed: (id) => { st.sessions.remove(fresh); st.http.delete(id); },
+  });
+  transport = t;
+  t.onclose = () => {
+    st.sessions.remove(fresh);
+    if (t.sessionId) st.http.delete(t.sessionId);
+    void server.close().catch(() => undefined);
+  };
+  await server.connect(t);
+  try {
+    return toReply(await t.handleRequest(webRequest(ctx), { parsedBody }));
+  } finally {
+    if (!t.sessionId) { st.sessions.remove(fresh); void t.close(); } // not an initialize: no session was made
+  }
 }
 
 async function streamableGet(ctx: Ctx, stream: StreamHandle): Promise<void> {
+  const st = mcpState(ctx.services);
   const sid = ctx.headers['mcp-session-id'];
-  const session = sid ? streamable.get(sid) : undefined;
-  if (!session) {
+  const slot = sid ? st.sessions.get('http', sid) : undefined;
+  const transport = slot ? st.http.get(slot.id) : undefined;
+  if (!slot || !transport) {
     stream.write(`event: error\ndata: ${JSON.stringify({ message: 'Mcp-Session-Id header of an initialized session is required' })}\n\n`);
     stream.end();
     return;
   }
-  const res = await session.transport.handleRequest(webRequest(ctx));
+  st.sessions.touch(slot);
+  const res = await transport.handleRequest(webRequest(ctx));
   if (!res.body) { stream.end(); return; }
   const reader = res.body.getReader();
   stream.onClose(() => void reader.cancel().catch(() => undefined));
@@ -184,6 +222,7 @@ async function streamableGet(ctx: Ctx, stream: StreamHandle): Promise<void> {
 
 export function health(services: Services) {
   const law = getLaw(services);
+  const st = mcpState(services);
   const info = law.info();
   let statutes = 0, rules = 0, articles = 0;
   for (const d of law.catalog) {
@@ -196,7 +235,8 @@ export function health(services: Services) {
     protocol_version: MCP_PROTOCOL,
     transports: { sse: '/mcp/sse', messages: '/mcp/messages', streamable_http: '/mcp' },
     corpus: { statutes, admin_rules: rules, articles, indexed_articles: law.search.N, corpus_date: info.corpus_date, imported_at: info.imported_at, last_sync: info.last_sync, empty: law.catalog.length === 0 },
-    sessions: { sse: sse.size, streamable_http: streamable.size, max: services.config.mcpMaxSessions },
+    sessions: { sse: st.sessions.count('sse'), streamable_http: st.sessions.count('http'), max: services.config.mcpMaxSessions, per_client: services.config.mcpSessionsPerClient },
+    law_workers: { threads: services.config.lawWorkers, queued: getLawPool(services).queued },
   };
 }
 
@@ -211,15 +251,20 @@ export const routes: RouteDef[] = [
 
 export async function start(services: Services): Promise<void> {
   await startLaw(services);
-  const t = setInterval(() => pruneStreamable(), 600_000);
+  const st = mcpState(services);
+  getLawPool(services);
+  // Streamable HTTP sessions unused for an hour end; full rate buckets are dropped
+  const t = setInterval(() => { st.sessions.prune(3600_000, 'http'); st.rate.sweep(); }, 600_000);
   t.unref();
+  services.ext.mcpTimerStop = () => clearInterval(t);
 }
 
 export async function stop(services: Services): Promise<void> {
-  for (const s of [...sse.values()]) await s.transport.close().catch(() => undefined);
-  for (const s of [...streamable.values()]) await s.transport.close().catch(() => undefined);
-  sse.clear();
-  streamable.clear();
+  (services.ext.mcpTimerStop as (() => void) | undefined)?.();
+  const st = services.ext.mcp as McpState | undefined;
+  await st?.sessions.closeAll();
   (services.ext.lawStop as (() => void) | undefined)?.();
   (services.ext.lawWatchStop as (() => void) | undefined)?.();
+  await (services.ext.lawPool as LawPool | undefined)?.close();
+  delete services.ext.lawPool;
 }

@@ -1,5 +1,5 @@
-// Per-key fixed-window counters (minute and day). Counted in memory, written behind to LMDB every second (one
-// transaction) and on shutdown, so that they survive a restart without an LMDB write on every request.
+// Per-key fixed-window counters (minute and day). Counted in memory; each increment is written to LMDB at once with
+// an async batched put (not awaited), so counts survive a restart or a kill -9 without blocking the request.
 import type { Database } from 'lmdb';
 import type { Store } from '../store/env.js';
 
@@ -26,7 +26,19 @@ export class RateLimiter {
     this.timer.unref();
   }
 
-  /** Write the changed counters in one transaction. */
+  /**
+   * Every increment is put at once, not awaited: LMDB batches the puts of one event-loop turn into one asynchronous
+   * commit, so a kill -9 loses at most the increments of the batch being committed (milliseconds), not a second.
+   */
+  private persist(key: string, value: number): void {
+    this.dirty.add(key);
+    this.counters.put(key, value).then(
+      () => this.dirty.delete(key),
+      () => undefined, // the timer below retries
+    );
+  }
+
+  /** Write counters whose put failed (or is still pending) again, in one transaction. */
   async flush(): Promise<void> {
     if (this.dirty.size === 0) return;
     const keys = [...this.dirty];
@@ -66,8 +78,8 @@ export class RateLimiter {
     }
     this.mem.set(mk, m + 1);
     this.mem.set(dk, d + 1);
-    this.dirty.add(mk);
-    this.dirty.add(dk);
+    this.persist(mk, m + 1);
+    this.persist(dk, d + 1);
     if (this.mem.size > 50_000) this.prune(minute, day);
     const mLeft = perMinute - m - 1;
     const dLeft = perDay - d - 1;
@@ -79,11 +91,11 @@ export class RateLimiter {
   /** drop counters of past windows */
   prune(minute: number, day: number): void {
     for (const k of this.mem.keys()) {
-      const [, kind, n] = k.split(':');
+      const [kind, n] = k.split(':').slice(-2);
       if (((kind === 'm' && Number(n) < minute) || (kind === 'd' && Number(n) < day)) && !this.dirty.has(k)) this.mem.delete(k);
     }
     for (const k of this.counters.getKeys()) {
-      const [, kind, n] = String(k).split(':');
+      const [kind, n] = String(k).split(':').slice(-2);
       if ((kind === 'm' && Number(n) < minute - 1) || (kind === 'd' && Number(n) < day - 1)) void this.counters.remove(k as string);
     }
   }

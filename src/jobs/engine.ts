@@ -8,6 +8,7 @@ import { ApiError, isApiError } from '../server/errors.js';
 import { FAMILIES, familyOfId, type Family } from './families.js';
 import { newAccessKey, newJobId, sameHash, sha256 } from './ids.js';
 import { Sealer } from './sealed-keys.js';
+import { inJobScope } from '../pool/scope.js';
 
 const ANSWER_CACHE_CHARS = 64 * 1024 * 1024;
 /** families whose result images are ID cards (personal data): their blobs are stored sealed too */
@@ -293,7 +294,8 @@ export class JobEngine {
   run(id: string, work: () => Promise<Completion>): Promise<void> {
     const p = (async () => {
       try {
-        const c = await work();
+        // pool tasks of an accepted job wait for a worker; they are never refused as SERVICE_BUSY
+        const c = await inJobScope(work);
         await this.complete(id, c);
       } catch (e) {
         const code = isApiError(e) ? e.code : 'INTERNAL_ERROR';

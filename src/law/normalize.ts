@@ -85,6 +85,9 @@ export function bigrams(key: string): string[] {
 /** "15", "15-2", "제15조의2", "15의2", "제 15 조" → canonical "15" / "15-2"; null when not an article number. */
 export function parseArticleNo(s: string): string | null {
   const t = s.normalize('NFKC').replace(/\s+/g, '');
+  // 편-numbered rules (금융투자업규정): 제1-2조의3 → "1-2-3"
+  const r = /^(?:제)?(\d+)-(\d+)(?:조)?(?:(?:의|-)(\d+))(?:조)?$/.exec(t);
+  if (r) return `${Number(r[1])}-${Number(r[2])}-${Number(r[3])}`;
   let m = /^(?:제)?(\d+)(?:조)?(?:(?:의|-|_|\.)(\d+))?(?:조)?$/.exec(t);
   if (!m) m = /^제(\d+)조의(\d+)$/.exec(t);
   if (!m) return null;
@@ -94,14 +97,15 @@ export function parseArticleNo(s: string): string | null {
 
 /** "15-2" → "제15조의2" */
 export function articleLabel(no: string): string {
-  const [a, b] = no.split('-');
+  const [a, b, c] = no.split('-');
+  if (c) return `제${a}-${b}조의${c}`;
   return b ? `제${a}조의${b}` : `제${a}조`;
 }
 
 /** Sort key of an article number ("15-2" → 15.002). */
 export function articleOrder(no: string): number {
-  const [a, b] = no.split('-');
-  return Number(a) + (b ? Number(b) / 1000 : 0);
+  const [a, b, c] = no.split('-');
+  return Number(a) + (b ? Number(b) / 1000 : 0) + (c ? Number(c) / 1e6 : 0);
 }
 
 /** Annex number: "1", "별표 1", "별표2의2", "2-2", "0002-02", "별지 3", "서식1" → { kind, no } with no like "2" / "2-2". */

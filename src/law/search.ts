@@ -1,8 +1,10 @@
 // Search: a character-bigram BM25 index over article text persisted in LMDB, plus an in-memory name matcher
 // (exact / prefix / abbreviation / substring / bigram overlap on statute and rule names) with boosts.
-import type { LawStore } from './store.js';
+import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
 import { bigrams, nameKey, stripJosa, termIds } from './normalize.js';
+import { analyseQuery } from './search/query.js';
+import { MORE_ABBREVIATIONS, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
 
 /** Well-known abbreviations (약칭) → full names. XML 법령명약칭 values found at import are added to these. */
 export const ABBREVIATIONS: Record<string, string> = {
@@ -15,6 +17,7 @@ export const ABBREVIATIONS: Record<string, string> = {
   행절법: '행정절차법', 남녀고용평등법: '남녀고용평등과 일ㆍ가정 양립 지원에 관한 법률', 산안법: '산업안전보건법', 최저임금법: '최저임금법',
   청탁금지법: '부정청탁 및 금품등 수수의 금지에 관한 법률', 김영란법: '부정청탁 및 금품등 수수의 금지에 관한 법률', 전자서명법: '전자서명법',
   국토계획법: '국토의 계획 및 이용에 관한 법률', 정보공개법: '공공기관의 정보공개에 관한 법률', 가맹사업법: '가맹사업거래의 공정화에 관한 법률',
+  ...MORE_ABBREVIATIONS,
 };
 
 export interface SearchFilters {
@@ -30,6 +33,8 @@ export interface Hit {
   seqs: number[];
   /** the article the query named (e.g. 제750조), when this document has it */
   ref?: number;
+  /** the matching articles (number, title, a snippet around the hit), best first; computed on first read */
+  readonly matches?: ArticleMatch[];
 }
 
 /** ranked hits (at most the best 1,000 text-only matches) and the number of all matching documents */
@@ -64,13 +69,16 @@ export class SearchIndex {
   private aggBuf = new Float64Array(0);
   /** ids of documents whose title is also carried by a newer (preferred) document */
   private olderDup = new Set<string>();
+  /** name key → how many documents cite that name in 「」 (citation prior) */
+  private cited = new Map<string, number>();
   private touchedBuf = new Uint32Array(0);
 
-  constructor(private readonly law: LawStore) {}
+  constructor(private readonly law: SearchSource) {}
 
   /** Load the persisted doc tables of generation gen (postings are read from LMDB on demand). */
   open(gen: number): void {
     this.cache.clear();
+    this.titles.clear();
     this.cacheBytes = 0;
     this.gen = gen;
     this.abbr = new Map(Object.entries(ABBREVIATIONS).map(([k, v]) => [nameKey(k), v]));
@@ -85,6 +93,8 @@ export class SearchIndex {
     });
     this.nameCounts = new Uint16Array(this.names.length);
     this.olderDup = new Set();
+    this.cited = new Map();
+    for (const d of this.law.catalog) for (const c of new Set(d.cites)) this.cited.set(c, (this.cited.get(c) ?? 0) + 1);
     for (const list of this.law.byName.values()) for (const d of list.slice(1)) this.olderDup.add(d.id);
     const meta = gen ? this.law.idx.get([gen, 'meta']) : undefined;
     if (!meta) {
@@ -93,6 +103,7 @@ export class SearchIndex {
     }
     const m = JSON.parse(meta.toString('utf8')) as { N: number; avgdl: number; ids: string[] };
     this.N = m.N; this.avgdl = m.avgdl; this.ids = m.ids;
+    this.ownerIx = new Map(m.ids.map((id, o) => [id, o]));
     const u32 = (b: Buffer) => { const c = new Uint8Array(b.length); c.set(b); return new Uint32Array(c.buffer); };
     this.owner = u32(this.law.idx.get([gen, 'owner'])!);
     this.seq = u32(this.law.idx.get([gen, 'seq'])!);
@@ -110,6 +121,7 @@ export class SearchIndex {
     const ids = law.catalog.map((d) => d.id);
     const ownerL: number[] = [], seqL: number[] = [], lenL: number[] = [];
     const terms = new Map<number, { ids: Uint32Array; tfs: Uint8Array; n: number }>();
+    const titleL: string[][] = [];
     let N = 0, total = 0, postings = 0;
     const buf: number[] = [];
     for (let o = 0; o < ids.length; o++) {
@@ -119,11 +131,15 @@ export class SearchIndex {
       const doc = law.byId.get(id)!;
       const nameTerms = termIds(doc.name);
       let s = 0;
+      const titles: string[] = [];
+      titleL.push(titles);
       for (const { value: a } of law.arts.getRange({ start: [id, 0], end: [id, Number.MAX_SAFE_INTEGER] })) {
         const sq = s++;
+        titles.push(a.deleted ? '' : a.title.replace(/\n/g, ' '));
         if (a.deleted) continue;
         buf.length = 0;
-        termIds(a.title, buf);
+        // the article title is the strongest text evidence: its terms count three times
+        termIds(a.title, buf); termIds(a.title, buf); termIds(a.title, buf);
         termIds(a.content, buf);
         for (const t of nameTerms) buf.push(t); // a law's name counts in each of its articles ("민법 불법행위")
         const n = buf.length;
@@ -151,7 +167,7 @@ export class SearchIndex {
       if (onProgress && o % 200 === 0) onProgress(o, ids.length);
     }
     const tBuild = performance.now();
-    const gen = (law.info().index_gen || 0) + 1;
+    const gen = (law.indexGen() || 0) + 1;
     const toBuf = (a: Uint32Array | Uint16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
     let batch: Array<[number, Buffer]> = [];
     let batchBytes = 0;
@@ -159,7 +175,7 @@ export class SearchIndex {
       const b = batch;
       batch = [];
       batchBytes = 0;
-      await law.store.transaction(() => { for (const [t, buf] of b) law.idx.put([gen, t], buf); });
+      await law.transaction(() => { for (const [t, buf] of b) law.idx.put([gen, t], buf); });
     };
     for (const [t, p] of terms) {
       const b = Buffer.allocUnsafe(p.n * 5);
@@ -170,13 +186,13 @@ export class SearchIndex {
       if (batchBytes > 32 * 1024 * 1024) await flush();
     }
     await flush();
-    await law.store.transaction(() => {
+    await law.transaction(() => {
       law.idx.put([gen, 'owner'], toBuf(Uint32Array.from(ownerL)));
       law.idx.put([gen, 'seq'], toBuf(Uint32Array.from(seqL)));
       law.idx.put([gen, 'len'], toBuf(Uint16Array.from(lenL)));
+      titleL.forEach((ts, o) => law.idx.put([gen, `t${o}`], Buffer.from(ts.join('\n'))));
       law.idx.put([gen, 'meta'], Buffer.from(JSON.stringify({ N, avgdl: N ? total / N : 1, ids })));
-      const info = law.info();
-      law.sys.put('info', { ...info, index_gen: gen });
+      law.setIndexGen(gen);
     });
     const tWrite = performance.now();
     // drop older generations
@@ -184,7 +200,7 @@ export class SearchIndex {
     for (const k of law.idx.getKeys({ start: [0], end: [gen] })) old.push(k as [number, number]);
     for (let i = 0; i < old.length; i += 50000) {
       const part = old.slice(i, i + 50000);
-      await law.store.transaction(() => { for (const k of part) law.idx.remove(k); });
+      await law.transaction(() => { for (const k of part) law.idx.remove(k); });
     }
     this.open(gen);
     return { docs: N, terms: terms.size, postings, ms: Math.round(performance.now() - t0) };
@@ -201,17 +217,66 @@ export class SearchIndex {
       p = { ids: new Uint32Array(c.buffer, 0, n), tfs: c.subarray(n * 4) };
       this.cacheBytes += b.length;
     }
-    if (this.cacheBytes > 128 * 1024 * 1024) { this.cache.clear(); this.cacheBytes = 0; }
+    // 32 MB of decoded postings (the hot bigrams); LMDB pages are mapped, not copied
+    if (this.cacheBytes > 32 * 1024 * 1024) { this.cache.clear(); this.cacheBytes = 0; }
     this.cache.set(t, p);
     return p;
+  }
+
+  /**
+   * Article-title evidence: among the best candidates, an article whose title holds the query's words (연차 유급휴가,
+   * 사기, 건축허가) lifts its document and becomes its first matching article.
+   */
+  private titles = new Map<string, string[]>();
+  private ownerIx = new Map<string, number>();
+
+  /** Article title at a position (persisted per document with the index; the article record for older indexes). */
+  private titleOf(id: string, seq: number): string {
+    let ts = this.titles.get(id);
+    if (!ts) {
+      const o = this.ownerIx.get(id);
+      const b = o === undefined ? undefined : this.law.idx.getBinary([this.gen, `t${o}`]);
+      if (!b) return this.law.arts.get([id, seq])?.title ?? '';
+      ts = b.toString('utf8').split('\n');
+      if (this.titles.size >= 1000) this.titles.delete(this.titles.keys().next().value!);
+      this.titles.set(id, ts);
+    }
+    return ts[seq] ?? '';
+  }
+
+  private titleEvidence(out: Hit[], core: string, named: string[]): void {
+    const nk = named.map(nameKey);
+    const words = [...new Set(core.split(/\s+/).map((w) => nameKey(w.replace(/죄$/, ''))).filter((w) => w.length >= 2 && !nk.some((n) => n.includes(w))))];
+    if (!words.length) return;
+    out.sort((a, b) => b.score - a.score);
+    for (const h of out.slice(0, 20)) {
+      if (!h.seqs.length) continue;
+      let best = 0, bestSeq = -1;
+      for (const s of h.seqs) {
+        // the article record (a few KB) rather than the document's whole article list (민법: 1,100 entries)
+        const tk = nameKey(this.titleOf(h.doc.id, s));
+        if (!tk) continue;
+        let c = 0;
+        for (const w of words) if (tk.includes(w) || (w.length >= 4 && tk.includes(w.slice(0, 3)))) c++;
+        const f = c / words.length;
+        if (f > best) { best = f; bestSeq = s; }
+      }
+      if (best > 0) {
+        h.score += 25 * best + (best === 1 ? 10 : 0);
+        h.seqs = [bestSeq, ...h.seqs.filter((x) => x !== bestSeq)];
+      }
+    }
   }
 
   /**
    * Rank statutes and rules for a query: name matches (exact, abbreviation, prefix, substring, bigram overlap),
    * ministry matches, and BM25 over article text (best article per document, with its article numbers).
    */
-  query(q: string, filters: SearchFilters, articleRef: string | null): HitList {
+  query(query: string, filters: SearchFilters, articleRef: string | null): HitList {
     const law = this.law;
+    // query analysis: abbreviations expanded inside the phrase, endings/particles/filler dropped, synonyms added
+    const aq = analyseQuery(query, this.abbr);
+    const q = aq.core || query;
     const allow = (d: DocRec) => (!filters.categories || filters.categories.has(d.category)) && (!filters.ministry || d.ministries.some((m) => nameKey(m).includes(filters.ministry!)));
     const scores = new Map<DocRec, Hit>();
     const extraTotal: number[] = [];
@@ -261,14 +326,16 @@ export class SearchIndex {
         if (!allow(d)) continue;
         let s = 0;
         let match: Hit['match'] = 'name';
-        if (nk === qk || nk === qkj) s = 100;
+        if (nk === qk || nk === qkj) { s = 100; if (aq.named.length && nameKey(query) !== nk && !nameKey(query).startsWith(nk)) match = 'abbreviation'; }
         else if (fullKey && nk === fullKey) { s = 95; match = 'abbreviation'; }
         else if (fullKey && nk.startsWith(fullKey)) { s = 70 + 10 * (fullKey.length / nk.length); match = 'abbreviation'; }
         else if (nk.startsWith(qk)) s = 70 + 10 * (qk.length / nk.length);
         // the query starts with the whole name ("도로교통법 음주운전"): that statute, searched for the rest
         else if (nk.length >= 2 && (qk.startsWith(nk) || qkj.startsWith(nk))) s = 75 + 10 * (nk.length / qk.length);
         else if (qk.length >= 3 && isAbbrev(qk, nk)) { s = 60 + 10 * (qk.length / nk.length); match = 'abbreviation'; }
-        else if (nk.includes(qk)) s = 50 + 10 * (qk.length / nk.length);
+        // the query inside the name: a whole word of the name (or a long run) counts; syllables inside
+        // other words (사기 in 사기업, 기사기) are a weak fragment
+        else if (nk.includes(qk)) s = wordIn(d.name, qk) || qk.length >= 5 ? 40 + 10 * (qk.length / nk.length) : 12;
         else if (qb.size >= 2) {
           const dice = (2 * common) / (qb.size + nb.size);
           if (common >= 2 && common / qb.size >= 0.6) s = 40 * dice + 10 * (common / qb.size);
@@ -282,17 +349,20 @@ export class SearchIndex {
     }
     // article text (BM25 over bigrams, coordination ≥ 60% of distinct query terms)
     if (this.N > 0) {
-      const qt = [...new Set(termIds(q))];
+      const qt = [...new Set(termIds(aq.text || q))];
       if (qt.length) {
         let post: Array<{ p: Posting; idf: number }> = [];
         let missing = 0;
+        // the statutory terms a plain question was mapped to weigh more than its own words
+        const mapped = aq.plain && aq.mapped ? new Set(termIds(aq.mapped)) : null;
         for (const t of qt) {
           const p = this.posting(t);
           if (!p) { missing++; continue; }
           const df = p.ids.length;
-          post.push({ p, idf: Math.log(1 + (this.N - df + 0.5) / (df + 0.5)) });
+          post.push({ p, idf: Math.log(1 + (this.N - df + 0.5) / (df + 0.5)) * (mapped?.has(t) ? 1.6 : 1) });
         }
-        let nTerms = qt.length;
+        // terms absent from the whole index (bigrams across a compound's parts, filler) do not count
+        let nTerms = qt.length - missing;
         // very common bigrams (in more than 8% of articles, e.g. 대통령령's 대통) add little to BM25 and cost the most:
         // drop them when at least two rarer terms are left
         const rare = post.filter((x) => x.p.ids.length <= this.N * 0.08);
@@ -309,8 +379,9 @@ export class SearchIndex {
           nTerms -= post.length - keep;
           post = post.slice(0, keep);
         }
-        const need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * 0.6);
-        if (post.length >= need && missing <= nTerms - need) {
+        let need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * 0.6);
+        // mostly unknown terms (a typo, nonsense): no text answer rather than a guess on a fragment
+        if (post.length && missing * 2 <= qt.length) {
           const { scores: sc, hits, len, avgdl } = this;
           if (this.touchedBuf.length < this.N) this.touchedBuf = new Uint32Array(this.N);
           const touched = this.touchedBuf;
@@ -327,6 +398,10 @@ export class SearchIndex {
               sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
             }
           }
+          // graceful fallback: when no article holds enough of the terms, take those that hold the most
+          let maxH = 0, enough = false;
+          for (let k = 0; k < nTouched && !enough; k++) { const h = hits[touched[k]!]!; if (h >= need) enough = true; else if (h > maxH) maxH = h; }
+          if (!enough) need = Math.max(1, maxH);
           // best three articles per document (typed arrays indexed by document, no per-hit allocation)
           const nDocs = this.ids.length;
           if (this.aggBuf.length < nDocs * 7) this.aggBuf = new Float64Array(nDocs * 7);
@@ -376,6 +451,8 @@ export class SearchIndex {
       }
     }
     const out = [...scores.values()];
+    this.titleEvidence(out, aq.core, aq.named);
+    for (const h of out) h.score *= priorOf(h.doc, this.cited.get(nameKey(h.doc.name)) ?? 0);
     // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
     if (this.olderDup.size) for (const h of out) if (this.olderDup.has(h.doc.id)) h.score *= 0.5;
     const order = (a: Hit, b: Hit) => b.score - a.score || a.doc.name.length - b.doc.name.length || a.doc.id.localeCompare(b.doc.id);
@@ -392,8 +469,25 @@ export class SearchIndex {
       const d = law.byId.get(this.ids[o]!);
       if (d && allow(d) && !scores.has(d)) extra++;
     }
+    const words = aq.words.length ? aq.words : query.split(/\s+/);
+    for (const h of out.slice(0, 50)) {
+      let cache: ArticleMatch[] | undefined;
+      Object.defineProperty(h, 'matches', {
+        enumerable: true,
+        get: () => (cache ??= snippetMatches((s) => law.arts.get([h.doc.id, s]), h.ref !== undefined ? [h.ref, ...h.seqs.filter((x) => x !== h.ref)] : h.seqs, words)),
+      });
+    }
     return Object.assign(out, { total: out.length + extra });
   }
+}
+
+/** key is one whole word of the name (spaces, middle dots), possibly with a particle or 법/죄/령 after it. */
+function wordIn(name: string, key: string): boolean {
+  for (const w of name.split(/[\sㆍ·,()]+/)) {
+    const k = nameKey(w);
+    if (k === key || (k.startsWith(key) && /^(의|에|과|와|을|를|등|법|죄|령|및|에관한|법률|규칙|시행령|시행규칙)$/.test(k.slice(key.length)))) return true;
+  }
+  return false;
 }
 
 /** q is an abbreviation of name: same first two chars, same last char, all chars in order. */

@@ -6,6 +6,8 @@ import { LawStore } from './store.js';
 import { Importer } from './import.js';
 import { TOOLS, ToolError } from './tools.js';
 import { scheduleGitSync } from './history/daily.js';
+import { bounded } from './tools/bound.js';
+import { LawBusyError, LawPool } from './search-pool.js';
 
 export const MCP_PROTOCOL = '2024-11-05';
 
@@ -70,17 +72,31 @@ function scheduleSync(services: Services, law: LawStore): void {
   services.ext.lawStop = () => clearInterval(t);
 }
 
-/** A fresh McpServer with the eight tools bound to the store (one per session, as the SDK expects). */
+/** The law worker pool of this server (services.ext.lawPool), created on first use. */
+export function getLawPool(services: Services): LawPool {
+  let pool = services.ext.lawPool as LawPool | undefined;
+  if (!pool) {
+    const { config } = services;
+    pool = new LawPool(getLaw(services), { dataPath: services.store.path, workers: config.lawWorkers, queueSize: config.lawQueueSize });
+    services.ext.lawPool = pool;
+  }
+  return pool;
+}
+
+const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+/** A fresh McpServer with the tools bound to the law worker pool (one per session, as the SDK expects). */
 export function createMcpServer(services: Services): McpServer {
-  const law = getLaw(services);
-  const server = new McpServer({ name: 'sejong-law', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: 'Korean statutes and administrative rules. Start with search_laws (names, abbreviations, article words; "민법 제750조"), then get_law / get_article / get_table with the law_id it returns. Dates are YYYYMMDD.' });
+  const pool = getLawPool(services);
+  const server = new McpServer({ name: 'sejong-law', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: 'Korean statutes and administrative rules. Start with search_laws (names, abbreviations, article words; "민법 제750조"), then get_law / get_article / get_table with the law_id (or the exact name) it returns; verify_citation checks a citation such as "근로기준법 제60조 제2항". Long answers come in pages: pass next_cursor back. Dates are YYYYMMDD.' });
   for (const t of TOOLS) {
-    server.registerTool(t.name, { description: t.description, inputSchema: t.schema }, async (args: unknown) => {
+    server.registerTool(t.name, { title: t.title, description: t.description, inputSchema: t.schema, outputSchema: t.output, annotations: { title: t.title, ...ANNOTATIONS } }, async (args: unknown) => {
       try {
-        const out = t.run({ law, now: services.clock.now() }, args);
-        return { content: [{ type: 'text' as const, text: JSON.stringify(out) }] };
+        const out = bounded(await pool.call(t.name, args, services.clock.now())) as Record<string, unknown>;
+        return { content: [{ type: 'text' as const, text: JSON.stringify(out) }], structuredContent: out };
       } catch (e) {
         if (e instanceof ToolError) return { content: [{ type: 'text' as const, text: `${e.field ? `${e.field}: ` : ''}${e.message}` }], isError: true };
+        if (e instanceof LawBusyError) return { content: [{ type: 'text' as const, text: `SERVICE_BUSY: ${e.message} (retry after ${e.retryAfter} s)` }], isError: true };
         services.log.error({ msg: 'law tool failed', tool: t.name, err: (e as Error).message });
         return { content: [{ type: 'text' as const, text: `internal error in ${t.name}: ${(e as Error).message}` }], isError: true };
       }

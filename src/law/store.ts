@@ -4,6 +4,7 @@ import type { Store } from '../store/env.js';
 import type { Article, DocRec, TableRec } from './parse.js';
 import { nameKey } from './normalize.js';
 import { SearchIndex } from './search.js';
+import type { SearchSource } from './search/source.js';
 
 export interface TocEntry { no: string; title: string; preview: string; deleted?: boolean }
 
@@ -51,7 +52,7 @@ export interface CorpusInfo {
   sources: string[];
 }
 
-export class LawStore {
+export class LawStore implements SearchSource {
   readonly docs: Database<DocRec, string>;
   readonly arts: Database<Article, [string, number]>;
   readonly toc: Database<TocEntry[], string>;
@@ -85,6 +86,19 @@ export class LawStore {
     this.sys = store.db('law.sys');
     this.idx = store.db('law.idx', { encoding: 'binary' });
     this.search = new SearchIndex(this);
+  }
+
+  indexGen(): number {
+    return this.info().index_gen;
+  }
+
+  /** the store's info record is written here only (the index calls this inside its last transaction) */
+  setIndexGen(gen: number): void {
+    this.sys.put('info', { ...this.info(), index_gen: gen });
+  }
+
+  transaction<T>(fn: () => T): Promise<T> {
+    return this.store.transaction(fn) as Promise<T>;
   }
 
   info(): CorpusInfo {

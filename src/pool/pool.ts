@@ -1,13 +1,26 @@
-// The bounded worker pool: long-lived threads running src/tasks/*, buffers transferred, full queue → 503.
+// The bounded worker pool: long-lived threads running src/tasks/*, buffers transferred. Admission by expected
+// waiting time (src/pool/admission.ts): synchronous work beyond the wait budget or the queue length → 503
+// SERVICE_BUSY with Retry-After = the estimate; work of accepted async jobs waits (never refused). Every task
+// has a time budget: past it the task is aborted (its worker is terminated and replaced) and fails with 503.
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
 import sharp from 'sharp';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../server/errors.js';
 import { collectBuffers, TASK_ERROR_MARK } from './transfer.js';
+import { Admission, type Slot } from './admission.js';
+import { inJob } from './scope.js';
 
 export interface PoolOptions {
   workers: number;
+  /** synchronous tasks that may wait for a worker; beyond it 503 */
   queueSize: number;
+  /** refuse synchronous tasks whose estimated wait exceeds this (ms); default 10000 (SEJONG_QUEUE_WAIT_MS) */
+  waitBudgetMs?: number;
+  /** default time budget of one task once running (ms); default 30000 (SEJONG_TASK_TIMEOUT_MS) */
+  taskTimeoutMs?: number;
+  /** V8 old-generation limit per worker (MB); pixel caps bound the (external) image memory; default 1024 */
+  heapMb?: number;
   /** extra worker data (e.g. limits) */
   workerData?: Record<string, unknown>;
 }
@@ -16,12 +29,37 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** transfer the input's ArrayBuffers to the worker (the caller must not use them afterwards); default true */
   transfer?: boolean;
+  /** wait for a worker however long the queue (never SERVICE_BUSY for load); default true inside an async job */
+  wait?: boolean;
+  /** time budget of this task once running (ms); default the pool's taskTimeoutMs */
+  timeoutMs?: number;
+  /** a slot secured earlier with pool.admit(task): runs without a second admission check */
+  ticket?: Ticket;
 }
+
+/** A secured place in the pool (see WorkerPool.admit); pass it to run() or release() it. */
+export interface Ticket {
+  readonly task: string;
+  release(): void;
+}
+
+class TicketImpl implements Ticket {
+  used = false;
+  constructor(readonly task: string, readonly slot: Slot, private readonly admission: Admission) {}
+  release(): void {
+    if (!this.used) this.admission.unreserve(this.slot);
+    this.used = true;
+  }
+}
+
+const busy = (message: string, waitMs: number): ApiError =>
+  new ApiError('SERVICE_BUSY', message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) } });
 
 export class WorkerPool {
   private readonly piscina: Piscina;
+  private readonly admission: Admission;
   private closed = false;
-  /** tasks handed to piscina and not yet settled (running or waiting in its queue) */
+  /** tasks handed to a worker and not yet settled (admission lets at most `workers` run) */
   running = 0;
   constructor(readonly opts: PoolOptions) {
     // sharp must be loaded on the main thread before workers use it (libvips is process-global).
@@ -29,15 +67,14 @@ export class WorkerPool {
     // built code (dist/, `npm run build`) runs worker.js directly; from the sources, boot.mjs registers tsx first
     const compiled = import.meta.url.endsWith('.js');
     const filename = fileURLToPath(new URL(compiled ? './worker.js' : './boot.mjs', import.meta.url));
+    this.admission = new Admission(opts.workers);
     this.piscina = new Piscina({
       filename,
       minThreads: opts.workers,
       maxThreads: opts.workers,
-      maxQueue: opts.queueSize,
       idleTimeout: 2 ** 31 - 1,
       workerData: opts.workerData ?? {},
-      // surface worker output (model load messages) on our stderr
-      resourceLimits: { maxOldGenerationSizeMb: 4096 },
+      resourceLimits: { maxOldGenerationSizeMb: opts.heapMb ?? 1024 },
     });
   }
 
@@ -45,37 +82,88 @@ export class WorkerPool {
     return this.opts.workers;
   }
 
+  /** tasks waiting for a worker (including secured tickets) */
   get queued(): number {
-    return this.piscina.queueSize;
+    return this.admission.queued;
+  }
+
+  /** Estimated wait (ms) before a task admitted now would start. */
+  estimateWaitMs(): number {
+    return this.admission.estimateWaitMs();
+  }
+
+  /** Refuse (503 SERVICE_BUSY + Retry-After) when a synchronous task could not start within the budget. */
+  check(): void {
+    if (this.closed) throw new ApiError('SERVICE_BUSY', 'The server is shutting down', { headers: { 'Retry-After': '5' } });
+    const wait = this.admission.estimateWaitMs();
+    const budget = this.opts.waitBudgetMs ?? 10_000;
+    if (this.admission.queued >= this.opts.queueSize) {
+      throw busy(`All ${this.opts.workers} workers are busy and ${this.admission.queued} tasks are waiting; retry in about ${Math.ceil(wait / 1000)} s`, wait);
+    }
+    if (wait > budget) {
+      throw busy(`All ${this.opts.workers} workers are busy: the expected wait is ${Math.ceil(wait)} ms, over the ${budget} ms budget; retry later`, wait);
+    }
+  }
+
+  /** Secure a place for one task now (or throw SERVICE_BUSY): for work that must not be refused later (e.g. after charging). */
+  admit(task: string): Ticket {
+    this.check();
+    return new TicketImpl(task, this.admission.reserve(task), this.admission);
   }
 
   /** Run one task: `src/tasks/<task>.ts` default export, called with input. */
   async run<T = unknown>(task: string, input: unknown, opts: RunOptions = {}): Promise<T> {
-    if (this.closed) throw new ApiError('SERVICE_BUSY', 'The server is shutting down', { headers: { 'Retry-After': '5' } });
-    if (this.piscina.queueSize >= this.opts.queueSize) {
-      throw new ApiError('SERVICE_BUSY', `All ${this.opts.workers} workers are busy and ${this.opts.queueSize} tasks are waiting; retry shortly`, {
-        headers: { 'Retry-After': String(Math.max(1, Math.ceil(this.piscina.queueSize / this.opts.workers))) },
-      });
+    let slot: Slot;
+    if (opts.ticket) {
+      const t = opts.ticket as TicketImpl;
+      if (t.used) throw new Error(`pool ticket for ${t.task} was already used`);
+      t.used = true;
+      slot = t.slot;
+    } else {
+      if (this.closed) throw new ApiError('SERVICE_BUSY', 'The server is shutting down', { headers: { 'Retry-After': '5' } });
+      if (!(opts.wait ?? inJob())) this.check();
+      slot = this.admission.reserve(task);
     }
-    const transferList = opts.transfer === false ? undefined : ([...collectBuffers(input)] as never);
+    await this.admission.acquire(slot, opts.signal);
+    const budget = opts.timeoutMs ?? this.opts.taskTimeoutMs ?? 30_000;
+    const timer = new AbortController();
+    let t: NodeJS.Timeout | undefined;
+    let started = performance.now();
+    // the budget starts when the worker starts the task (not during worker boot or the module's first load)
+    const { port1, port2 } = new MessageChannel();
+    port1.once('message', () => {
+      started = performance.now();
+      t = setTimeout(() => timer.abort(new Error('task time budget exceeded')), budget);
+      port1.close();
+    });
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timer.signal]) : timer.signal;
+    const transferList = [...(opts.transfer === false ? [] : collectBuffers(input)), port2] as never;
     this.running++;
     try {
-      return (await this.piscina.run({ task, input }, { transferList, signal: opts.signal })) as T;
+      const out = (await this.piscina.run({ task, input, started: port2 }, { transferList, signal })) as T;
+      this.admission.observe(task, performance.now() - started);
+      return out;
     } catch (e) {
-      const msg = (e as Error)?.message ?? '';
-      const at = msg.indexOf(TASK_ERROR_MARK);
-      if (at >= 0) {
-        const info = JSON.parse(msg.slice(at + TASK_ERROR_MARK.length)) as { code: string; message?: string; field?: string; status?: number };
-        if (info.code in ERROR_CODES) throw new ApiError(info.code as ErrorCode, info.message ?? info.code, { field: info.field, status: info.status });
-        throw Object.assign(new Error(info.message), { code: info.code, field: info.field });
+      if (timer.signal.aborted) {
+        this.admission.observe(task, budget, true);
+        throw new ApiError('SERVICE_BUSY', `The ${task} task exceeded its time budget of ${budget} ms (SEJONG_TASK_TIMEOUT_MS) and was stopped; try a smaller image`, { headers: { 'Retry-After': '5' } });
       }
-      if (/queue is at limit|Task queue is at limit/i.test(msg)) {
-        throw new ApiError('SERVICE_BUSY', 'The worker queue is full; retry shortly', { headers: { 'Retry-After': '1' } });
-      }
-      throw e;
+      throw this.translate(e);
     } finally {
       this.running--;
+      clearTimeout(t);
+      port1.close();
+      this.admission.release(slot);
     }
+  }
+
+  private translate(e: unknown): unknown {
+    const msg = (e as Error)?.message ?? '';
+    const at = msg.indexOf(TASK_ERROR_MARK);
+    if (at < 0) return e;
+    const info = JSON.parse(msg.slice(at + TASK_ERROR_MARK.length)) as { code: string; message?: string; field?: string; status?: number };
+    if (info.code in ERROR_CODES) return new ApiError(info.code as ErrorCode, info.message ?? info.code, { field: info.field, status: info.status });
+    return Object.assign(new Error(info.message), { code: info.code, field: info.field });
   }
 
   async close(): Promise<void> {

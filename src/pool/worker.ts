@@ -1,9 +1,12 @@
 // Worker entry: dispatches a task name to src/tasks/<name>.ts (loaded once per worker) and moves result buffers back.
+import type { MessagePort } from 'node:worker_threads';
 import { movable, TASK_ERROR_MARK } from './transfer.js';
 
 export interface TaskRequest {
   task: string;
   input: unknown;
+  /** told when the task starts (after the worker booted and loaded the task module): the time budget starts then */
+  started?: MessagePort;
 }
 
 type TaskModule = { default: (input: any) => unknown };
@@ -22,6 +25,8 @@ function load(task: string): Promise<TaskModule> {
 
 export default async function dispatch(req: TaskRequest): Promise<unknown> {
   const mod = await load(req.task);
+  req.started?.postMessage(1);
+  req.started?.close();
   try {
     const out = await mod.default(req.input);
     return movable(out);

@@ -2,11 +2,12 @@
 import crypto from 'node:crypto';
 import uws, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import type { Services } from '../services.js';
-import { ApiError, isApiError } from './errors.js';
+import { ApiError, invalid, isApiError } from './errors.js';
+import { BodyBudget, BodyLease } from './budget.js';
 import { isReply, type Ctx, type Method, type Principal, type RouteDef, type StreamHandle } from './types.js';
 import { parseJson, parseMultipart } from './body.js';
 import { parseWith } from './validate.js';
-import { readBody, writeOut, type OutMessage } from './http.js';
+import { readBody, statusLine, writeOut, type OutMessage } from './http.js';
 import { authenticate } from './auth.js';
 
 interface ReqState {
@@ -27,6 +28,28 @@ function paramNames(path: string): string[] {
   return path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
 }
 
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** The client's x-request-id when it is sane (safe to echo and log), else a fresh UUID. */
+export function requestIdOf(incoming: string | undefined): string {
+  return incoming && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+/** Decode path parameters; a malformed % escape is a 400 naming the parameter, never a URIError. */
+function decodeParams(names: string[], raw: string[]): { params: Record<string, string>; error?: ApiError } {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const value = raw[i] ?? '';
+    try {
+      params[name] = decodeURIComponent(value);
+    } catch {
+      return { params, error: invalid(name, 'a path segment with valid percent-escapes (%XX of UTF-8)', value.slice(0, 60)) };
+    }
+  }
+  return { params };
+}
+
 export class HttpServer {
   readonly app: TemplatedApp;
   private listenSocket: us_listen_socket | null = null;
@@ -34,6 +57,7 @@ export class HttpServer {
   private draining = false;
   private drainWaiters: Array<() => void> = [];
   private readonly streams = new Set<StreamHandle>();
+  readonly budget: BodyBudget;
   port = 0;
 
   get isDraining(): boolean {
@@ -42,6 +66,7 @@ export class HttpServer {
 
   constructor(private readonly services: Services, readonly routes: RouteDef[]) {
     this.app = uws.App();
+    this.budget = new BodyBudget(Math.round(services.config.bodyBudgetMb * 1048576));
     const byPath = new Map<string, RouteDef[]>();
     for (const r of routes) {
       const list = byPath.get(r.path) ?? [];
@@ -52,7 +77,7 @@ export class HttpServer {
     for (const [path, list] of byPath) {
       for (const r of list) {
         const names = paramNames(path);
-        const handler = (res: HttpResponse, req: HttpRequest) => this.handle(res, req, r, names);
+        const handler = this.guard((res, req, rid) => this.handle(res, req, r, names, rid));
         switch (r.method) {
           case 'GET': this.app.get(path, handler); break;
           case 'POST': this.app.post(path, handler); break;
@@ -62,31 +87,63 @@ export class HttpServer {
         }
       }
       const allowed = list.map((r) => r.method).join(', ');
-      this.app.any(path, (res, req) => {
+      this.app.any(path, this.guard((res, req, rid) => {
         const method = req.getCaseSensitiveMethod?.() ?? req.getMethod().toUpperCase();
-        if (method === 'OPTIONS') return this.simple(res, 204, '', { allow: allowed });
-        if (method === 'HEAD' && list.some((r) => r.method === 'GET')) return this.simple(res, 200, '', { allow: allowed });
-        this.simpleError(res, new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; use ${allowed}`), { allow: allowed });
-      });
+        if (method === 'OPTIONS') return this.simple(res, rid, 204, '', { allow: allowed });
+        if (method === 'HEAD' && list.some((r) => r.method === 'GET')) return this.simple(res, rid, 200, '', { allow: allowed });
+        this.simpleError(res, rid, new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; use ${allowed}`), { allow: allowed });
+      }));
     }
-    this.app.any('/*', (res, req) => {
+    this.app.any('/*', this.guard((res, req, rid) => {
       const method = req.getCaseSensitiveMethod?.() ?? req.getMethod().toUpperCase();
       const url = req.getUrl();
-      this.simpleError(res, new ApiError('NOT_FOUND', `No route ${method} ${url}`));
-    });
+      this.simpleError(res, rid, new ApiError('NOT_FOUND', `No route ${method} ${url.slice(0, 200)}`));
+    }));
   }
 
-  private simple(res: HttpResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  /**
+   * The last-resort guard around every uWS handler: a synchronous throw answers 500 INTERNAL_ERROR with the request
+   * id (when nothing was answered yet) and is logged; nothing reaches the event loop.
+   */
+  private guard(fn: (res: HttpResponse, req: HttpRequest, requestId: string) => void): (res: HttpResponse, req: HttpRequest) => void {
+    return (res, req) => {
+      let rid = '';
+      try {
+        rid = requestIdOf(req.getHeader('x-request-id'));
+        fn(res, req, rid);
+      } catch (e) {
+        this.lastResort(res, rid || crypto.randomUUID(), e);
+      }
+    };
+  }
+
+  /** Log an error that escaped request handling and answer 500 if the response is still open. */
+  private lastResort(res: HttpResponse, requestId: string, e: unknown): void {
+    this.services.log.error({ msg: 'unhandled request error', reqId: requestId, err: { message: (e as Error)?.message, stack: (e as Error)?.stack } });
+    const err = new ApiError('INTERNAL_ERROR', `Internal failure; the error was logged (request ${requestId})`);
+    try {
+      res.cork(() => {
+        res.writeStatus(statusLine(500));
+        res.writeHeader('x-request-id', requestId);
+        res.writeHeader('content-type', JSON_TYPE);
+        res.end(JSON.stringify(err.toBody()));
+      });
+    } catch {
+      // already answered or aborted: uWS refuses the write, the error is logged above
+    }
+  }
+
+  private simple(res: HttpResponse, requestId: string, status: number, body: string, headers: Record<string, string> = {}): void {
     const state = { aborted: false, done: false };
     res.onAborted(() => (state.aborted = true));
-    writeOut(res, { status, headers, body }, state);
+    writeOut(res, { status, headers: { ...headers, 'x-request-id': requestId }, body }, state);
   }
 
-  private simpleError(res: HttpResponse, e: ApiError, headers: Record<string, string> = {}): void {
-    this.simple(res, e.status, JSON.stringify(e.toBody()), { 'content-type': JSON_TYPE, ...headers });
+  private simpleError(res: HttpResponse, requestId: string, e: ApiError, headers: Record<string, string> = {}): void {
+    this.simple(res, requestId, e.status, JSON.stringify(e.toBody()), { 'content-type': JSON_TYPE, ...headers });
   }
 
-  private handle(res: HttpResponse, req: HttpRequest, route: RouteDef, names: string[]): void {
+  private handle(res: HttpResponse, req: HttpRequest, route: RouteDef, names: string[], requestId: string): void {
     const t0 = performance.now();
     const state: ReqState = { aborted: false, done: false, closeHandlers: [] };
     res.onAborted(() => {
@@ -98,9 +155,7 @@ export class HttpServer {
     req.forEach((k, v) => (headers[k] = v));
     const path = req.getUrl();
     const rawQuery = new URLSearchParams(req.getQuery() ?? '');
-    const params: Record<string, string> = {};
-    names.forEach((n, i) => (params[n] = decodeURIComponent(req.getParameter(i) ?? '')));
-    const requestId = headers['x-request-id']?.slice(0, 64) || crypto.randomUUID();
+    const { params, error: paramError } = decodeParams(names, names.map((_, i) => req.getParameter(i) ?? ''));
     const ip = Buffer.from(res.getRemoteAddressAsText()).toString();
     const { services } = this;
     const outHeaders: Record<string, string> = { 'x-request-id': requestId };
@@ -115,6 +170,8 @@ export class HttpServer {
       writeOut(res, out, state);
       this.requestDone(ctx, route, out.status, performance.now() - t0, code);
     };
+    const lease = new BodyLease(this.budget);
+    state.closeHandlers.push(() => lease.release());
     const fail = (e: unknown) => {
       const err = toApiError(e, services);
       finish({ status: err.status, headers: { 'content-type': JSON_TYPE, ...err.headers }, body: JSON.stringify(err.toBody()) }, err.code);
@@ -134,6 +191,7 @@ export class HttpServer {
 
     // auth and rate limit need only the headers: decide before reading a body
     try {
+      if (paramError) throw paramError;
       ctx.principal = authenticate(ctx, route, outHeaders);
     } catch (e) {
       release();
@@ -141,14 +199,22 @@ export class HttpServer {
     }
 
     const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
-    const maxBytes = route.maxBodyBytes ?? Math.round(services.config.maxBodyMb * 1048576);
+    const defaultMax = route.auth === 'none' ? services.config.openBodyKb * 1024 : Math.round(services.config.maxBodyMb * 1048576);
+    const maxBytes = route.maxBodyBytes ?? defaultMax;
     const declared = Number(headers['content-length'] ?? '0');
     if (hasBody && declared > maxBytes) {
       release();
       outHeaders.connection = 'close';
       return fail(new ApiError('PAYLOAD_TOO_LARGE', `The body is ${declared} bytes; this endpoint accepts at most ${maxBytes}`));
     }
-    const bodyP = hasBody ? readBody(res, maxBytes, state) : Promise.resolve(Buffer.alloc(0));
+    if (hasBody && declared > 0 && !lease.ensure(declared)) {
+      release();
+      return fail(busy());
+    }
+    // a body the client stops sending never reaches isLast: the abort settles the read
+    const aborted = new Promise<never>((_, reject) => state.closeHandlers.push(() => reject(new Error('aborted'))));
+    aborted.catch(() => undefined);
+    const bodyP = hasBody ? Promise.race([readBody(res, maxBytes, state, (size) => lease.ensure(size)), aborted]) : Promise.resolve(Buffer.alloc(0));
     let streamOpened = false;
 
     void (async () => {
@@ -161,6 +227,7 @@ export class HttpServer {
             outHeaders.connection = 'close';
             throw new ApiError('PAYLOAD_TOO_LARGE', `The body is larger than the ${maxBytes} bytes this endpoint accepts`);
           }
+          if ((e as Error).message === 'busy') throw busy();
           return; // aborted
         }
         ctx.rawBody = raw;
@@ -194,9 +261,10 @@ export class HttpServer {
       } catch (e) {
         fail(e);
       } finally {
+        lease.release();
         if (!streamOpened) release();
       }
-    })();
+    })().catch((e) => this.lastResort(res, requestId, e));
   }
 
   private async openStream(res: HttpResponse, ctx: Ctx, route: RouteDef, state: ReqState, outHeaders: Record<string, string>, t0: number): Promise<void> {
@@ -234,7 +302,13 @@ export class HttpServer {
       res.writeHeader('x-accel-buffering', 'no');
     });
     this.requestDone(ctx, route, 200, performance.now() - t0);
-    await route.stream!(ctx, handle);
+    try {
+      await route.stream!(ctx, handle);
+    } catch (e) {
+      // headers are out: log the failure and close the stream rather than leave the client waiting
+      toApiError(e, this.services);
+      handle.end();
+    }
   }
 
   private requestDone(ctx: Ctx, route: RouteDef, status: number, ms: number, code?: string): void {
@@ -269,6 +343,10 @@ export class HttpServer {
     }
     (this.app as unknown as { close?: () => void }).close?.();
   }
+}
+
+function busy(): ApiError {
+  return new ApiError('SERVICE_BUSY', 'Too many request bodies are being received at once; retry shortly', { headers: { 'retry-after': '1', connection: 'close' } });
 }
 
 export function toApiError(e: unknown, services: Services): ApiError {

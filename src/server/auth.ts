@@ -1,4 +1,5 @@
 // Who is calling: API key (X-API-Key or Bearer), the admin key, or a job access key; then the per-key rate limit.
+import crypto from 'node:crypto';
 import { ApiError } from './errors.js';
 import type { Ctx, Principal, RouteDef } from './types.js';
 
@@ -30,7 +31,10 @@ export function authenticate(ctx: Ctx, route: RouteDef, outHeaders: Record<strin
     if (route.auth === 'job') {
       const q = route.accessKeyQuery ? ctx.rawQuery.get(route.accessKeyQuery) ?? undefined : undefined;
       const token = (viaBearer ? key : undefined) ?? q;
-      if (token) return { kind: 'token', token };
+      if (token) {
+        limitToken(ctx, route, token, outHeaders);
+        return { kind: 'token', token };
+      }
       if (key) throw new ApiError('INVALID_API_KEY', 'The key is invalid or revoked');
       throw new ApiError('INVALID_API_KEY', 'An API key (X-API-Key) or the job\'s access key (Authorization: Bearer) is required');
     }
@@ -51,4 +55,26 @@ export function authenticate(ctx: Ctx, route: RouteDef, outHeaders: Record<strin
     }
   }
   return principal;
+}
+
+/**
+ * Job access keys (principal 'token') are rate limited per token (its hash) and per client address, so that
+ * polling and token guessing are bounded: SEJONG_TOKEN_RATE_PER_MINUTE per token, ten times that per address.
+ */
+function limitToken(ctx: Ctx, route: RouteDef, token: string, outHeaders: Record<string, string>): void {
+  if (route.noRateLimit) return;
+  const { services } = ctx;
+  const perToken = services.config.tokenRatePerMinute;
+  const now = services.clock.now();
+  const hash = crypto.createHash('sha256').update(token).digest('hex').slice(0, 32);
+  for (const [id, perMinute] of [[`tok.${hash}`, perToken], [`ip.${ctx.ip}`, perToken * 10]] as const) {
+    const r = services.limiter.hit(id, perMinute, perMinute * 1440, now);
+    if (!r.allowed) {
+      throw new ApiError('RATE_LIMITED', `Rate limit of ${r.limit} requests per ${r.window} for job access keys exceeded; retry in ${r.retryAfter} s`, {
+        headers: { 'retry-after': String(r.retryAfter) },
+      });
+    }
+    outHeaders['ratelimit-policy'] = r.policy;
+    outHeaders['ratelimit'] = `"${r.window}";r=${r.remaining};t=${r.resetSeconds}`;
+  }
 }

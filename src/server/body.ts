@@ -43,6 +43,7 @@ export function parseMultipart(raw: Buffer, contentType: string, spec: Extract<B
     } else if (p.filename !== undefined && p.type && !/^text\//.test(p.type)) {
       throw new ApiError('INVALID_REQUEST', `Unexpected file part ${p.name}`, { field: p.name });
     } else {
+      if (Object.hasOwn(fields, p.name)) throw new ApiError('INVALID_REQUEST', `The field ${p.name} was sent more than once; send it once`, { field: p.name });
       fields[p.name] = data.toString('utf8');
     }
   }

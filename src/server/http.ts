@@ -30,9 +30,10 @@ export function writeOut(res: HttpResponse, out: OutMessage, state: { aborted: b
 
 /**
  * Read the request body up to maxBytes. Must be called synchronously inside the uWS handler.
- * Resolves with the bytes, or rejects with 'too-large' (the caller answers 413) or 'aborted'.
+ * Resolves with the bytes, or rejects with 'too-large' (the caller answers 413), 'busy' (grow() refused more
+ * bytes: the global body budget is spent, 503) or 'aborted'.
  */
-export function readBody(res: HttpResponse, maxBytes: number, state: { aborted: boolean }): Promise<Buffer> {
+export function readBody(res: HttpResponse, maxBytes: number, state: { aborted: boolean }, grow: (size: number) => boolean = () => true): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -48,6 +49,12 @@ export function readBody(res: HttpResponse, maxBytes: number, state: { aborted: 
       if (size > maxBytes) {
         failed = true;
         reject(new Error('too-large'));
+        return;
+      }
+      if (!grow(size)) {
+        failed = true;
+        chunks.length = 0;
+        reject(new Error('busy'));
         return;
       }
       // uWS reuses the chunk's memory after this callback: copy it

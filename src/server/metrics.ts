@@ -27,7 +27,7 @@ export class Metrics {
     const { pool, jobs } = services;
     const reg = [this.registry];
     new client.Gauge({ name: 'sejong_pool_workers', help: 'Worker threads in the CPU pool', registers: reg, collect() { this.set(pool.size); } });
-    new client.Gauge({ name: 'sejong_pool_busy', help: 'Tasks running on a worker now', registers: reg, collect() { this.set(Math.max(0, Math.min(pool.size, pool.running - pool.queued))); } });
+    new client.Gauge({ name: 'sejong_pool_busy', help: 'Tasks running on a worker now', registers: reg, collect() { this.set(pool.running); } });
     new client.Gauge({ name: 'sejong_pool_queue', help: 'Tasks waiting for a worker', registers: reg, collect() { this.set(pool.queued); } });
     new client.Gauge({
       name: 'sejong_jobs_processing', help: 'Jobs in state processing, by family', labelNames: ['family'] as const, registers: reg,

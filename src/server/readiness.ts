@@ -21,7 +21,7 @@ export class Readiness {
     this.warming = true;
     const { pool } = this.services;
     const t0 = performance.now();
-    const runs = Array.from({ length: pool.size }, () => pool.run<{ threadId: number; models: string[] }>('models-ready', { holdMs: 200 }));
+    const runs = Array.from({ length: pool.size }, () => pool.run<{ threadId: number; models: string[] }>('models-ready', { holdMs: 200 }, { wait: true }));
     void Promise.all(runs).then(
       (r) => {
         const threads = new Set(r.map((x) => x.threadId)).size;
@@ -50,7 +50,7 @@ export class Readiness {
       checks.store = { ok: false, detail: (e as Error).message };
     }
     try {
-      await this.services.pool.run('pool-selftest', { mode: 'echo' }, { signal: AbortSignal.timeout(POOL_PING_MS) });
+      await this.services.pool.run('pool-selftest', { mode: 'echo' }, { wait: true, signal: AbortSignal.timeout(POOL_PING_MS) });
       checks.pool = { ok: true, detail: `${this.services.pool.size} workers` };
     } catch (e) {
       checks.pool = { ok: false, detail: (e as Error).message };

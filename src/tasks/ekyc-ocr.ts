@@ -1,6 +1,8 @@
 // Task: read the fields of a Korean ID card (jumin / driver / alien). Input image ideally 1280×807, perspective-corrected.
 import sharp from 'sharp';
-import { checkImage, openSharp, decodeFailure } from './lib/image-io.js';
+import { checkImage, openSharp, decodeFailure, capSize, checkAspect, decodeChecked, toBuffer, type Checked, type Raw } from './lib/image-io.js';
+import { detectCard, warpQuad, ID1_RATIO } from './perspective.js';
+import type { Pt } from './lib/geometry.js';
 import { readCard, fieldNames, type DocType, type FieldResult } from '../vision/idcard.js';
 import { OCR_MODELS, type RgbImage } from '../vision/index.js';
 
@@ -23,13 +25,25 @@ export interface EkycOcrOutput {
 }
 
 const CARD_W = 1280, CARD_H = 807;
+/** An ID card is 1.58:1; photos may be portrait or loosely cropped: sides may differ by at most 4× (docs/ekyc.md). */
+export const CARD_MAX_ASPECT = 4;
+/** The card frame never exceeds this many pixels (1280 wide at 1:4 would be 6.6 MP). */
+const CARD_MAX_PIXELS = 4_000_000;
+/** longer side of the copy the card outline is searched on (as the perspective-crop endpoint) */
+const DETECT_SIDE = 800;
 
-/** Bring the card to the nominal 1280×807 frame (stretch when the aspect is within 12 %, else fit width). */
+/**
+ * Bring the card to the nominal 1280×807 frame (stretch when the aspect is within 12 %, else fit width). A photo
+ * of a card at an angle on a background (the card outline found inside the frame, ID-1 aspect) is rectified first.
+ */
 export async function loadCard(bytes: Uint8Array, field: string, maxPixels?: number): Promise<{ img: RgbImage; sx: number; sy: number; width: number; height: number }> {
   const c = await checkImage(bytes, { field, maxPixels });
+  checkAspect(c, CARD_MAX_ASPECT, 'an ID card image');
+  const rect = await rectified(c);
+  if (rect) return rect;
   const aspect = c.width / c.height;
   const near = Math.abs(aspect / (CARD_W / CARD_H) - 1) < 0.12;
-  const tw = CARD_W, th = near ? CARD_H : Math.max(1, Math.round(CARD_W / aspect));
+  const { width: tw, height: th } = capSize(CARD_W, near ? CARD_H : CARD_W / aspect, CARD_MAX_PIXELS);
   try {
     const { data, info } = await openSharp(c).resize(tw, th, { fit: 'fill', kernel: 'lanczos3' }).flatten({ background: '#ffffff' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
     return { img: { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: 3 }, sx: c.width / info.width, sy: c.height / info.height, width: c.width, height: c.height };
@@ -38,6 +52,35 @@ export async function loadCard(bytes: Uint8Array, field: string, maxPixels?: num
   }
 }
 void sharp;
+
+/** When the image is a photo with the card inside it (not a crop), the card warped to 1280×807; else null. */
+async function rectified(c: Checked): Promise<{ img: RgbImage; sx: number; sy: number; width: number; height: number } | null> {
+  let full: Raw;
+  try {
+    full = await decodeChecked(c, 3);
+  } catch (e) {
+    throw decodeFailure(c, e);
+  }
+  const scale = Math.min(1, DETECT_SIDE / Math.max(full.width, full.height));
+  let small: Raw = full;
+  if (scale < 1) {
+    const sw = Math.max(1, Math.round(full.width * scale)), sh = Math.max(1, Math.round(full.height * scale));
+    const data = await sharp(toBuffer(full.data), { raw: { width: full.width, height: full.height, channels: 3 } }).resize({ width: sw, height: sh, fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();
+    small = { data, width: sw, height: sh, channels: 3 };
+  }
+  const det = detectCard(small);
+  // a crop (the card fills the frame) or no clear ID-1 outline: read the image as it is
+  if (!det.found || det.areaFraction > 0.9 || Math.abs(det.aspect / ID1_RATIO - 1) > 0.2) return null;
+  const corners = det.corners.map(([x, y]) => [x / scale, y / scale]) as [Pt, Pt, Pt, Pt];
+  const w = (Math.hypot(corners[1][0] - corners[0][0], corners[1][1] - corners[0][1]) + Math.hypot(corners[2][0] - corners[3][0], corners[2][1] - corners[3][1])) / 2;
+  // small cards: warp at their own size, then enlarge with lanczos (a bilinear warp straight to 1280 is softer)
+  const ow = Math.min(CARD_W, Math.max(64, Math.round(w))), oh = Math.round((ow * CARD_H) / CARD_W);
+  const out = warpQuad(full, corners, ow, oh);
+  let data: Uint8Array = out.data;
+  if (ow !== CARD_W) data = await sharp(toBuffer(out.data), { raw: { width: ow, height: oh, channels: 3 } }).resize(CARD_W, CARD_H, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();
+  // bbox of the answer: in the rectified card's pixels scaled back to the card's size in the photo
+  return { img: { data, width: CARD_W, height: CARD_H, channels: 3 }, sx: ow / CARD_W, sy: oh / CARD_H, width: c.width, height: c.height };
+}
 
 export default async function ekycOcr(input: EkycOcrInput): Promise<EkycOcrOutput> {
   const { img, sx, sy, width, height } = await loadCard(input.image, input.field ?? 'image', input.maxPixels);

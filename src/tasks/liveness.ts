@@ -1,6 +1,7 @@
-// Task: passive liveness of the largest face of one image (fr_liveness, BGR input).
+// Task: passive liveness of the largest face of one image: min(fr_liveness, screen/print cue score).
 import { loadRgb } from './face-detect.js';
-import { detectFaces, livenessScore, LIVENESS_MODEL } from '../vision/index.js';
+import { detectFaces, LIVENESS_MODEL } from '../vision/index.js';
+import { livenessCheck } from '../vision/liveness.js';
 
 export interface LivenessInput {
   image: Uint8Array;
@@ -19,6 +20,6 @@ export default async function liveness(input: LivenessInput): Promise<LivenessOu
   const { img } = await loadRgb(input.image, input.field ?? 'image', input.maxPixels);
   const faces = await detectFaces(img);
   if (!faces.length) return { faceDetected: false, faceCount: 0, score: 0, model: LIVENESS_MODEL };
-  const { score } = await livenessScore(img, faces[0]!.box);
+  const { score } = await livenessCheck(img, faces[0]!.box);
   return { faceDetected: true, faceCount: faces.length, score: Math.round(score * 10000) / 10000, model: LIVENESS_MODEL };
 }

@@ -17,13 +17,20 @@ export const QUALITY = {
   blurVar: 60,
   /** "soft" between blurVar and softVar */
   softVar: 200,
-  /** contrast = 100 * min(1, stddev(luma) / contrastRef) */
-  contrastRef: 64,
+  /** contrast = 100 * min(1, (p99 - p1 of luma) / contrastRef): the ink-to-paper spread, not the RMS (a card is
+   *  mostly paper, so its RMS contrast is low however crisp the print) */
+  contrastRef: 160,
   minBrightness: 25,
-  maxBrightness: 85,
+  /** white card paper photographed well sits at 85–90 % (mean luma): only a nearly white frame is overexposed */
+  maxBrightness: 94,
+  /** brightness score is 100 inside [brightLow, brightHigh] and falls 2.5 per point outside */
+  brightLow: 35,
+  brightHigh: 90,
   minContrast: 25,
-  /** luma >= glareLuma counts as blown-out; glare when more than glareRatio of the image is */
+  /** luma >= max(glareLuma, paper + glareAbovePaper) counts as blown-out (paper = 75th percentile of luma, so
+   *  bright paper is not glare); glare when more than glareRatio of the image is */
   glareLuma: 250,
+  glareAbovePaper: 8,
   glareRatio: 0.03,
   minShortSide: 400,
   passOverall: 60,
@@ -32,7 +39,7 @@ export const QUALITY = {
 export interface QualityResult {
   /** 0..100: mean luma / 255 */
   brightness: number;
-  /** 0..100: RMS contrast, stddev(luma)/64 capped */
+  /** 0..100: ink-to-paper spread, (p99 - p1 of luma)/160 capped */
   contrast: number;
   /** 0..100: log-scaled variance of the Laplacian */
   sharpness: number;
@@ -54,24 +61,29 @@ const r1 = (v: number): number => Math.round(v * 10) / 10;
 export function measureGrey(g: Grey, width: number, height: number): QualityResult {
   const n = g.data.length;
   let s = 0, s2 = 0, glare = 0, dark = 0;
+  const hist = new Uint32Array(256);
   for (let i = 0; i < n; i++) {
     const v = g.data[i]!;
     s += v;
     s2 += v * v;
-    if (v >= QUALITY.glareLuma) glare++;
+    hist[v < 0 ? 0 : v > 255 ? 255 : Math.round(v)]!++;
     if (v < 40) dark++;
   }
+  const pct = (p: number): number => { let acc = 0; for (let v = 0; v < 256; v++) { acc += hist[v]!; if (acc >= p * n) return v; } return 255; };
+  const glareFrom = Math.max(QUALITY.glareLuma, pct(0.75) + QUALITY.glareAbovePaper);
+  for (let v = glareFrom; v < 256; v++) glare += hist[v]!;
+  const spread = pct(0.99) - pct(0.01);
   const mean = s / n;
   const std = Math.sqrt(Math.max(0, s2 / n - mean * mean));
   const lv = laplacianVariance(g);
   const brightness = (mean / 255) * 100;
-  const contrast = Math.min(100, (100 * std) / QUALITY.contrastRef);
+  const contrast = Math.min(100, (100 * spread) / QUALITY.contrastRef);
   const sharpness = Math.min(100, (100 * Math.log10(1 + lv)) / Math.log10(1 + QUALITY.sharpRef));
   const glareRatio = glare / n;
   const darkRatio = dark / n;
   const isBlurry = lv < QUALITY.blurVar;
 
-  const brightScore = Math.max(0, 100 - 2.5 * Math.max(0, Math.abs(brightness - 55) - 15));
+  const brightScore = Math.max(0, 100 - 2.5 * Math.max(0, QUALITY.brightLow - brightness, brightness - QUALITY.brightHigh));
   let overall = 0.45 * sharpness + 0.3 * brightScore + 0.25 * contrast;
   if (glareRatio > QUALITY.glareRatio) overall -= Math.min(30, glareRatio * 300);
   overall = Math.max(0, Math.min(100, overall));

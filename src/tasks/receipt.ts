@@ -9,7 +9,8 @@
 //   despeckle    remove dark specks smaller than ~ (width/500)^2 pixels
 //   encode       1-bit PNG with 300 dpi
 import sharp from 'sharp';
-import { checkImage, decodeChecked, toBuffer, type DecodeOptions } from './lib/image-io.js';
+import { checkImage, checkAspect, decodeChecked, toBuffer, type DecodeOptions } from './lib/image-io.js';
+import { badInput } from './lib/task-error.js';
 import { gaussianBlur, greyFromU8, histogram, otsu, percentile as percentileOf, sauvola, type Grey } from './lib/gray.js';
 import { convexHull, type Pt } from './lib/geometry.js';
 import { encodePng1 } from './lib/png1.js';
@@ -170,9 +171,17 @@ async function inkBox(rd: Uint8Array, RW: number, RH: number): Promise<[number, 
   return [x0 / sc, y0 / sc, x1 / sc, y1 / sc];
 }
 
+/** Smallest side and largest side ratio of a receipt photo (long till receipts included). */
+export const RECEIPT_MIN_SIDE = 64, RECEIPT_MAX_ASPECT = 20;
+
 export default async function receipt(input: ReceiptInput): Promise<ReceiptOutput> {
   const steps: string[] = [];
   const c = await checkImage(input.image, input);
+  // thinner images cannot show a readable receipt and are thinner than the analysis windows
+  if (Math.min(c.width, c.height) < RECEIPT_MIN_SIDE) {
+    throw badInput(c.field, `The image in ${c.field} is ${c.width}x${c.height}; a receipt photo must be at least ${RECEIPT_MIN_SIDE} pixels on each side`);
+  }
+  checkAspect(c, RECEIPT_MAX_ASPECT, 'a receipt photo');
   const full = await decodeChecked(c, 1, 4000);
   const W = full.width, H = full.height;
 

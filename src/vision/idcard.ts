@@ -20,6 +20,11 @@ export function normaliseRrn(raw: string): string {
   let s = raw.replace(/\s+/g, '').replace(/[—–~_=]/g, '-');
   // a missing hyphen: 13 characters
   if (/^\d{6}[^-]{7}$/.test(s)) s = `${s.slice(0, 6)}-${s.slice(6)}`;
+  // small or blurred captures: the hyphen read as another mark ("700112%1…", "761025'1…") or lost before a mask
+  // whose asterisks came back as fewer other glyphs ("7610251漢漢고")
+  else if (/^\d{6}[^\d*-]\d/.test(s)) s = `${s.slice(0, 6)}-${s.slice(7)}`;
+  else if (/^\d{7}([^\d-].*)?$/.test(s)) s = `${s.slice(0, 6)}-${s.slice(6)}`;
+  else if (/^\d{7}-$/.test(s)) s = `${s.slice(0, 6)}-${s.slice(6, 7)}`; // the hyphen after the gender digit, mask lost
   const m = /^(\d{6})-(.*)$/.exec(s);
   if (!m) return s;
   const back = m[2]!.replace(/^['`.,]+/, '');
@@ -28,6 +33,8 @@ export function normaliseRrn(raw: string): string {
   if (/[^\d]/.test(back) || back.length !== 7) {
     const visible = /^\d*/.exec(back)![0].slice(0, 7);
     if (visible.length === 7) return `${m[1]}-${visible}`;
+    // only the gender digit read (the mask lost entirely on a small or blurred capture): the rest is the mask
+    if (back.length === 1) return `${m[1]}-${back}******`;
     if (!/[^\d]/.test(back)) return `${m[1]}-${back}`; // too short/long and unmasked: leave as read (fails validation)
     return `${m[1]}-${visible}${'*'.repeat(7 - visible.length)}`;
   }
@@ -152,6 +159,8 @@ export async function readCard(img: RgbImage, doc: DocType, now = new Date()): P
     const alt = lines.find((l) => !used.has(l) && RRN.test(normaliseRrn(l.text.replace(/\s+/g, ''))));
     if (alt) fields[numberField] = { text: alt.text, confidence: alt.confidence, bbox: round(alt.box) };
   }
+  // weak name / number lines (small, blurred, glared captures): read prepared copies of the line, keep the best
+  await rereadWeak(img, fields, doc, numberField);
   // short codes lose their first glyph on some crops ("F-4" → "-4"): re-read with more context before giving up
   if (doc === 'alien' && fields.status && fields.status.text && !VISA.test(normaliseVisa(fields.status.text))) {
     const { recognizeBoxes } = await import('./ocr.js');
@@ -167,6 +176,28 @@ export async function readCard(img: RgbImage, doc: DocType, now = new Date()): P
   const vals = Object.values(fields);
   const overallConfidence = vals.length ? vals.reduce((s, f) => s + f.confidence, 0) / vals.length : 0;
   return { docType: doc, fields, overallConfidence: Math.round(overallConfidence * 1000) / 1000, lines };
+}
+
+const nameOk = (doc: DocType, t: string): boolean => (doc === 'alien' ? /^[A-Z][A-Z']+( [A-Z']+)+$/.test(t.toUpperCase().trim()) : /^[가-힣]{2,5}$/.test(t.replace(/\s+/g, '')));
+const numberOk = (t: string): boolean => RRN.test(normaliseRrn(t));
+/** Below this mean character probability a valid-looking name or number is read again. */
+const REREAD_CONF = 0.9;
+
+async function rereadWeak(img: RgbImage, fields: Record<string, FieldResult>, doc: DocType, numberField: string): Promise<void> {
+  const { recognizeBoxes } = await import('./ocr.js');
+  const { lineVariants } = await import('./reread.js');
+  for (const [k, ok] of [['name', (t: string) => nameOk(doc, t)], [numberField, numberOk]] as const) {
+    const f = fields[k];
+    if (!f || (ok(f.text) && f.confidence >= REREAD_CONF)) continue;
+    let best = { text: f.text, confidence: f.confidence, valid: ok(f.text) };
+    for (const v of lineVariants(img, f.bbox)) {
+      const [r] = await recognizeBoxes(v.img, [v.box], 1);
+      if (!r || !r.text) continue;
+      const valid = ok(r.text);
+      if ((valid && !best.valid) || (valid === best.valid && r.confidence > best.confidence)) best = { text: r.text, confidence: r.confidence, valid };
+    }
+    if (best.text !== f.text) fields[k] = { text: best.text, confidence: best.confidence, bbox: f.bbox };
+  }
 }
 
 /** Normalise and check each field; what fails keeps its text but has its confidence lowered. */

@@ -261,3 +261,73 @@ export async function renderPassport(opts: { seed?: number; degrade?: Degrade; c
   img = await degrade(img, opts.degrade ?? {}, r, W, H);
   return { image: await img.png().toBuffer(), truth: { name: `${surname} ${given}`, birth_date: `${year}-${pad(month)}-${pad(day)}` }, mrz: [l1, line2] };
 }
+
+// ---------------------------------------------------------------- phone-photo degradations (OCR on poor captures)
+
+/** How a rendered card is "photographed": all optional; sizes refer to the 1280-px card before the downscale. */
+export interface PhotoDegrade {
+  /** perspective: the card is put on a table with a margin and each corner moved by up to tilt × card width */
+  tilt?: number;
+  /** Gaussian blur sigma (px at 1280) */
+  blur?: number;
+  /** motion blur length (px at 1280), random direction */
+  motion?: number;
+  /** a soft glare spot over the card text, peak opacity 0..1 (white) */
+  glare?: number;
+  /** JPEG quality of the result (default 60) */
+  jpegQuality?: number;
+  /** width of the delivered photo (default 1280) */
+  width?: number;
+}
+
+/** The degradation kinds of the poor-capture set (bench/ocr-poor.ts, test/vision/ocr-poor.test.ts). */
+export const POOR_CAPTURES: Record<string, PhotoDegrade> = {
+  'clean-1280-q60': {},
+  'small-640': { width: 640 },
+  'small-480': { width: 480 },
+  'perspective-640': { tilt: 0.07, width: 640 },
+  'gauss-blur-640': { blur: 1.6, width: 640 },
+  'motion-blur-640': { motion: 9, width: 640 },
+  'glare-640': { glare: 0.85, width: 640 },
+  'all-480': { tilt: 0.05, blur: 1, motion: 5, glare: 0.7, width: 480 },
+};
+
+/** Photograph a rendered card: perspective on a table, blur, motion, glare, downscale, JPEG (q60 by default). */
+export async function photographCard(card: RenderedCard, d: PhotoDegrade, seed = 1): Promise<Buffer> {
+  const r = rng(seed * 7919 + 17);
+  const W = card.width, H = card.height;
+  let { data } = await sharp(card.image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let w = W, h = H;
+  if (d.glare) {
+    // an elliptic radial gradient somewhere over the text column of the card
+    const cx = W * (0.15 + r() * 0.45), cy = H * (0.25 + r() * 0.35), rx = W * (0.12 + r() * 0.08), ry = H * (0.12 + r() * 0.1);
+    const svg = `<svg width="${W}" height="${H}"><defs><radialGradient id="g"><stop offset="0" stop-color="#fff" stop-opacity="${d.glare}"/><stop offset="0.5" stop-color="#fff" stop-opacity="${(d.glare * 0.85).toFixed(3)}"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient></defs><ellipse cx="${cx}" cy="${cy}" rx="${rx}" ry="${ry}" fill="url(#g)"/></svg>`;
+    data = await sharp(data, { raw: { width: W, height: H, channels: 3 } }).composite([{ input: Buffer.from(svg) }]).removeAlpha().raw().toBuffer();
+  }
+  if (d.tilt !== undefined) {
+    const { homography, warp } = await import('../../src/tasks/lib/geometry.js');
+    const m = 0.08 + d.tilt;
+    w = Math.round(W * (1 + 2 * m));
+    h = Math.round(H * (1 + 2 * m * 1.3));
+    const ox = W * m, oy = H * m * 1.3;
+    const j = () => (r() * 2 - 1) * d.tilt! * W;
+    const corners: Array<[number, number]> = [[ox + j(), oy + j()], [ox + W + j(), oy + j()], [ox + W + j(), oy + H + j()], [ox + j(), oy + H + j()]];
+    const rgba = new Uint8Array(W * H * 4);
+    for (let i = 0; i < W * H; i++) { rgba[i * 4] = data[i * 3]!; rgba[i * 4 + 1] = data[i * 3 + 1]!; rgba[i * 4 + 2] = data[i * 3 + 2]!; rgba[i * 4 + 3] = 255; }
+    const out = warp({ data: rgba, width: W, height: H, channels: 4 }, homography(corners, [[0, 0], [W, 0], [W, H], [0, H]]), w, h, [0, 0, 0, 0]);
+    data = await sharp(Buffer.from(out.data), { raw: { width: w, height: h, channels: 4 } }).flatten({ background: '#5b4a3a' }).raw().toBuffer();
+  }
+  let p = sharp(data, { raw: { width: w, height: h, channels: 3 } });
+  if (d.blur) p = sharp(await p.blur(d.blur).raw().toBuffer(), { raw: { width: w, height: h, channels: 3 } });
+  if (d.motion) {
+    const k = Math.max(3, Math.round(d.motion) | 1), a = r() * Math.PI;
+    const kernel = new Array(k * k).fill(0);
+    for (let t = 0; t < k * 4; t++) {
+      const s = (t / (k * 4 - 1) - 0.5) * (k - 1);
+      kernel[Math.round((k - 1) / 2 + s * Math.sin(a)) * k + Math.round((k - 1) / 2 + s * Math.cos(a))] += 1;
+    }
+    p = sharp(await p.convolve({ width: k, height: k, kernel, scale: kernel.reduce((x, y) => x + y, 0) }).raw().toBuffer(), { raw: { width: w, height: h, channels: 3 } });
+  }
+  if (d.width && d.width !== w) p = p.resize({ width: d.width, kernel: 'lanczos3' });
+  return p.jpeg({ quality: d.jpegQuality ?? 60 }).toBuffer();
+}

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startTestServer } from '../helpers/server.js';
 import { sampleDataDir } from './fixture.js';
 
-const srv = await startTestServer({ dataDir: await sampleDataDir() });
+const srv = await startTestServer({ dataDir: await sampleDataDir(), env: { SEJONG_MCP_RATE_PER_SECOND: '100000', SEJONG_MCP_RATE_BURST: '100000' } });
 t.teardown(() => srv.close());
 
 const client = new Client({ name: 'sejong-test', version: '1.0.0' });
@@ -25,9 +25,14 @@ async function callErr(name: string, args: Record<string, unknown>): Promise<str
   return r.content[0]!.text;
 }
 
-t.test('tools/list: the eight tools with schemas', async (t) => {
+t.test('tools/list: the eight tools plus verify_citation and compare_versions, with schemas and metadata', async (t) => {
   const { tools } = await client.listTools();
-  t.same(tools.map((x) => x.name).sort(), ['get_article', 'get_changelog', 'get_history', 'get_law', 'get_relations', 'get_table', 'list_laws', 'search_laws']);
+  t.same(tools.map((x) => x.name).sort(), ['compare_versions', 'get_article', 'get_changelog', 'get_history', 'get_law', 'get_relations', 'get_table', 'list_laws', 'search_laws', 'verify_citation']);
+  for (const x of tools) {
+    t.type(x.title, 'string', `${x.name} has a title`);
+    t.same({ r: x.annotations?.readOnlyHint, i: x.annotations?.idempotentHint, o: x.annotations?.openWorldHint }, { r: true, i: true, o: false }, `${x.name} annotations`);
+    t.equal((x.outputSchema as any)?.type, 'object', `${x.name} has an outputSchema`);
+  }
   const search = tools.find((x) => x.name === 'search_laws')!;
   t.same((search.inputSchema as any).required, ['query']);
   t.equal((search.inputSchema as any).properties.limit.maximum, 100);
@@ -100,8 +105,15 @@ t.test('search_laws / list_laws: limits and bad values are tool errors', async (
   t.match(await callErr('list_laws', { sort: 'size' }), /sort/);
   const d = await call('list_laws', {});
   t.equal(d.results.length, 50);
+  // 500 entries do not fit in one answer under 50 KB: the page is cut, says so, and the cursor continues after it
   const big = await call('list_laws', { limit: 500 });
-  t.equal(big.results.length, 500);
+  t.ok(big.results.length > 20 && big.results.length < 500);
+  t.match(big.note, /50 KB/);
+  const big2 = await call('list_laws', { limit: 500, cursor: big.next_cursor });
+  const idOf = (x: any) => x.law_id ?? x.admrul_id;
+  const nameOf = (x: any) => x.law_name ?? x.admrul_name;
+  t.notOk(big2.results.some((x: any) => big.results.some((y: any) => idOf(y) === idOf(x))));
+  t.ok(nameOf(big.results.at(-1)).localeCompare(nameOf(big2.results[0]), 'ko') <= 0);
 });
 
 t.test('list_laws: filters, sort, keyset cursor', async (t) => {
@@ -131,7 +143,7 @@ t.test('get_law: meta, article list, tables; include', async (t) => {
   t.equal(later.meta.enforcement_date, '20270101');
   t.equal(later.meta.status, 'not_yet_in_force');
   t.equal(r.meta.ministry, '개인정보보호위원회');
-  t.ok(r.articles.length > 100);
+  t.ok(r.articles_total > 100);
   t.ok(r.articles.some((a: any) => a.no === '7-2'));
   const meta = await call('get_law', { law_id: '011357', include: 'meta' });
   t.notOk('articles' in meta);
@@ -160,7 +172,9 @@ t.test('get_article: branch article 15-2, range, all, errors', async (t) => {
   t.equal(r2.articles[0].no, '7-2');
   t.equal(r2.articles[r2.articles.length - 1].no, '8');
   const all = await call('get_article', { law_id: '011357' });
-  t.ok(all.count > 100);
+  t.ok(all.total > 100);
+  t.ok(all.count < all.total);
+  t.type(all.next_cursor, 'string');
   t.match(await callErr('get_article', { law_id: '001706', article_no: '99999' }), /no article/);
   t.match(await callErr('get_article', { law_id: '001706', article_no: 'abc' }), /article_no/);
   t.match(await callErr('get_article', { law_id: '001706', range: '9-3' }), /range/);
@@ -168,10 +182,14 @@ t.test('get_article: branch article 15-2, range, all, errors', async (t) => {
 });
 
 t.test('get_table: annex box table → rows and cells with spans', async (t) => {
-  const r = await call('get_table', { law_id: '2100000274812', table_no: '2-2' });
+  // a long annex comes in pages (text first, then table rows); walk to the first page with table rows
+  let r = await call('get_table', { law_id: '2100000274812', table_no: '2-2' });
   t.equal(r.kind, '별표');
   t.match(r.title, /클라우드컴퓨팅서비스 제공자의 건전성 및 안전성 평가기준/);
+  t.ok(r.parts_total > 1);
+  for (let i = 0; !r.tables.length && r.next_cursor && i < 20; i++) r = await call('get_table', { law_id: '2100000274812', table_no: '2-2', cursor: r.next_cursor });
   const tb = r.tables[0];
+  t.equal(tb.row_offset, 0);
   t.equal(tb.rows[0][0].text, '구분');
   t.equal(tb.rows[0][0].colspan, 2);
   const cell = tb.rows[1][0];
@@ -211,7 +229,8 @@ t.test('get_history: revisions of 개인정보 보호법 with dates and types', 
   const w = await call('get_history', { law_id: '011357', from_date: '20200101', to_date: '20231231' });
   t.ok(w.total > 0 && w.total < 13);
   t.ok(w.revisions.every((x: any) => x.promulgation_date >= '20200101' && x.promulgation_date <= '20231231'));
-  t.match(await callErr('get_history', { law_id: '011357', from_date: '2020-01-01' }), /from_date/);
+  t.equal((await call('get_history', { law_id: '011357', from_date: '2020-01-01' })).from_date, '20200101');
+  t.match(await callErr('get_history', { law_id: '011357', from_date: 'last year' }), /from_date/);
   t.match(await callErr('get_history', { law_id: '011357', from_date: '20201340' }), /from_date/);
   t.match(await callErr('get_history', { law_id: '011357', from_date: '20240101', to_date: '20200101' }), /after/);
   const hon = await call('get_history', { law_id: '001444' });
@@ -231,7 +250,8 @@ t.test('get_changelog: a date with changes, an empty date, default today, bad da
   t.same(gap.nearest_dates, { before: '20260605', after: null });
   const today = await call('get_changelog', {});
   t.match(today.date, /^\d{8}$/);
-  t.match(await callErr('get_changelog', { date: '2026-06-05' }), /date/);
+  t.equal((await call('get_changelog', { date: 20260605 })).total, r.total);
+  t.match(await callErr('get_changelog', { date: '06/05' }), /date/);
 });
 
 t.test('Streamable HTTP at /mcp and health', async (t) => {

@@ -132,3 +132,25 @@ t.test('admin rules sharing one admRulSeq (a regulate-kr quirk) are both kept', 
   t.equal(law.catalog.length, 2);
   t.equal(law.get('2100000055770-2')?.name, '나 고시');
 });
+
+t.test('admin rules: 제N-N조 numbering and bodies without articles become numbered sections', async (t) => {
+  const fm = (title: string) => `---\n제목: ${title}\n행정규칙구분: 고시\n소관부처: 금융위원회\n시행일자: "2026-01-01"\nadmRulSeq: "2100000999999"\n---\n# ${title}\n\n`;
+  const r = parseAdmrulMd(fm('가 규정') + '제1편 총칙\n제1-1조(목적) 이 규정은 시험을 위한 것이다.\n제1-2조(정의) 용어는 다음과 같다.\n  1. "갑"이란 첫째를 말한다.\n제1-2조의2(요건) 요건은 둘이다.\n제2편 영업\n제2-1조(인가) 인가를 받아야 한다.\n', 'kr/가 규정/고시.md');
+  t.same(r.articles.map((a) => a.no), ['1-1', '1-2', '1-2-2', '2-1']);
+  t.same(r.articles.map((a) => a.title), ['목적', '정의', '요건', '인가']);
+  t.equal(r.articles[3]!.chapter, '제2편 영업');
+  t.equal(r.doc.article_count, 4);
+  t.equal(parseArticleNo('제1-2조의2'), '1-2-2');
+  t.equal(parseArticleNo('제1-2조'), '1-2');
+  const s = parseAdmrulMd(fm('나 고시') + '1. 고시명 : 나 고시\n<img id="1">\n</img>\n\u3000\n2. 지정 사유\n ㅇ 첫째 사유\n ㅇ 둘째 사유\n3. 재검토 기한 : 3년\n', 'kr/나 고시/고시.md');
+  t.same(s.articles.map((a) => [a.no, a.title]), [['1', '고시명'], ['2', '지정 사유'], ['3', '재검토 기한']]);
+  t.match(s.articles[1]!.content, /둘째 사유/);
+  t.equal(s.doc.article_count, 3);
+  // no numbered headings: fixed-size parts of at most 3,000 characters, cut at line ends
+  const long = Array.from({ length: 200 }, (_, i) => `본문 줄 ${i} `.repeat(4)).join('\n');
+  const p = parseAdmrulMd(fm('다 고시') + long + '\n', 'kr/다 고시/고시.md');
+  t.ok(p.articles.length >= 2);
+  t.same(p.articles.map((a) => a.no), p.articles.map((_, i) => String(i + 1)));
+  t.ok(p.articles.every((a) => a.content.length <= 3000));
+  t.equal(p.articles.map((a) => a.content).join('\n').split('\n').length, 200);
+});

@@ -21,7 +21,7 @@ t.before(async () => {
     '/text': { body: 'hello, not an image', type: 'text/plain' },
     '/trunc.jpg': { body: (await aiPicture(400, 400)).subarray(0, 3000), type: 'image/jpeg' },
   });
-  s = await startTestServer({ env: { SEJONG_FETCH_ALLOW: '127.0.0.1', SEJONG_QUEUE_SIZE: '2000' }, workers: 2, manualClock: clock });
+  s = await startTestServer({ env: { SEJONG_FETCH_ALLOW: '127.0.0.1', SEJONG_QUEUE_SIZE: '2000', SEJONG_QUEUE_WAIT_MS: '600000' }, workers: 2, manualClock: clock });
   adm = admin(s);
 });
 t.teardown(async () => {

@@ -40,3 +40,24 @@ t.test('quality: sharp card passes; blur, darkness, glare and small size are nam
   t.equal(tiny.passed, false);
   t.ok(tiny.suggestions.some((s) => /too small/.test(s)));
 });
+
+t.test('quality on card captures: a clean white card scores high; darkened paper is no gain; a glare spot is named', async (t) => {
+  const { renderCard, photographCard } = await import('../helpers/id-cards.js');
+  for (const doc of ['jumin', 'driver', 'alien'] as const) {
+    const card = await renderCard(doc, { seed: 3 });
+    const clean = await quality({ image: card.image });
+    t.ok(clean.brightness > 85, `${doc}: white paper, brightness ${clean.brightness}`);
+    t.equal(clean.bucketKey, 'sharp-normal', `${doc}: a clean card is not "bright" or "glare"`);
+    t.equal(clean.passed, true);
+    t.ok(clean.overallScore >= 95, `${doc}: overall ${clean.overallScore} ≥ 95`);
+    const darkened = await quality({ image: await sharp(card.image).linear(0.9, 0).png().toBuffer() });
+    t.ok(darkened.overallScore <= clean.overallScore, `${doc}: paper darkened to ~220 scores ${darkened.overallScore} ≤ ${clean.overallScore}`);
+    const q60 = await quality({ image: await photographCard(card, {}, 3) });
+    t.equal(q60.passed, true, `${doc}: JPEG q60 passes`);
+  }
+  const card = await renderCard('jumin', { seed: 3 });
+  const glare = await quality({ image: await photographCard(card, { glare: 0.85, width: 640 }, 3) });
+  t.ok(glare.metrics.glareRatio > QUALITY.glareRatio, `glare spot: ${glare.metrics.glareRatio} blown out`);
+  t.equal(glare.bucketKey, 'sharp-glare');
+  t.equal(glare.passed, false);
+});

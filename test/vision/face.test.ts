@@ -4,7 +4,7 @@ import t from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodeRgb, detectFaces, embedFace, cosine, alignFace, livenessScore, sessionCount, ARCFACE_TEMPLATE } from '../../src/vision/index.js';
-import { calibrate, cosineFor, DEFAULT_FACE_THRESHOLD } from '../../src/vision/calibration.js';
+import { calibrate, cosineFor, DEFAULT_FACE_THRESHOLD, COSINE_AT_DEFAULT } from '../../src/vision/calibration.js';
 import { shared } from '../helpers/shared.js';
 
 const FACES = shared('faces');
@@ -71,18 +71,19 @@ t.test('genuine and impostor pairs on people/ (8 × 5): rates at the default thr
   const fnmr = gen.filter((s) => s < DEFAULT_FACE_THRESHOLD).length / gen.length;
   t.equal(gen.length, 80);
   t.equal(imp.length, 700);
-  // documented in docs/ekyc.md: measured FMR 0/700 and FNMR 0/80; asserted bounds FMR 0, FNMR ≤ 2.5 %
+  // calibration of 2026-11-22 (cosine 0.40 ↔ 0.6, docs/ekyc.md): measured here FMR 0/700, FNMR 3/80 (small grey
+  // photos; 1.93 % on the 2,843-pair calibration set); asserted bounds FMR 0, FNMR ≤ 5 %
   t.equal(fmr, 0, `FMR ${fmr}`);
-  t.ok(fnmr <= 0.025, `FNMR ${fnmr} ≤ 0.025`);
+  t.ok(fnmr <= 0.05, `FNMR ${fnmr} ≤ 0.05`);
   const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
   t.ok(mean(gen) > 0.8 && mean(imp) < 0.2, `means genuine ${mean(gen).toFixed(3)} impostor ${mean(imp).toFixed(3)}`);
 });
 
 t.test('calibration map', async (t) => {
-  t.equal(calibrate(0.3), 0.6);
+  t.ok(Math.abs(calibrate(COSINE_AT_DEFAULT) - 0.6) < 1e-9);
   t.equal(calibrate(-1), 0);
   t.equal(calibrate(1), 1);
-  t.ok(Math.abs(cosineFor(0.6) - 0.3) < 1e-9);
+  t.ok(Math.abs(cosineFor(0.6) - COSINE_AT_DEFAULT) < 1e-9);
   t.ok(calibrate(0.1) < calibrate(0.2) && calibrate(0.7) < calibrate(0.8), 'monotone');
 });
 

@@ -43,6 +43,12 @@ t.test('validators', async (t) => {
   t.equal(normaliseRrn('900101-1家大大大家'), '900101-1******', 'mask characters misread stay masked');
   t.equal(normaliseRrn('900101-1***'), '900101-1******', 'short mask padded, never guessed');
   t.equal(normaliseRrn('9001011234567'), '900101-1234567');
+  t.equal(normaliseRrn("7610251'蒙家家"), '761025-1******', 'hyphen lost, mask read as fewer glyphs');
+  t.equal(normaliseRrn('700112%1家家'), '700112-1******', 'hyphen read as another mark');
+  t.equal(normaliseRrn('900621-1'), '900621-1******', 'only the gender digit read: the rest is the mask');
+  t.equal(normaliseRrn('9006211'), '900621-1******');
+  t.equal(normaliseRrn('7001121-'), '700112-1******', 'hyphen read after the gender digit, mask lost');
+  t.equal(normaliseRrn("900101'1234567"), '900101-1234567', 'unmasked with a misread hyphen');
   t.equal(parseDate('2020 1 15'), '2020-01-15');
   t.equal(parseDate('2020. 12. 5.'), '2020-12-05');
   t.equal(parseDate('2020 2 30'), null, 'impossible date');
@@ -98,4 +104,36 @@ t.test('an imperfect crop (6 % border on two sides) still reads every field', as
   const img = await sharp(card.image).extend({ top: 48, left: 77, background: '#777777' }).resize(1280, 807, { fit: 'fill' }).png().toBuffer();
   const r = await readCard(await decodeRgb(img), 'alien');
   for (const k of ['name', 'registration_number', 'nationality', 'status', 'issue_date', 'birth_date']) t.equal(r.fields[k]!.text, card.truth[k], k);
+});
+
+t.test('poor captures (photographed at an angle, blurred, glared, JPEG q60, 480–640 px): name and number floors', async (t) => {
+  const { photographCard, POOR_CAPTURES } = await import('../helpers/id-cards.js');
+  const { default: ekycOcr } = await import('../../src/tasks/ekyc-ocr.js');
+  // 6 cards: one per degradation kind (bench/ocr-poor.ts measures 6+ per kind)
+  const kinds = ['small-480', 'perspective-640', 'gauss-blur-640', 'glare-640', 'small-640', 'perspective-640'] as const;
+  const accName: number[] = [], accNum: number[] = [];
+  let i = 0;
+  for (const kind of kinds) {
+    const doc = (['jumin', 'driver', 'alien'] as const)[i % 3]!;
+    const card = await renderCard(doc, { seed: 9100 + i });
+    const r = await ekycOcr({ image: await photographCard(card, POOR_CAPTURES[kind]!, 9100 + i), docType: doc });
+    const num = doc === 'alien' ? 'registration_number' : 'jumin_full';
+    accName.push(charAccuracy(card.truth.name!, r.fields.name?.text ?? ''));
+    accNum.push(charAccuracy(card.truth[num]!, r.fields[num]?.text ?? ''));
+    t.comment(`${kind} ${doc}: name "${r.fields.name?.text}" number "${r.fields[num]?.text}"`);
+    i++;
+  }
+  const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
+  t.ok(mean(accName) >= 0.9, `name char accuracy ${mean(accName).toFixed(3)} ≥ 0.9`);
+  t.ok(mean(accNum) >= 0.9, `number char accuracy ${mean(accNum).toFixed(3)} ≥ 0.9`);
+});
+
+t.test('a card photographed at an angle on a table is rectified before reading', async (t) => {
+  const { photographCard } = await import('../helpers/id-cards.js');
+  const { default: ekycOcr } = await import('../../src/tasks/ekyc-ocr.js');
+  const card = await renderCard('jumin', { seed: 9103 });
+  const r = await ekycOcr({ image: await photographCard(card, { tilt: 0.07, width: 900 }, 9103), docType: 'jumin' });
+  t.equal(r.fields.name!.text, card.truth.name, 'name');
+  t.equal(r.fields.jumin_full!.text, card.truth.jumin_full, 'number');
+  t.equal(r.fields.birth_date!.text, card.truth.birth_date, 'birth date');
 });

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { LawStore } from '../store.js';
 import type { Category, DocRec } from '../parse.js';
-import { isYmd, kstToday } from '../normalize.js';
+import { isYmd, kstToday, nameKey, parseArticleNo } from '../normalize.js';
 
 /** A tool failure with a message meant for the agent (becomes an MCP tool result with isError). */
 export class ToolError extends Error {
@@ -25,8 +25,12 @@ const TYPE_MAP: Record<string, Category | 'all'> = {
 export const SUBTYPE_MAP: Record<string, string> = { notice: '고시', directive: '훈령', established_rule: '예규', guideline: '지침', public_notice: '공고' };
 
 export const typeSchema = z.enum(TYPE_VALUES, { error: `type must be one of ${TYPE_VALUES.join(', ')} (default all)` });
-export const dateSchema = (name: string) => z.string().regex(/^\d{8}$/, `${name} must be a date written YYYYMMDD, e.g. 20260310`);
-export const lawIdSchema = z.string().min(1, 'law_id is required').max(200).describe('Statute id (법령ID, 6 digits, e.g. "001706" for 민법) or administrative-rule id (admrul_id, 13 digits); an exact statute name is also accepted');
+/** A date as YYYYMMDD text or number; 2026-03-10, 2026.03.10 and 2026/03/10 are accepted too (checkDate normalises). */
+export const dateSchema = (name: string) => z.union([z.string().max(20), z.number().int()], { error: `${name} must be a date written YYYYMMDD, e.g. 20260310` });
+export const lawIdSchema = z.union([z.string().min(1, 'law_id is required').max(200), z.number().int().nonnegative()], { error: 'law_id must be a statute id, rule id or exact name' })
+  .describe('Statute id (법령ID, 6 digits, e.g. "001706" for 민법) or administrative-rule id (admrul_id, 13 digits); an exact statute or rule name (민법, 근로기준법) or a common abbreviation (근기법) is accepted too');
+/** An article number as text ("60", "제60조", "60조의2", "60-2", "제60조의2") or a number (60). */
+export const articleNoSchema = z.union([z.string().max(30), z.number().int().positive()], { error: 'article_no must be an article number like 60, "60-2" or "제60조의2"' });
 
 export function categories(type: string | undefined): Set<Category> | null {
   const t = TYPE_MAP[type ?? 'all'];
@@ -50,10 +54,21 @@ export function entry(d: DocRec, now: number): Record<string, unknown> {
   };
 }
 
-export function findDoc(law: LawStore, id: string): DocRec {
-  const t = id.trim();
+/** A statute or rule by id (6-digit 법령ID, padded when shorter; 13-digit admrul_id), exact name or known abbreviation. */
+export function lookupDoc(law: LawStore, id: string | number): DocRec | undefined {
+  const t = String(id).normalize('NFKC').trim().replace(/^「(.*)」$/, '$1');
   let d = law.get(t) ?? (/^\d{1,6}$/.test(t) ? law.get(t.padStart(6, '0')) : undefined);
-  if (!d && !/^\d+$/.test(t)) d = law.resolveName(t);
+  if (!d && !/^\d+$/.test(t)) {
+    d = law.resolveName(t);
+    const abbr = (law.search as unknown as { abbr?: Map<string, string> }).abbr;
+    const full = d ? undefined : abbr?.get(nameKey(t));
+    if (full) d = law.resolveName(full);
+  }
+  return d;
+}
+
+export function findDoc(law: LawStore, id: string | number): DocRec {
+  const d = lookupDoc(law, id);
   if (!d) throw new ToolError(`No statute or rule with law_id "${id}". Use search_laws to find the id (statutes: 6-digit 법령ID, rules: 13-digit admrul_id).`, 'law_id', 'NOT_FOUND');
   return d;
 }
@@ -88,8 +103,36 @@ export const cacheOf = <T>(wm: WeakMap<LawStore, Map<string, T>>, law: LawStore)
   return m;
 };
 
-export function checkDate(v: string | undefined, field: string): string | undefined {
+export function checkDate(v: string | number | undefined, field: string): string | undefined {
   if (v === undefined) return undefined;
-  if (!isYmd(v)) throw new ToolError(`${field} must be a real date written YYYYMMDD (e.g. 20260310) but received "${v}"`, field);
-  return v;
+  const t = String(v).trim();
+  const m = /^(\d{4})[-./ ]?(\d{1,2})[-./ ]?(\d{1,2})\.?$/.exec(t);
+  const ymd = m && (t.length === 8 || /[-./ ]/.test(t)) ? `${m[1]}${m[2]!.padStart(2, '0')}${m[3]!.padStart(2, '0')}` : t;
+  if (!isYmd(ymd)) throw new ToolError(`${field} must be a real date written YYYYMMDD (e.g. 20260310) but received ${JSON.stringify(v)}`, field);
+  return ymd;
+}
+
+/** An article number argument ("60", 60, "제60조의2", "60조의2", "60-2") as the store writes it ("60", "60-2"). */
+export function checkArticleNo(v: string | number, field = 'article_no'): string {
+  const no = parseArticleNo(String(v));
+  if (!no) throw new ToolError(`${field} must be an article number like 60, "60-2" or "제60조의2" but received ${JSON.stringify(v)}`, field);
+  return no;
+}
+
+const BOX = /[\u2500-\u257f]+/g;
+
+/**
+ * An annex/form title as text. Forms parsed from box drawings carry a frame line (┏━━┓) as title: then the first
+ * text line inside the form (e.g. "전자금융업 영위 예비허가 신청서") is the title; "별지 3" when there is none.
+ */
+export function tableTitle(title: string | null | undefined, kind: string, no: string, law?: LawStore, docId?: string): string {
+  const clean = (x: string) => x.replace(BOX, ' ').replace(/\s+/g, ' ').trim();
+  const t = clean(title ?? '');
+  if (t) return t;
+  const text = law && docId ? law.tables.get([docId, `${kind}:${no}`])?.text : undefined;
+  for (const line of (text ?? '').split('\n').slice(0, 12)) {
+    const l = clean(line);
+    if (l && !/^<[^>]*>$/.test(l) && /[가-힣A-Za-z]/.test(l)) return l.slice(0, 120);
+  }
+  return `${kind} ${no.replace('-', '의')}`;
 }

@@ -53,7 +53,7 @@ export function getRelations(ctx: ToolCtx, args: z.infer<typeof getRelationsSche
   const d = findDoc(law, args.law_id);
   const short = (x: DocRec) => {
     const e = x.entity_type === 'law' ? { law_id: x.id, law_name: x.name, law_type: x.law_type, category: x.category } : { admrul_id: x.id, admrul_name: x.name, admrul_type: x.law_type, ministry: x.ministries.join(', ') };
-    return { entity_type: x.entity_type, ...e };
+    return { entity_type: x.entity_type, ...e, ...(x.repealed ? { repealed: true, status: 'repealed' } : {}) };
   };
   // the statute family (law → decree → rule): same legalize-kr directory, or the name without 시행령/시행규칙
   let anchor: DocRec | undefined = d;
@@ -97,6 +97,6 @@ export function getRelations(ctx: ToolCtx, args: z.infer<typeof getRelationsSche
     cites_total: cites.length,
     cited_by: citers.slice(0, cap).map(short),
     cited_by_total: citers.length,
-    note: 'hierarchy: the statute family law → decree (시행령) → rule (시행규칙) and the administrative rules that cite any of them; cites/cited_by: statutes named in 「」 in the text',
+    note: 'entries marked repealed: true are repealed (폐지) instruments; hierarchy: the statute family law → decree (시행령) → rule (시행규칙) and the administrative rules that cite any of them; cites/cited_by: statutes named in 「」 in the text',
   };
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { LawStore } from '../store.js';
 import type { DocRec } from '../parse.js';
 import { nameKey } from '../normalize.js';
+import { fitCount } from './bound.js';
 import { cacheOf, categories, checkLimit, decodeCursor, encodeCursor, entry, fingerprint, SUBTYPE_MAP, ToolError, typeSchema, type ToolCtx } from './common.js';
 
 // ---------- search_laws ----------
@@ -48,8 +49,11 @@ export function searchLaws(ctx: ToolCtx, args: z.infer<typeof searchSchema>) {
     if (arts.length) e.articles = arts.map((s) => law.articleHead(h.doc.id, s)).filter(Boolean);
     return e;
   });
-  const out: Record<string, unknown> = { total: hits.total ?? hits.length, results };
-  if (offset + limit < hits.length) out.next_cursor = encodeCursor({ f: fp, o: offset + limit });
+  // a page holds at most about 20 KB (the answer stays under 50 KB); the cursor continues after what was shown
+  const n = results.length ? fitCount(results) : 0;
+  const out: Record<string, unknown> = { total: hits.total ?? hits.length, results: results.slice(0, n) };
+  if (offset + n < hits.length) out.next_cursor = encodeCursor({ f: fp, o: offset + n });
+  if (n < results.length) out.note = `${n} of the ${results.length} results asked for fit in one answer (under 50 KB); pass next_cursor for the next ones`;
   return out;
 }
 
@@ -98,8 +102,12 @@ export function listLaws(ctx: ToolCtx, args: z.infer<typeof listSchema>) {
     const i = docs.findIndex((d) => d.id === c.id);
     start = i >= 0 ? i + 1 : Math.min(Number(c.o) || 0, docs.length);
   }
-  const page = docs.slice(start, start + limit);
-  const out: Record<string, unknown> = { total: docs.length, results: page.map((d) => entry(d, now)) };
-  if (start + limit < docs.length) out.next_cursor = encodeCursor({ f: fp, id: page[page.length - 1]!.id, o: start + limit });
+  const all = docs.slice(start, start + limit).map((d) => entry(d, now));
+  // a page holds at most about 20 KB (the answer stays under 50 KB); the keyset cursor continues after what was shown
+  const n = all.length ? fitCount(all) : 0;
+  const page = docs.slice(start, start + n);
+  const out: Record<string, unknown> = { total: docs.length, results: all.slice(0, n) };
+  if (start + n < docs.length) out.next_cursor = encodeCursor({ f: fp, id: page[page.length - 1]!.id, o: start + n });
+  if (n < all.length) out.note = `${n} of the ${all.length} entries asked for fit in one answer (under 50 KB); pass next_cursor for the next ones`;
   return out;
 }

@@ -140,3 +140,24 @@ export async function encodePng(r: Raw, opts: { compressionLevel?: number } = {}
 export async function encodeJpeg(r: Raw, quality = 90): Promise<Buffer> {
   return sharp(toBuffer(r.data), { raw: { width: r.width, height: r.height, channels: r.channels } }).jpeg({ quality, mozjpeg: false }).toBuffer();
 }
+
+/** Largest size with the given aspect ratio within maxPixels (never enlarges beyond w×h): every derived image
+ * (resized, rotated, upscaled) is sized through this, so a thin input cannot become gigapixels. */
+export function capSize(width: number, height: number, maxPixels: number): { width: number; height: number } {
+  const w = Math.max(1, Math.round(width)), h = Math.max(1, Math.round(height));
+  if (w * h <= maxPixels) return { width: w, height: h };
+  const s = Math.sqrt(maxPixels / (w * h));
+  let W = Math.max(1, Math.floor(w * s)), H = Math.max(1, Math.floor(h * s));
+  // a side clamped to 1 px: shorten the other one so the product stays within the budget
+  if (W * H > maxPixels) (W > H ? (W = Math.max(1, Math.floor(maxPixels / H))) : (H = Math.max(1, Math.floor(maxPixels / W))));
+  return { width: W, height: H };
+}
+
+/** Refuse an image whose sides differ by more than maxRatio (e.g. 4 for ID cards, 1.58:1 nominal, portrait or
+ * landscape) with INVALID_REQUEST naming the field. */
+export function checkAspect(c: Pick<Checked, 'width' | 'height' | 'field'>, maxRatio: number, what: string): void {
+  const r = Math.max(c.width, c.height) / Math.min(c.width, c.height);
+  if (r > maxRatio) {
+    throw badInput(c.field, `The image in ${c.field} is ${c.width}x${c.height} (aspect ${r.toFixed(1)}:1); ${what} must have an aspect ratio between 1:${maxRatio} and ${maxRatio}:1`);
+  }
+}

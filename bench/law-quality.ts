@@ -1,0 +1,51 @@
+// Law search quality on the full corpus: hits@1, hits@5, MRR, article@1 and empty answers over
+// bench/law-quality/questions.json (tuned and held-out questions, per category), plus the search compute cost.
+// Usage: npm run bench -- law-quality [--data DIR (an imported store; default: import the full corpus into a temp dir)] [--misses]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Store } from '../src/store/env.js';
+import { LawStore } from '../src/law/store.js';
+import { Importer } from '../src/law/import.js';
+import { shared } from '../test/helpers/shared.js';
+import { evaluate, formatScore, loadQuestions } from './law-quality/evaluate.js';
+
+const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
+let dataDir = arg('--data');
+if (!dataDir) {
+  const full = [shared('law-corpus', 'full', 'statutes.tar.gz'), shared('law-corpus', 'full', 'admrul.tar.gz')];
+  if (!full.every((f) => fs.existsSync(f))) { console.error('law-quality: ../shared/law-corpus/full is missing'); process.exit(2); }
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-lawq-'));
+  const created = dataDir;
+  process.once('exit', () => fs.rmSync(created, { recursive: true, force: true }));
+  const st0 = new Store(dataDir);
+  const l0 = new LawStore(st0);
+  l0.reload();
+  const r = await new Importer(l0).run(full);
+  console.log(`imported the full corpus in ${(r.ms / 1000).toFixed(1)} s (${r.statutes} statutes, ${r.admin_rules} rules, ${r.articles} articles)`);
+  await st0.close();
+}
+const store = new Store(dataDir);
+const law = new LawStore(store);
+law.reload();
+const qs = loadQuestions();
+evaluate(law, qs); // warm-up (posting cache, toc cache)
+const r = evaluate(law, qs);
+console.log(formatScore('all', r.all));
+console.log(formatScore('tuned', r.tuned));
+console.log(formatScore('holdout', r.holdout));
+for (const [c, s] of Object.entries(r.byCategory)) console.log(formatScore(c, s));
+// compute cost of the ranking itself (law.search.query, no cache), over the question set
+const times: number[] = [];
+for (let k = 0; k < 3; k++) for (const q of qs) {
+  const t0 = performance.now();
+  law.search.query(q.query.replace(/제?\s*\d+\s*조(?:\s*의\s*\d+)?/, ' ').trim() || q.query, { categories: null, ministry: null }, null);
+  times.push(performance.now() - t0);
+}
+times.sort((a, b) => a - b);
+const p = (x: number) => times[Math.min(times.length - 1, Math.floor(x * times.length))]!;
+console.log(`search compute over ${times.length} queries: p50 ${p(0.5).toFixed(3)} ms, p99 ${p(0.99).toFixed(3)} ms, max ${times[times.length - 1]!.toFixed(2)} ms; RSS ${Math.round(process.memoryUsage().rss / 1048576)} MB`);
+if (process.argv.includes('--misses')) {
+  for (const o of r.outcomes) if (o.rank !== 1 || o.articleOk === false) console.log(`${o.q.holdout ? 'H ' : '  '}${o.q.id} [${o.rank}] ${o.q.query} → want ${o.q.law} ${o.q.article ?? ''} | got ${o.top.join(' ; ')}`);
+}
+await store.close();

@@ -1,0 +1,73 @@
+// Law search quality: runs the evaluation questions through search_laws and scores hits@1, hits@5, MRR, the
+// article of the first hit and empty answers, overall, per category and for the held-out questions.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LawStore } from '../../src/law/store.js';
+import { searchLaws } from '../../src/law/tools.js';
+import { nameKey } from '../../src/law/normalize.js';
+
+export interface Question {
+  id: string;
+  category: 'keyword' | 'abbrev' | 'plain' | 'admrul' | 'filter';
+  query: string;
+  /** expected instrument (exact name; any document of that name counts) */
+  law: string;
+  /** expected article ("60", "76-2", "1-2-2" for 제1-2조의2) */
+  article?: string;
+  type?: string;
+  ministry?: string;
+  /** never used for tuning */
+  holdout?: boolean;
+}
+
+export interface Score { n: number; hits1: number; hits5: number; mrr: number; article1: number; articleN: number; empty: number }
+export interface Outcome { q: Question; rank: number; articleOk: boolean | null; empty: boolean; top: string[]; ms: number }
+
+export const QUESTIONS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'questions.json');
+
+export function loadQuestions(file = QUESTIONS_FILE): Question[] {
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as Question[];
+}
+
+export function runQuestion(law: LawStore, q: Question, now = Date.UTC(2026, 5, 8)): Outcome {
+  const t0 = performance.now();
+  const out = searchLaws({ law, now }, { query: q.query, type: q.type as never, ministry: q.ministry, limit: 10 }) as { results: Array<{ law_id?: string; law_name?: string; admrul_name?: string; articles?: Array<{ no: string }>; matches?: Array<{ article_no: string }> }> };
+  const ms = performance.now() - t0;
+  const want = nameKey(q.law);
+  const nameOf = (r: { law_name?: string; admrul_name?: string }) => r.law_name ?? r.admrul_name ?? '';
+  const rank = out.results.findIndex((r) => nameKey(nameOf(r)) === want) + 1;
+  let articleOk: boolean | null = null;
+  if (q.article) {
+    const r = rank ? out.results[rank - 1]! : null;
+    const first = r?.matches?.[0]?.article_no ?? r?.articles?.[0]?.no;
+    articleOk = rank === 1 && first === q.article;
+  }
+  return { q, rank, articleOk, empty: out.results.length === 0, top: out.results.slice(0, 3).map((r) => `${nameOf(r)}${r.articles?.[0] ? ' ' + r.articles[0].no : ''}`), ms };
+}
+
+export function score(outs: Outcome[]): Score {
+  const s: Score = { n: outs.length, hits1: 0, hits5: 0, mrr: 0, article1: 0, articleN: 0, empty: 0 };
+  if (!outs.length) return s;
+  for (const o of outs) {
+    if (o.rank === 1) s.hits1++;
+    if (o.rank >= 1 && o.rank <= 5) s.hits5++;
+    if (o.rank >= 1) s.mrr += 1 / o.rank;
+    if (o.articleOk !== null) { s.articleN++; if (o.articleOk) s.article1++; }
+    if (o.empty) s.empty++;
+  }
+  s.mrr /= outs.length;
+  return s;
+}
+
+export function evaluate(law: LawStore, qs = loadQuestions()): { outcomes: Outcome[]; all: Score; tuned: Score; holdout: Score; byCategory: Record<string, Score> } {
+  const outcomes = qs.map((q) => runQuestion(law, q));
+  const byCategory: Record<string, Score> = {};
+  for (const c of [...new Set(qs.map((q) => q.category))]) byCategory[c] = score(outcomes.filter((o) => o.q.category === c));
+  return { outcomes, all: score(outcomes), tuned: score(outcomes.filter((o) => !o.q.holdout)), holdout: score(outcomes.filter((o) => o.q.holdout)), byCategory };
+}
+
+const pct = (a: number, n: number) => (n ? `${((100 * a) / n).toFixed(1)} %` : '-');
+export function formatScore(label: string, s: Score): string {
+  return `${label.padEnd(10)} n=${String(s.n).padStart(3)}  hits@1 ${pct(s.hits1, s.n).padStart(7)}  hits@5 ${pct(s.hits5, s.n).padStart(7)}  MRR ${s.mrr.toFixed(3)}  article@1 ${pct(s.article1, s.articleN).padStart(7)}  empty ${s.empty}`;
+}

@@ -1,0 +1,85 @@
+// /health latency under an MCP tool-call flood: 2,000 search_laws calls at concurrency 50 over Streamable HTTP
+// (loopback), while a prober requests GET /health every 10 ms. The server runs in a child process (so the bench's
+// own client work does not share its event loop), once per configuration:
+//   main-thread : SEJONG_LAW_WORKERS=0, no MCP rate limit   (the old behaviour: search on the event loop)
+//   law-worker  : SEJONG_LAW_WORKERS=1, no MCP rate limit   (search in the law worker thread)
+//   default     : SEJONG_LAW_WORKERS=1, default rate limit  (20/s, burst 100 per address: most of the flood gets 429)
+// Usage: npm run bench -- mcp-flood [--data DIR (an imported law store; default the test sample)] [--calls 2000] [--conc 50]
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+
+const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
+const pct = (xs: number[], p: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN; };
+const f2 = (x: number) => x.toFixed(2);
+
+if (process.argv.includes('--serve')) {
+  // child: one server on a copy of the data dir, prints its port
+  const { loadConfig } = await import('../src/config.js');
+  const { startServer } = await import('../src/server/start.js');
+  const config = loadConfig({ ...process.env, SEJONG_PORT: '0', SEJONG_HOST: '127.0.0.1', SEJONG_LOG_LEVEL: 'silent', SEJONG_WORKERS: '1' });
+  const srv = await startServer(config, { log: pino({ level: 'silent' }), printSecret: () => undefined });
+  process.send!({ url: srv.url });
+  process.on('message', async () => { await srv.close(); process.exit(0); });
+} else {
+  const calls = Number(arg('--calls') ?? 2000), conc = Number(arg('--conc') ?? 50);
+  let data = arg('--data');
+  if (!data) data = await (await import('../test/law/fixture.js')).sampleDataDir();
+  const WORDS = ['근로', '임금', '해고', '휴가', '계약', '손해배상', '개인정보', '주택', '임대차', '소득세', '부가가치세', '건축', '도로', '음주운전', '사기', '횡령', '상속', '이혼', '법인', '회사', '환경', '폐기물', '의료', '약사', '식품', '학교', '교원', '군인', '공무원', '선거', '정보공개', '전자금융', '보험', '은행', '증권', '특허', '저작권', '상표', '관세', '국세'];
+  const queries = Array.from({ length: calls }, (_, i) => `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} 제${1 + (i % 97)}조`);
+
+  async function run(label: string, env: Record<string, string>) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-flood-'));
+    for (const f of fs.readdirSync(data!)) if (f !== 'ready') fs.copyFileSync(path.join(data!, f), path.join(dir, f));
+    const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx'], env: { ...process.env, SEJONG_DATA_DIR: dir, SEJONG_MCP_SESSIONS_PER_CLIENT: '1000', ...env } });
+    const url = await new Promise<string>((res) => child.once('message', (m: any) => res(m.url)));
+    const H = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const health = async () => { const t0 = performance.now(); await (await fetch(url + '/health')).arrayBuffer(); return performance.now() - t0; };
+    const quiet: number[] = [];
+    for (let i = 0; i < 200; i++) quiet.push(await health());
+    // one session per concurrent caller
+    const sids: string[] = [];
+    for (let i = 0; i < conc; i++) {
+      const r = await fetch(url + '/mcp', { method: 'POST', headers: H, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'flood', version: '0' } } }) });
+      sids.push(r.headers.get('mcp-session-id') ?? '');
+    }
+    const during: number[] = [];
+    let flooding = true;
+    const prober = (async () => { while (flooding) { during.push(await health()); await new Promise((r) => setTimeout(r, 10)); } })();
+    const statuses = new Map<number, number>();
+    const callMs: number[] = [];
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(sids.map(async (sid) => {
+      while (next < calls) {
+        const i = next++;
+        const c0 = performance.now();
+        const r = await fetch(url + '/mcp', { method: 'POST', headers: { ...H, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-03-26' }, body: JSON.stringify({ jsonrpc: '2.0', id: i + 2, method: 'tools/call', params: { name: 'search_laws', arguments: { query: queries[i], limit: 10 } } }) });
+        await r.arrayBuffer();
+        callMs.push(performance.now() - c0);
+        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+      }
+    }));
+    const wall = performance.now() - t0;
+    flooding = false;
+    await prober;
+    child.send('stop');
+    await new Promise((r) => child.once('exit', r));
+    fs.rmSync(dir, { recursive: true, force: true });
+    return { label, quiet50: pct(quiet, 50), during50: pct(during, 50), during99: pct(during, 99), probes: during.length, wall, calls50: pct(callMs, 50), statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(' ') };
+  }
+
+  const unlimited = { SEJONG_MCP_RATE_PER_SECOND: '100000', SEJONG_MCP_RATE_BURST: '100000' };
+  const rows = [
+    await run('main-thread (SEJONG_LAW_WORKERS=0, no rate limit)', { SEJONG_LAW_WORKERS: '0', ...unlimited }),
+    await run('law-worker (SEJONG_LAW_WORKERS=1, no rate limit)', { SEJONG_LAW_WORKERS: '1', ...unlimited }),
+    await run('default (1 law worker, 20/s burst 100 per address)', { SEJONG_LAW_WORKERS: '1' }),
+  ];
+  console.log(`\n### mcp-flood run ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}, ${calls} search_laws calls at concurrency ${conc}, data ${arg('--data') ? 'given store' : 'test sample'}\n`);
+  console.log('| configuration | /health p50 quiet | /health p50 / p99 during flood | probes | flood wall time | call p50 | answers |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.label} | ${f2(r.quiet50)} ms | ${f2(r.during50)} / ${f2(r.during99)} ms | ${r.probes} | ${(r.wall / 1000).toFixed(1)} s | ${f2(r.calls50)} ms | ${r.statuses} |`);
+}

@@ -1,0 +1,74 @@
+// A small worker pool of its own for the legal-information tools (search above all), separate from the image pool:
+// law traffic never waits behind images and the reverse. Each worker opens the same LMDB environment and runs the
+// same tool code (src/law/tools.ts); the main thread only forwards arguments and answers.
+import { Piscina } from 'piscina';
+import { fileURLToPath } from 'node:url';
+import type { LawStore } from './store.js';
+import { TOOLS, ToolError } from './tools.js';
+import type { LawTask, LawTaskResult } from './search-worker.js';
+
+export interface LawPoolOptions {
+  dataPath: string;
+  /** worker threads; 0 runs the tools on the calling thread (CLI, benches of the old behaviour) */
+  workers: number;
+  /** calls that may wait for a worker; beyond it LawBusyError */
+  queueSize: number;
+}
+
+/** The law pool is full: answer 503 / a JSON-RPC error with retryAfter seconds. */
+export class LawBusyError extends Error {
+  constructor(readonly retryAfter: number, message: string) {
+    super(message);
+  }
+}
+
+export class LawPool {
+  private readonly piscina: Piscina | null;
+  private closed = false;
+  constructor(private readonly law: LawStore, readonly opts: LawPoolOptions) {
+    this.piscina = opts.workers > 0
+      ? new Piscina({
+        filename: fileURLToPath(new URL('./search-boot.mjs', import.meta.url)),
+        minThreads: opts.workers,
+        maxThreads: opts.workers,
+        maxQueue: opts.queueSize,
+        idleTimeout: 2 ** 31 - 1,
+        resourceLimits: { maxOldGenerationSizeMb: 1024 },
+      })
+      : null;
+  }
+
+  /** calls waiting for a worker */
+  get queued(): number {
+    return this.piscina?.queueSize ?? 0;
+  }
+
+  /** Run a tool by name with parsed arguments; tool errors come back as ToolError, a full queue as LawBusyError. */
+  async call(tool: string, args: unknown, now: number): Promise<unknown> {
+    if (this.closed) throw new LawBusyError(5, 'the server is shutting down');
+    if (!this.piscina) {
+      const t = TOOLS.find((x) => x.name === tool);
+      if (!t) throw new ToolError(`unknown tool ${tool}`);
+      return t.run({ law: this.law, now }, args);
+    }
+    const { workers, queueSize } = this.opts;
+    if (this.piscina.queueSize >= queueSize) {
+      throw new LawBusyError(Math.max(1, Math.ceil(this.piscina.queueSize / (workers * 50))), `all ${workers} law workers are busy and ${queueSize} calls are waiting; retry shortly`);
+    }
+    const task: LawTask = { dataPath: this.opts.dataPath, stamp: this.law.version, tool, args, now };
+    let r: LawTaskResult;
+    try {
+      r = (await this.piscina.run(task)) as LawTaskResult;
+    } catch (e) {
+      if (/queue is at limit/i.test((e as Error)?.message ?? '')) throw new LawBusyError(1, 'the law worker queue is full; retry shortly');
+      throw e;
+    }
+    if (!r.ok) throw new ToolError(r.error.message, r.error.field, r.error.code);
+    return r.out;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.piscina?.close();
+  }
+}

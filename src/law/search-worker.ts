@@ -1,0 +1,62 @@
+// Law worker entry: opens the server's LMDB environment (lmdb-js shares one env between the threads of a process),
+// keeps its own catalogue and search index, and runs a legal-information tool off the main event loop.
+import { open, type RootDatabase, type Database, type DatabaseOptions } from 'lmdb';
+import type { Store } from '../store/env.js';
+import { LawStore } from './store.js';
+import { TOOLS, ToolError } from './tools.js';
+
+export interface LawTask {
+  dataPath: string;
+  /** the main thread's catalogue version: a different one means the store was reloaded (import, sync) */
+  stamp: number;
+  tool: string;
+  args: unknown;
+  now: number;
+}
+
+export type LawTaskResult =
+  | { ok: true; out: unknown }
+  | { ok: false; error: { message: string; field?: string; code: 'INVALID_REQUEST' | 'NOT_FOUND' } };
+
+/** The Store surface LawStore reads through, over an env opened in this thread (same options as src/store/env.ts). */
+class ThreadStore {
+  readonly root: RootDatabase;
+  private readonly dbs = new Map<string, Database<any, any>>();
+  constructor(readonly path: string) {
+    this.root = open({ path, maxDbs: 64, mapSize: 2 * 1024 ** 3, noMemInit: true, remapChunks: true });
+  }
+  db(name: string, opts: Omit<DatabaseOptions, 'name'> = {}): Database<any, any> {
+    let db = this.dbs.get(name);
+    if (!db) {
+      db = this.root.openDB({ name, encoding: 'msgpack', ...opts } as DatabaseOptions & { name: string });
+      this.dbs.set(name, db);
+    }
+    return db;
+  }
+  transaction<T>(): Promise<T> {
+    throw new Error('the law worker reads only');
+  }
+}
+
+let law: LawStore | null = null;
+let stamp = -1;
+
+function lawFor(task: LawTask): LawStore {
+  if (!law) law = new LawStore(new ThreadStore(task.dataPath) as unknown as Store);
+  if (stamp !== task.stamp) {
+    law.reload();
+    stamp = task.stamp;
+  }
+  return law;
+}
+
+export default function run(task: LawTask): LawTaskResult {
+  const tool = TOOLS.find((t) => t.name === task.tool);
+  if (!tool) return { ok: false, error: { message: `unknown tool ${task.tool}`, code: 'INVALID_REQUEST' } };
+  try {
+    return { ok: true, out: tool.run({ law: lawFor(task), now: task.now }, task.args) };
+  } catch (e) {
+    if (e instanceof ToolError) return { ok: false, error: { message: e.message, field: e.field, code: e.code } };
+    throw e;
+  }
+}

@@ -1,0 +1,103 @@
+// Korean query analysis for law search (a measured rule set; kiwi-nlp ships no model in its npm package):
+// abbreviations expanded inside phrases, question endings and particles stripped, filler words dropped,
+// everyday words mapped to statutory terms (the originals are kept), compounds left to the bigram index.
+import { nameKey, stripJosa } from '../normalize.js';
+
+/** Everyday word (prefix of an eojeol, after endings are stripped) → statutory terms added to the query. */
+export const SYNONYMS: Array<[string, string]> = [
+  ['전세', '임대차 보증금'], ['월세', '차임 임대차'], ['집주인', '임대인'], ['건물주', '임대인'], ['세입자', '임차인'], ['세입', '임차인'],
+  ['보증금', '보증금 임대차'], ['술', '음주 주취'], ['음주', '술에 취한'], ['훔치', '절도'], ['훔쳐', '절도'], ['도둑', '절도'],
+  ['때리', '폭행'], ['때려', '폭행'], ['맞았', '폭행'], ['거짓말', '기망 사기'], ['속여', '기망 사기'], ['속이', '기망 사기'],
+  ['비방', '명예훼손'], ['욕설', '모욕'], ['뺑소니', '사고발생 조치 도주'], ['사고를내고', '사고발생 조치'], ['다치', '업무상 재해'],
+  ['다쳤', '업무상 재해'], ['산재', '산업재해 업무상 재해'], ['반품', '청약철회'], ['환불', '청약철회 환급'], ['cctv', '영상정보처리기기'],
+  ['씨씨티비', '영상정보처리기기'], ['부업', '겸직 영리 업무'], ['투잡', '겸직 영리 업무'], ['선물', '금품'], ['뇌물', '뇌물 수뢰'],
+  ['월급', '임금'], ['급여', '임금'], ['알바', '근로자 단시간'], ['아르바이트', '근로자 단시간'], ['퇴직금', '퇴직급여 퇴직금'],
+  ['출산휴가', '출산전후휴가'], ['실업급여', '구직급여'], ['쉬는시간', '휴게시간'], ['쉬는', '휴게'], ['정규직', '기간의 정함이 없는 근로계약'],
+  ['계약직', '기간제근로자'], ['짤리', '해고'], ['잘리', '해고'], ['해고', '해고'], ['괴롭히', '괴롭힘'], ['갑질', '괴롭힘'],
+  ['주휴', '유급휴일 주휴'], ['연차', '연차 유급휴가'], ['야근', '연장근로 야간근로'], ['상속', '상속 상속인'], ['유산', '상속'],
+  ['이혼', '이혼 재산분할'], ['빌려', '대여 채권'], ['빌린', '대여 채무'], ['떼인', '채권'], ['못받', '채권'], ['못 받', '채권'],
+  ['무면허', '운전면허 무면허운전'], ['과속', '속도'], ['유튜브', '저작물 공중송신'], ['노래', '저작물 음반'], ['베끼', '복제 저작권'],
+  ['층간소음', '소음'], ['아동학대', '아동학대 금지행위'], ['학대', '학대 금지행위'], ['개인정보', '개인정보'], ['문서를공개', '정보공개'],
+  ['정보공개', '정보공개 청구'], ['집을지', '건축허가'], ['건물을지', '건축허가'], ['가게', '사업장 영업'], ['사장', '사용자 사업주'],
+  ['대표', '사업주 경영책임자'], ['사망사고', '중대산업재해 사망'], ['미성년', '미성년자'], ['청소년', '청소년'], ['하자', '하자 담보책임'],
+  ['영업정지', '처분 사전 통지'], ['의견을', '의견제출'], ['며칠', '일수 기간'], ['언제까지', '기간'],
+];
+
+/** Question endings (longest first), stripped from the end of an eojeol when enough of it is left. */
+const ENDINGS = [
+  '해야하나요', '하여야하나요', '할수있나요', '되어야하나요', '해도되나요', '하려면', '해야하는지', '하나요', '되나요', '받나요',
+  '있나요', '없나요', '인가요', '한가요', '할까요', '을까요', '나요', '가요', '습니까', '합니까', '됩니까', '입니까', '인지', '하면',
+  '되면', '려면', '으면', '해도', '하고', '하는', '했는데', '해요', '어요', '아요', '에요', '예요', '이면', '면', '고',
+];
+
+const ENDING_SET = new Set(ENDINGS);
+
+/** Filler words of questions (after endings and particles are stripped). */
+const STOP = new Set([
+  '어떻게', '어떤', '무엇', '무슨', '언제', '얼마나', '얼마', '누가', '누구', '어디', '왜', '수', '것', '경우', '안', '못', '그냥', '다른',
+  '내', '제가', '저', '나', '우리', '좀', '꼭', '미리', '혼자', '해야', '되', '하', '있', '없', '받을', '있는', '하는', '및', '등', '또는',
+  '알려', '알려주세요', '궁금', '궁금합니다', '되는', '있을까', '관련', '대해', '대하여', '때', '할', '한', '된', '될', '더', '이', '그',
+  '처벌받', '처벌', '불법', '위법', '어떻', '뭔가', '뭐', '뭘', '해', '돼', '되나', '하나', '모든', '도', '또', '이미', '지금', '정도',
+]);
+
+export interface AnalysedQuery {
+  /** the rewritten query: abbreviations expanded, endings and filler dropped, mapped terms appended */
+  text: string;
+  /** the same without the mapped terms (for name matching) */
+  core: string;
+  /** full names of statutes named by abbreviation or exact name inside the query */
+  named: string[];
+  /** the query's content words (for snippets) */
+  words: string[];
+  /** the mapped (statutory) terms alone; they weigh more than the question's own words */
+  mapped: string;
+  /** the original query had the shape of a plain-language question (endings or filler were removed) */
+  plain: boolean;
+}
+
+function stripEnding(w: string): string {
+  for (const e of ENDINGS) if (w.length - e.length >= 2 && w.endsWith(e)) return w.slice(0, w.length - e.length);
+  return w;
+}
+
+/**
+ * Analyse a query. abbr maps name keys of abbreviations (and of full names) to the full statute name.
+ * "특가법 도주차량" → text "특정범죄 가중처벌 등에 관한 법률 도주차량", named [that law].
+ */
+export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuery {
+  const raw = q.normalize('NFKC').replace(/[?？!.,「」『』"'()]/g, ' ').split(/\s+/).filter(Boolean);
+  const named: string[] = [];
+  const out: string[] = [];
+  const extra: string[] = [];
+  const compact = nameKey(q);
+  // a question ("…나요", "…하려면", "어떻게 …"): its predicates (지으려면, 받아야, 마시고) are dropped below
+  let plain = raw.some((w) => { const l = w.toLowerCase(); return ENDING_SET.has(l) || STOP.has(l) || stripEnding(stripJosa(l)).length < stripJosa(l).length; });
+  for (let i = 0; i < raw.length; i++) {
+    const w = raw[i]!;
+    const k = nameKey(w);
+    const full = abbr.get(k) ?? abbr.get(nameKey(stripJosa(w)));
+    if (full) { named.push(full); out.push(full); continue; }
+    const lw = w.toLowerCase();
+    if (ENDING_SET.has(lw) || STOP.has(lw)) { plain = true; continue; }
+    const s = stripEnding(stripJosa(lw));
+    if (s.length < lw.length - 1) plain = true;
+    if (STOP.has(s)) { plain = true; continue; }
+    for (const [from, to] of SYNONYMS) if (s.startsWith(from)) { extra.push(to); break; }
+    if (plain && isPredicate(lw)) continue;
+    out.push(s);
+  }
+  // phrase-level synonyms written across eojeols ("쉬는 시간", "사고를 내고")
+  for (const [from, to] of SYNONYMS) if (from.length >= 3 && compact.includes(from) && !extra.includes(to)) extra.push(to);
+  const words = out.filter((w) => w.length >= 2 && !named.includes(w));
+  return { text: [...out, ...extra].join(' '), core: out.join(' '), mapped: extra.join(' '), named, words: [...new Set([...words, ...extra.flatMap((e) => e.split(' '))])], plain };
+}
+
+const NOT_PREDICATE = new Set(['서면', '측면', '전면', '이면', '표면', '지면', '국면', '분야']);
+
+/** An inflected verb or adjective of a question (지으려면, 받아야, 마시고, 넘겨도, 올려달라고). */
+function isPredicate(w: string): boolean {
+  if (NOT_PREDICATE.has(w)) return false;
+  if (/(려면|라고|해도|아도|어도|겨도|워도|는데|지만|니까|면서)$/.test(w)) return true;
+  if (w.length >= 2 && w.endsWith('면')) return true;
+  return w.length >= 3 && /(고|야)$/.test(w);
+}

@@ -1,0 +1,63 @@
+// Second reading of a weak field line (small, blurred or glared captures): the line's region is prepared in two
+// ways — background flattened and stretched (glare, uneven light), unsharp-masked (blur) — and read again.
+import type { Box, Raster } from './raster.js';
+
+interface GreyRegion { g: Float32Array; w: number; h: number; x0: number; y0: number }
+
+function region(img: Raster, box: Box, margin: number): GreyRegion {
+  const x0 = Math.max(0, Math.floor(box[0] - margin)), y0 = Math.max(0, Math.floor(box[1] - margin));
+  const x1 = Math.min(img.width, Math.ceil(box[2] + margin)), y1 = Math.min(img.height, Math.ceil(box[3] + margin));
+  const w = Math.max(1, x1 - x0), h = Math.max(1, y1 - y0), C = img.channels;
+  const g = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    const o = ((y0 + y) * img.width + x0 + x) * C;
+    g[y * w + x] = C >= 3 ? 0.299 * img.data[o]! + 0.587 * img.data[o + 1]! + 0.114 * img.data[o + 2]! : img.data[o]!;
+  }
+  return { g, w, h, x0, y0 };
+}
+
+/** Separable box mean with radius r (edges clamped). */
+function boxBlur(src: Float32Array, w: number, h: number, r: number): Float32Array {
+  const tmp = new Float32Array(w * h), out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    let s = 0;
+    for (let k = -r; k <= r; k++) s += src[y * w + Math.min(w - 1, Math.max(0, x + k))]!;
+    tmp[y * w + x] = s / (2 * r + 1);
+  }
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    let s = 0;
+    for (let k = -r; k <= r; k++) s += tmp[Math.min(h - 1, Math.max(0, y + k)) * w + x]!;
+    out[y * w + x] = s / (2 * r + 1);
+  }
+  return out;
+}
+
+function stretch(v: Float32Array, lo: number, hi: number): Uint8Array {
+  const s = [...v].sort((a, b) => a - b);
+  const a = s[Math.floor(lo * (s.length - 1))]!, b = Math.max(a + 1, s[Math.floor(hi * (s.length - 1))]!);
+  const out = new Uint8Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = Math.max(0, Math.min(255, Math.round(((v[i]! - a) * 255) / (b - a))));
+  return out;
+}
+
+/** Prepared copies of the region around a text line; each with the line's box in the copy's pixels. */
+export function lineVariants(img: Raster, box: Box): Array<{ name: string; img: Raster; box: Box }> {
+  const lh = Math.max(4, box[3] - box[1]);
+  const R = region(img, box, lh * 0.5);
+  const local: Box = [box[0] - R.x0, box[1] - R.y0, box[2] - R.x0, box[3] - R.y0];
+  // 1. flatten: divide by the local background (a box mean about one line high), then stretch 1–99 %
+  const bg = boxBlur(R.g, R.w, R.h, Math.max(3, Math.round(lh * 0.6)));
+  const flat = new Float32Array(R.g.length);
+  for (let i = 0; i < flat.length; i++) flat[i] = R.g[i]! / Math.max(8, bg[i]!);
+  // 2. unsharp mask (radius ≈ stroke width), after a contrast stretch
+  const st = stretch(R.g, 0.01, 0.99);
+  const stF = Float32Array.from(st);
+  const soft = boxBlur(stF, R.w, R.h, Math.max(1, Math.round(lh / 14)));
+  const sharp = new Float32Array(stF.length);
+  for (let i = 0; i < sharp.length; i++) sharp[i] = stF[i]! + 1.5 * (stF[i]! - soft[i]!);
+  const mk = (data: Uint8Array): Raster => ({ data, width: R.w, height: R.h, channels: 1 });
+  return [
+    { name: 'flatten', img: mk(stretch(flat, 0.01, 0.995)), box: local },
+    { name: 'sharpen', img: mk(stretch(sharp, 0.005, 0.995)), box: local },
+  ];
+}

@@ -1,0 +1,92 @@
+// Hard QR photos with known truth, seeded: perspective-distorted, blurred, low-contrast, damaged, small and
+// combined codes (bench/qr-hard.ts, test/tasks/qr-hard.test.ts). Severity varies with the seed so that plain
+// zxing decodes part of each kind, not all or nothing.
+import sharp from 'sharp';
+import { homography, warp, type Pt } from '../../src/tasks/lib/geometry.js';
+import { qrMatrix, type EcLevel } from '../../src/tasks/qr-generate.js';
+import { prng } from './images.js';
+
+export const QR_KINDS = ['perspective', 'blur', 'low-contrast', 'damaged', 'small', 'combined'] as const;
+export type QrKind = (typeof QR_KINDS)[number];
+
+export interface HardQr {
+  name: string;
+  kind: QrKind;
+  data: string;
+  bytes: Buffer;
+}
+
+const gauss = (r: () => number): number => Math.sqrt(-2 * Math.log(r() + 1e-12)) * Math.cos(2 * Math.PI * r());
+const clamp = (v: number): number => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
+
+function payload(r: () => number): string {
+  const words = ['sejong', 'receipt', 'ticket', 'pay', 'id', 'verify', '세종', '영수증', 'order', 'member'];
+  let s = `https://${words[Math.floor(r() * 6)]}.example/${words[Math.floor(r() * words.length)]}?n=`;
+  const extra = Math.floor(r() * 60);
+  for (let i = 0; i < extra; i++) s += 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(r() * 36)];
+  return s;
+}
+
+/** One hard QR photo of the given kind (deterministic for the seed). */
+export async function hardQr(kind: QrKind, seed: number): Promise<HardQr> {
+  const r = prng(seed * 131 + 7);
+  const data = payload(r);
+  const ec: EcLevel = kind === 'damaged' ? (r() < 0.5 ? 'Q' : 'H') : (['L', 'M', 'M', 'Q'] as const)[Math.floor(r() * 4)]!;
+  const m = qrMatrix(data, ec);
+  const persp = kind === 'perspective' || kind === 'combined';
+  const ms = kind === 'small' ? 1.0 + r() * 0.7 : 3 + Math.floor(r() * 3); // module size (px) in the photo
+  const side = (m.size + 8) * ms;
+  const C = Math.round(side * (persp ? 1.5 : 1.25)); // photo size
+  // the symbol at 8 px per module (quiet zone 4), damage drawn on it
+  const u = 8, S = (m.size + 8) * u;
+  const sym = new Uint8Array(S * S).fill(255);
+  for (let y = 0; y < m.size; y++) for (let x = 0; x < m.size; x++) if (m.modules[y * m.size + x]) {
+    for (let yy = 0; yy < u; yy++) sym.fill(0, (4 * u + y * u + yy) * S + 4 * u + x * u, (4 * u + y * u + yy) * S + 4 * u + x * u + u);
+  }
+  if (kind === 'damaged') {
+    // blots (ink or white stickers), 3–10 % of the symbol area, away from the three finder patterns
+    const target = (0.06 + r() * 0.1) * m.size * m.size * u * u;
+    let done = 0;
+    while (done < target) {
+      const rad = (1.2 + r() * 2.5) * u, mx = r() * m.size, my = r() * m.size, val = r() < 0.5 ? 0 : 255;
+      const nearFinder = (mx < 10 && my < 10) || (mx > m.size - 10 && my < 10) || (mx < 10 && my > m.size - 10);
+      if (nearFinder) continue;
+      const cx = (4 + mx) * u, cy = (4 + my) * u;
+      for (let y = Math.max(0, Math.floor(cy - rad)); y < Math.min(S, cy + rad); y++) for (let x = Math.max(0, Math.floor(cx - rad)); x < Math.min(S, cx + rad); x++) {
+        if ((x - cx) ** 2 + (y - cy) ** 2 < rad * rad) { sym[y * S + x] = val; }
+      }
+      done += Math.PI * rad * rad;
+    }
+  }
+  // place into the photo
+  const c0 = (C - side) / 2;
+  const j = () => (persp ? (r() * 2 - 1) * side * (0.22 + r() * 0.18) : (r() * 2 - 1) * side * 0.01);
+  const dst: Pt[] = [[c0 + j(), c0 + j()], [c0 + side + j(), c0 + j()], [c0 + side + j(), c0 + side + j()], [c0 + j(), c0 + side + j()]];
+  const rot = (r() * 2 - 1) * Math.PI * (kind === 'combined' ? 0.25 : 0.08);
+  const cc = C / 2;
+  const rd = dst.map(([x, y]) => [cc + (x - cc) * Math.cos(rot) - (y - cc) * Math.sin(rot), cc + (x - cc) * Math.sin(rot) + (y - cc) * Math.cos(rot)] as Pt);
+  const out = warp({ data: sym, width: S, height: S, channels: 1 }, homography(rd, [[0, 0], [S, 0], [S, S], [0, S]]), C, C, [255]);
+  const px = out.data;
+  // light: contrast range and an illumination gradient
+  const low = kind === 'low-contrast' || kind === 'combined';
+  const dark = low ? 70 + r() * 80 : 20 + r() * 30, light = low ? dark + 14 + r() * 26 : 200 + r() * 50;
+  const grad = low ? 30 + r() * 60 : r() * 30, ga = r() * Math.PI * 2;
+  const noise = kind === 'combined' ? 6 + r() * 10 : low ? 3 + r() * 6 : r() * 4;
+  for (let y = 0; y < C; y++) for (let x = 0; x < C; x++) {
+    const i = y * C + x;
+    const g = (((x - cc) * Math.cos(ga) + (y - cc) * Math.sin(ga)) / C) * grad;
+    px[i] = clamp(dark + ((light - dark) * px[i]!) / 255 + g + gauss(r) * noise);
+  }
+  const blur = kind === 'blur' ? ms * (0.4 + r() * 0.3) : kind === 'combined' ? ms * (0.2 + r() * 0.25) : kind === 'small' ? 0.3 + r() * 0.4 : kind === 'perspective' ? 0.6 + r() * 0.9 : 0.4;
+  let s = sharp(Buffer.from(px), { raw: { width: C, height: C, channels: 1 } });
+  if (blur >= 0.3) s = s.blur(blur);
+  const q = kind === 'small' || kind === 'combined' ? 50 + Math.floor(r() * 30) : 75 + Math.floor(r() * 20);
+  return { name: `${kind}-${seed}`, kind, data, bytes: await s.jpeg({ quality: q }).toBuffer() };
+}
+
+/** n codes of each kind (seeds from base). */
+export async function hardQrSet(perKind: number, base = 1): Promise<HardQr[]> {
+  const out: HardQr[] = [];
+  for (const k of QR_KINDS) for (let i = 0; i < perKind; i++) out.push(await hardQr(k, base + i));
+  return out;
+}

@@ -1,0 +1,62 @@
+// Floors on the law-search evaluation set (bench/law-quality/questions.json) over the FULL corpus. The corpus is
+// imported once into a temp store (about 45 s on a quiet 2-core machine); SEJONG_LAW_QUALITY_DATA may name an
+// already imported store instead. Skipped with a message when ../shared/law-corpus/full is absent.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { Store } from '../../src/store/env.js';
+import { LawStore } from '../../src/law/store.js';
+import { Importer } from '../../src/law/import.js';
+import { evaluate, loadQuestions } from '../../bench/law-quality/evaluate.js';
+import { shared } from '../helpers/shared.js';
+
+const FULL = [shared('law-corpus', 'full', 'statutes.tar.gz'), shared('law-corpus', 'full', 'admrul.tar.gz')];
+const reuse = process.env.SEJONG_LAW_QUALITY_DATA;
+
+t.test('evaluation set: at least 150 questions in five categories, 40+ held out, each with an instrument', async (t) => {
+  const qs = loadQuestions();
+  t.ok(qs.length >= 150, `${qs.length} questions`);
+  t.ok(qs.filter((q) => q.holdout).length >= 40);
+  t.same([...new Set(qs.map((q) => q.category))].sort(), ['abbrev', 'admrul', 'filter', 'keyword', 'plain']);
+  t.equal(new Set(qs.map((q) => q.id)).size, qs.length);
+  t.ok(qs.every((q) => q.law && q.query));
+  t.ok(qs.filter((q) => q.article).length >= 140);
+});
+
+t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain question', { skip: !reuse && !FULL.every((f) => fs.existsSync(f)) ? 'the full law corpus (../shared/law-corpus/full) is absent' : false }, async (t) => {
+  let dir = reuse;
+  if (!dir) {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-lawq-test-'));
+    const made = dir;
+    t.teardown(() => fs.rmSync(made, { recursive: true, force: true }));
+    const st = new Store(dir);
+    const l = new LawStore(st);
+    l.reload();
+    const r = await new Importer(l).run(FULL);
+    t.equal(r.errors.length, 0);
+    await st.close();
+  }
+  const store = new Store(dir);
+  t.teardown(() => store.close());
+  const law = new LawStore(store);
+  law.reload();
+  // 금융투자업규정 (제N-N조) is readable by article
+  const fi = law.resolveName('금융투자업규정')!;
+  t.ok(fi.article_count > 500);
+  t.ok(law.articleSeq(fi.id, '1-2-2') !== undefined);
+  const r = evaluate(law);
+  t.ok(r.all.hits1 / r.all.n >= 0.72, `hits@1 ${r.all.hits1}/${r.all.n}`);
+  t.ok(r.all.hits5 / r.all.n >= 0.84, `hits@5 ${r.all.hits5}/${r.all.n}`);
+  t.ok(r.all.mrr >= 0.78, `MRR ${r.all.mrr.toFixed(3)}`);
+  t.ok(r.holdout.hits1 / r.holdout.n >= 0.6, `holdout hits@1 ${r.holdout.hits1}/${r.holdout.n}`);
+  t.equal(r.byCategory.plain!.empty, 0);
+  t.equal(r.all.empty, 0);
+  t.ok(r.byCategory.abbrev!.hits1 / r.byCategory.abbrev!.n >= 0.95);
+  // the matching articles carry a snippet with the hit
+  const hits = law.search.query('연차 유급휴가', { categories: null, ministry: null }, null);
+  const top = hits.find((h) => h.doc.name === '근로기준법')!;
+  t.ok(top);
+  t.equal(top.matches![0]!.article_no, '60');
+  t.match(top.matches![0]!.snippet, /유급휴가/);
+});
