@@ -9,7 +9,7 @@ import { LawStore } from '../../src/law/store.js';
 import { GitImporter } from '../../src/law/history/git-import.js';
 import { historyOf } from '../../src/law/history/db.js';
 import { diffArticles, enforcementsBetween, versionInForce } from '../../src/law/history/versions.js';
-import { getArticle, getChangelog, getHistory, getLaw } from '../../src/law/tools.js';
+import { compareVersions, compareVersionsSchema, getArticle, getChangelog, getHistory, getLaw } from '../../src/law/tools.js';
 import { startTestServer } from '../helpers/server.js';
 import { TestRepo, sampleVersions } from './git-fixture.js';
 
@@ -110,6 +110,13 @@ t.test('diff of two versions, upcoming enforcements', async (t) => {
   t.equal(c24?.change, 'added');
   t.match(String(c24?.new), /주민등록번호/);
   for (const c of r.changes) if (c.change === 'changed') t.ok(c.old !== c.new || c.old_title !== c.new_title);
+  const cv = compareVersions(ctx, { law_id: '011357', from: '20130901', to: '20140901', basis: 'enforcement' }) as any;
+  t.same([cv.from.mst, cv.to.mst, cv.basis], ['136728', '152302', 'enforcement']);
+  const cp = compareVersions(ctx, { law_id: '011357', from: '20130901', to: '20140901' }) as any;
+  t.same([cp.from.mst, cp.to.mst], ['142563', '152302']);
+  const bad = compareVersionsSchema.safeParse({ law_id: '011357', from: '20130901', basis: 'x' });
+  t.equal(bad.success, false);
+  t.match(bad.error?.issues[0]?.message, /basis must be promulgation \(default\) or enforcement/);
   const e = enforcementsBetween(law, '20260610', '20261231', 50);
   t.same(e.results.map((x) => [x.law_id, x.mst, x.enforcement_date]), [['011357', '283839', '20260911']]);
   t.same(enforcementsBetween(law, '20140301', '20140901', 50).results.map((x) => [x.mst, x.enforcement_date]), [['152302', '20140324'], ['142563', '20140807']]);
