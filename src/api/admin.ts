@@ -1,7 +1,7 @@
 // Admin API (admin key only): API keys with their rate limits, and spend per tenant and day.
 import { z } from 'zod';
 import { ApiError } from '../server/errors.js';
-import { reply, type RouteDef } from '../server/types.js';
+import { defineRoute, reply, type RouteDef } from '../server/types.js';
 
 const limits = {
   rateLimitPerMinute: z.number().int().min(1).max(10_000_000).optional(),
@@ -12,13 +12,13 @@ const patchKey = z.object({ name: z.string().trim().min(1).max(100).optional(), 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD');
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'POST', path: '/api/v1/admin/keys', auth: 'admin', tags: ['Admin'],
     summary: 'Create an API key (the key is shown only in this answer)',
     body: { kind: 'json', schema: createKey },
     handler: async (ctx) => {
       const { services } = ctx;
-      const b = ctx.body as z.infer<typeof createKey>;
+      const b = ctx.body;
       const { record, key } = await services.keys.create({ ...b, now: services.clock.now() });
       return reply.json({
         id: record.id, key, name: record.name,
@@ -27,8 +27,8 @@ export const routes: RouteDef[] = [
         createdAt: new Date(record.createdAt).toISOString(),
       }, 201);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/api/v1/admin/keys', auth: 'admin', tags: ['Admin'], summary: 'List API keys (no secrets)',
     handler: (ctx) => {
       const cfg = ctx.services.config;
@@ -42,18 +42,18 @@ export const routes: RouteDef[] = [
         })),
       };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH', path: '/api/v1/admin/keys/:id', auth: 'admin', tags: ['Admin'], summary: 'Change a key\'s name or rate limits',
     body: { kind: 'json', schema: patchKey },
     handler: async (ctx) => {
       const cfg = ctx.services.config;
-      const r = await ctx.services.keys.update(ctx.params.id!, ctx.body as z.infer<typeof patchKey>);
+      const r = await ctx.services.keys.update(ctx.params.id!, ctx.body);
       if (!r) throw new ApiError('NOT_FOUND', `No active key ${ctx.params.id}`);
       return { id: r.id, name: r.name, rateLimitPerMinute: r.rateLimitPerMinute ?? cfg.rateLimitPerMinute, rateLimitPerDay: r.rateLimitPerDay ?? cfg.rateLimitPerDay };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'DELETE', path: '/api/v1/admin/keys/:id', auth: 'admin', tags: ['Admin'], summary: 'Revoke a key (401 at once)',
     handler: async (ctx) => {
       if (ctx.params.id === ctx.principal.keyId) throw new ApiError('CONFLICT', 'The admin key cannot revoke itself');
@@ -61,15 +61,15 @@ export const routes: RouteDef[] = [
       if (!r) throw new ApiError('NOT_FOUND', `No key ${ctx.params.id}`);
       return { id: r.id, revoked: true, revokedAt: new Date(r.revokedAt!).toISOString() };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/api/v1/admin/usage/tenants', auth: 'admin', tags: ['Admin'],
     summary: 'Cost per tenant and UTC day (e-KYC enhance and pipeline jobs, tenant_id)',
     query: z.object({ from: day.optional(), to: day.optional(), tenant: z.string().max(100).optional() }).strict(),
     handler: (ctx) => {
-      const q = ctx.query as { from?: string; to?: string; tenant?: string };
+      const q = ctx.query;
       const rows = ctx.services.spend.tenants(q.from, q.to, q.tenant);
       return { rows: rows.map((r) => ({ tenant: r.tenant, day: r.day, jobs: r.jobs, costUsd: r.cost, byFamily: r.byFamily })), totalUsd: Math.round(rows.reduce((a, r) => a + r.cost, 0) * 1e6) / 1e6 };
     },
-  },
+  }),
 ];

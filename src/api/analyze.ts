@@ -1,7 +1,7 @@
 // Image Analysis (async, analyze_ jobs): multimodal analysis of an uploaded image, with optional preprocessing
 // presets (ocr, qr, enhance) run in the worker pool before the provider call.
 import { z } from 'zod';
-import type { Ctx, RouteDef } from '../server/types.js';
+import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { invalid } from '../server/errors.js';
 import { form } from '../server/validate.js';
 import { estimateTokenCost, tokenCost } from '../catalog/catalog.js';
@@ -27,8 +27,8 @@ export async function start(services: Services): Promise<void> {
   await startAi(services);
 }
 
-async function analyze(ctx: Ctx) {
-  const b = ctx.body as Fields;
+async function analyze(ctx: Ctx<Fields>) {
+  const b = ctx.body;
   const { services } = ctx;
   const gw = ai(services);
   const m = gw.model(b.model ?? DEFAULT_ANALYZE_MODEL, 'vision_analysis');
@@ -71,14 +71,14 @@ async function analyze(ctx: Ctx) {
 }
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'POST', path: '/api/v1/analyze/image', auth: 'key', tags: ['Image Analysis'],
     summary: 'Start a multimodal analysis of an image (asynchronous, analyze_ job)',
     body: { kind: 'multipart', fields, files: { image: { required: true, maxBytes: MAX_IMAGE_BYTES } } },
     maxBodyBytes: MAX_IMAGE_BYTES + 256 * 1024,
     handler: analyze,
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/api/v1/analyze/status/:job_id', auth: 'job', tags: ['Image Analysis'],
     summary: 'Status of an analysis job; result is the model\'s answer text',
     handler: (ctx) => {
@@ -94,5 +94,5 @@ export const routes: RouteDef[] = [
         ...(j.status === 'failed' ? { error: jobError(j) } : {}),
       };
     },
-  },
+  }),
 ];

@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { ApiError, invalid } from '../server/errors.js';
-import { reply, type Ctx, type RouteDef } from '../server/types.js';
+import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import type { Services } from '../services.js';
 import { PrintStore } from '../print/store.js';
 import type { Impression } from '../print/types.js';
@@ -312,14 +312,14 @@ function response(services: Services, st: PrintState, imp: Impression, image: No
 const tags = ['Composite/Print'];
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'POST', path: '/api/v1/composite/print', auth: 'key', tags,
     summary: 'Compose a printable sheet (AI picture, header, QR, signature, perforation, A3 ad); charges the selected advertiser once per job_id',
     body: { kind: 'json', schema: printBody },
     maxBodyBytes: 4 * 1048576,
     handler: (ctx) => print(ctx as Ctx<PrintBody>),
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/api/v1/composite/print/image/:job_id', auth: 'none', tags,
     summary: 'The composed sheet (key = the value in image_url)',
     query: z.object({ key: z.string().min(1).max(100) }),
@@ -329,7 +329,7 @@ export const routes: RouteDef[] = [
       const st = state(services);
       const jobId = ctx.params.job_id!;
       const want = Buffer.from(imageKey(st, jobId));
-      const got = Buffer.from(String((ctx.query as { key: string }).key));
+      const got = Buffer.from(String(ctx.query.key));
       if (want.length !== got.length || !crypto.timingSafeEqual(want, got)) throw new ApiError('INVALID_API_KEY', 'The key query parameter does not match this print', { field: 'key' });
       const imp = st.store.impression(jobId);
       if (!imp?.image) throw new ApiError('NOT_FOUND', `No printed sheet for job_id ${jobId}`);
@@ -340,8 +340,8 @@ export const routes: RouteDef[] = [
       }
       return reply.binary(bytes, meta.contentType, 200, { 'cache-control': 'private, max-age=300', 'content-disposition': `inline; filename="${jobId.replace(/[^A-Za-z0-9._-]/g, '_')}.${imp.image.format === 'png' ? 'png' : 'jpg'}"` });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/api/v1/composite/print/ads/:id/versions/:version/image', auth: 'key', tags,
     summary: 'An ad creative (as selected for a print)',
     handler: (ctx) => {
@@ -352,5 +352,5 @@ export const routes: RouteDef[] = [
       if (!app || !v || !bytes) throw new ApiError('NOT_FOUND', `No creative ${ctx.params.id} v${ctx.params.version}`);
       return reply.binary(bytes, `image/${v.format}`);
     },
-  },
+  }),
 ];

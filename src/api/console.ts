@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import { z } from 'zod';
 import { ApiError } from '../server/errors.js';
-import { reply, type Ctx, type RouteDef } from '../server/types.js';
+import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import { consolePage, loginPage } from '../console/pages.js';
 import { CONSOLE_JS } from '../console/client.js';
 import { throttleFor } from '../console/throttle.js';
@@ -37,20 +37,20 @@ function enabled(ctx: Ctx): void {
 }
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'GET', path: '/console/login', auth: 'none', tags: ['Console'], summary: 'Test console sign-in page',
     handler: (ctx) => {
       enabled(ctx);
       return reply.make({ status: 200, body: loginPage(), contentType: HTML, headers: SECURITY });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST', path: '/console/login', auth: 'none', tags: ['Console'], summary: 'Sign in: sets the test_auth cookie',
     body: { kind: 'json', schema: z.object({ password: z.string().min(1).max(200) }).strict() },
     maxBodyBytes: 4096,
     handler: (ctx) => {
       enabled(ctx);
-      const { password } = ctx.body as { password: string };
+      const { password } = ctx.body;
       const throttle = throttleFor(ctx.services);
       const now = ctx.services.clock.now();
       throttle.check(ctx.ip, now);
@@ -61,20 +61,20 @@ export const routes: RouteDef[] = [
       throttle.succeeded(ctx.ip);
       return reply.make({ status: 204, body: '', headers: { 'set-cookie': `test_auth=${encodeURIComponent(password)}; Path=/console; HttpOnly; SameSite=Strict; Max-Age=28800` } });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST', path: '/console/logout', auth: 'none', tags: ['Console'], summary: 'Sign out: clears the cookie',
     handler: () => reply.make({ status: 303, body: '', headers: { location: '/console/login', 'set-cookie': 'test_auth=; Path=/console; HttpOnly; SameSite=Strict; Max-Age=0' } }),
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/console/app.js', auth: 'none', tags: ['Console'], summary: 'The test console\'s browser code',
     responses: { 200: { description: 'JavaScript', contentType: 'text/javascript' } },
     handler: (ctx) => {
       enabled(ctx);
       return reply.make({ status: 200, body: CONSOLE_JS, contentType: 'text/javascript; charset=utf-8', headers: SECURITY });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/console', auth: 'none', tags: ['Console'], summary: 'Test console (cookie test_auth)',
     handler: (ctx) => {
       enabled(ctx);
@@ -87,5 +87,5 @@ export const routes: RouteDef[] = [
       if (!passwordOk(ctx, given)) return reply.make({ status: 302, body: '', headers: { location: '/console/login', 'cache-control': 'no-store' } });
       return reply.make({ status: 200, body: consolePage('3.6.0'), contentType: HTML, headers: SECURITY });
     },
-  },
+  }),
 ];

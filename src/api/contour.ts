@@ -1,5 +1,5 @@
 // Contour: Canny edge map of the uploaded image as a 1-bit PNG of the same size (white edges on black).
-import type { Ctx, RouteDef } from '../server/types.js';
+import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
 import type { ContourOutput } from '../tasks/contour.js';
 
@@ -15,12 +15,12 @@ async function extract(ctx: Ctx) {
 }
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'POST', path: '/api/v1/contour/extract', auth: 'key', tags: ['Contour'],
     summary: 'Edges of the image\'s objects (Canny) as a 1-bit PNG of the same size: white edges on black',
     body: { kind: 'multipart', files: { image: { required: true, maxBytes: 10 * MB } } },
     maxBodyBytes: 10 * MB + 64 * 1024,
     responses: { 200: { description: '1-bit PNG edge map', contentType: 'image/png' } },
     handler: extract,
-  },
+  }),
 ];

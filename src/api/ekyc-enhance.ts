@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ApiError, isApiError } from '../server/errors.js';
 import { form } from '../server/validate.js';
-import { reply, type Ctx, type RouteDef } from '../server/types.js';
+import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import type { Services } from '../services.js';
 import type { Family } from '../jobs/families.js';
 import type { Completion, JobRecord } from '../jobs/engine.js';
@@ -261,48 +261,48 @@ const jobIdParam = 'jobId';
 const imageQuery = z.object({ format: z.enum(['jpeg', 'png']).optional(), key: z.string().optional() });
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'POST', path: '/api/v1/ekyc/enhance', auth: 'key', tags: ['eKYC Enhance'],
     summary: 'Enhance a perspective-corrected ID card in overlapping tiles; privacy regions are blurred before and restored after',
     body: { kind: 'multipart', fields: enhanceFields, files: { image: IMAGE_RULE } },
     maxBodyBytes: 11 * MB,
     handler: enhanceHandler as RouteDef['handler'],
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: `/api/v1/ekyc/enhance/status/:${jobIdParam}`, auth: 'job', tags: ['eKYC Enhance'],
     summary: 'Status of an enhance job: progress 0.0-1.0 advancing tile by tile',
     handler: statusHandler('ekyc_enhance'),
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: `/api/v1/ekyc/enhance/image/:${jobIdParam}`, auth: 'job', accessKeyQuery: 'key', tags: ['eKYC Enhance'],
     summary: 'Enhanced image: 200 JPEG when done (format=png for the lossless copy), 202 while processing, 404 failed, 410 after 1 h',
     query: imageQuery,
     responses: { 200: { description: 'the enhanced card', contentType: 'image/jpeg' }, 202: { description: 'still processing' } },
     handler: imageHandler('ekyc_enhance') as RouteDef['handler'],
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST', path: '/api/v1/ekyc/enhance-pipeline', auth: 'key', tags: ['eKYC Enhance'],
     summary: 'Perspective crop, quality analysis, OCR and enhancement in one job',
     body: { kind: 'multipart', fields: pipelineFields, files: { image: IMAGE_RULE } },
     maxBodyBytes: 11 * MB,
     handler: pipelineHandler as RouteDef['handler'],
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: `/api/v1/ekyc/enhance-pipeline/status/:${jobIdParam}`, auth: 'job', tags: ['eKYC Enhance'],
     summary: 'Status of a pipeline job (for callback_url mode)',
     handler: statusHandler('ekyc_pipeline'),
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: `/api/v1/ekyc/enhance-pipeline/image/:${jobIdParam}`, auth: 'job', accessKeyQuery: 'key', tags: ['eKYC Enhance'],
     summary: 'Enhanced image of a pipeline job (same answers as the enhance image endpoint)',
     query: imageQuery,
     handler: imageHandler('ekyc_pipeline') as RouteDef['handler'],
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/api/v1/ekyc/enhance/webhook-secret', auth: 'admin', tags: ['eKYC Enhance'],
     summary: 'The secret that signs completion callbacks (Standard Webhooks), for configuring receivers',
     handler: (ctx) => ({ secret: callbacksOf(ctx.services).secret, scheme: 'standard-webhooks v1 (HMAC-SHA256)', source: ctx.services.config.webhookSecret ? 'SEJONG_WEBHOOK_SECRET' : 'generated' }),
-  },
+  }),
 ];
 
 export async function start(services: Services): Promise<void> {

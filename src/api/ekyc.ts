@@ -2,7 +2,7 @@
 // images), and the bank-account checks (payment provider: HTTP adapter or the built-in sandbox).
 // Image quality-check / analyze-quality / perspective-crop live in the image area, not here.
 import { z } from 'zod';
-import type { Ctx, RouteDef } from '../server/types.js';
+import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { ApiError, invalid } from '../server/errors.js';
 import { form } from '../server/validate.js';
 import { randomSuffix } from '../jobs/ids.js';
@@ -30,9 +30,9 @@ const r4 = (x: number) => Math.round(x * 10000) / 10000;
 // ------------------------------------------------------------------ face compare
 const compareFields = z.object({ threshold: form.number(0, 1).optional() }).strict();
 
-async function faceCompare(ctx: Ctx) {
+async function faceCompare(ctx: Ctx<z.infer<typeof compareFields>>) {
   const t0 = performance.now();
-  const threshold = (ctx.body as z.infer<typeof compareFields>).threshold ?? DEFAULT_FACE_THRESHOLD;
+  const threshold = ctx.body.threshold ?? DEFAULT_FACE_THRESHOLD;
   const r = await ctx.services.pool.run<FaceCompareOutput>('face-compare', {
     image1: ctx.files.image1!.data, image2: ctx.files.image2!.data, maxPixels: ctx.services.config.maxInputPixels,
   });
@@ -84,9 +84,9 @@ export function docFields(doc: DocType): string[] {
 }
 const ocrFields = z.object({ doc_type: z.enum(DOC_TYPES), fields: z.string().max(500).optional() }).strict();
 
-async function ocr(ctx: Ctx) {
+async function ocr(ctx: Ctx<z.infer<typeof ocrFields>>) {
   const t0 = performance.now();
-  const b = ctx.body as z.infer<typeof ocrFields>;
+  const b = ctx.body;
   const allowed = docFields(b.doc_type);
   let wanted: string[] | undefined;
   if (b.fields !== undefined && b.fields.trim() !== '') {
@@ -123,10 +123,10 @@ export function maskName(n: string): string {
   return c[0] + '*'.repeat(c.length - 2) + c[c.length - 1];
 }
 
-async function verify(ctx: Ctx) {
+async function verify(ctx: Ctx<z.infer<typeof verifyFields>>) {
   const t0 = performance.now();
   const { services } = ctx;
-  const b = ctx.body as z.infer<typeof verifyFields>;
+  const b = ctx.body;
   const maxPixels = services.config.maxInputPixels;
   const selfie = ctx.files.selfie_image!.data;
   // the three parts in parallel in the pool; the selfie is used twice, so it is copied, not transferred
@@ -208,8 +208,8 @@ function provider(s: Services): PaymentProvider {
   return p;
 }
 
-async function callProvider<T>(ctx: Ctx, what: string, fn: (p: PaymentProvider) => Promise<T>): Promise<T> {
-  const b = ctx.body as { bankCode: string; accountNumber: string };
+async function callProvider<T>(ctx: Ctx<{ bankCode: string; accountNumber: string }>, what: string, fn: (p: PaymentProvider) => Promise<T>): Promise<T> {
+  const b = ctx.body;
   const p = provider(ctx.services);
   ctx.logExtra.bankCode = b.bankCode;
   ctx.logExtra.account = maskAccount(b.accountNumber);
@@ -225,9 +225,9 @@ async function callProvider<T>(ctx: Ctx, what: string, fn: (p: PaymentProvider) 
   }
 }
 
-async function holderName(ctx: Ctx) {
+async function holderName(ctx: Ctx<z.infer<typeof holderSchema>>) {
   const t0 = performance.now();
-  const b = ctx.body as z.infer<typeof holderSchema>;
+  const b = ctx.body;
   checkAccount(b);
   const r = await callProvider(ctx, 'holder-name lookup', (p) => p.holderName(b));
   if (!r.found) {
@@ -238,17 +238,17 @@ async function holderName(ctx: Ctx) {
   return { holderName: r.holderName, processingTimeMs: ms(t0) };
 }
 
-async function validate(ctx: Ctx) {
+async function validate(ctx: Ctx<z.infer<typeof holderSchema>>) {
   const t0 = performance.now();
-  const b = ctx.body as z.infer<typeof holderSchema>;
+  const b = ctx.body;
   checkAccount(b);
   const r = await callProvider(ctx, 'account validation', (p) => p.validate(b));
   return { isValid: r.isValid, processingTimeMs: ms(t0), ...(r.reason ? { reason: r.reason } : {}) };
 }
 
-async function accountVerify(ctx: Ctx) {
+async function accountVerify(ctx: Ctx<z.infer<typeof verifySchema>>) {
   const t0 = performance.now();
-  const b = ctx.body as z.infer<typeof verifySchema>;
+  const b = ctx.body;
   checkAccount(b);
   if (b.identityNumber !== undefined) {
     const id = b.identityNumber;
@@ -268,25 +268,25 @@ async function accountVerify(ctx: Ctx) {
 // ------------------------------------------------------------------ routes
 const tags = ['e-KYC'];
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'POST', path: '/api/v1/ekyc/face/compare', auth: 'key', tags, maxBodyBytes: 21 * MB,
     summary: 'Compare the largest face of two images (calibrated similarity, default threshold 0.6)',
     body: { kind: 'multipart', fields: compareFields, files: { image1: { required: true, maxBytes: 10 * MB, types: ANY_IMAGE }, image2: { required: true, maxBytes: 10 * MB, types: ANY_IMAGE } } },
     handler: faceCompare,
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST', path: '/api/v1/ekyc/liveness/check', auth: 'key', tags, maxBodyBytes: 11 * MB,
     summary: 'Passive liveness of the largest face (print / screen replay detection)',
     body: { kind: 'multipart', fields: z.object({}).strict(), files: { image: { required: true, maxBytes: 10 * MB, types: ANY_IMAGE } } },
     handler: livenessCheck,
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST', path: '/api/v1/ekyc/ocr', auth: 'key', tags, maxBodyBytes: 11 * MB,
     summary: 'Read the fields of a perspective-corrected Korean ID card (jumin, driver, alien)',
     body: { kind: 'multipart', fields: ocrFields, files: { image: { required: true, maxBytes: 10 * MB, types: ANY_IMAGE } } },
     handler: ocr,
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST', path: '/api/v1/ekyc/verify', auth: 'key', tags, maxBodyBytes: 26 * MB,
     summary: 'Identity verification: ID OCR, ID photo ↔ selfie face match and selfie liveness, in parallel; audit record kept',
     body: {
@@ -298,19 +298,19 @@ export const routes: RouteDef[] = [
       },
     },
     handler: verify,
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST', path: '/api/v1/ekyc/account/holder-name', auth: 'key', tags,
     summary: 'Account holder name from the payment provider', body: { kind: 'json', schema: holderSchema }, handler: holderName,
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST', path: '/api/v1/ekyc/account/validate', auth: 'key', tags,
     summary: 'Whether an account exists and is open', body: { kind: 'json', schema: holderSchema }, handler: validate,
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST', path: '/api/v1/ekyc/account/verify', auth: 'key', tags,
     summary: 'Whether an account belongs to holderName (and identityNumber when given)', body: { kind: 'json', schema: verifySchema }, handler: accountVerify,
-  },
+  }),
 ];
 
 export function start(services: Services): void {

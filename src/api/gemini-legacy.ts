@@ -1,6 +1,6 @@
 // Legacy synchronous text-to-image: the image comes back directly (base64 PNG, AI mark included).
 import { z } from 'zod';
-import type { RouteDef } from '../server/types.js';
+import { defineRoute, type RouteDef } from '../server/types.js';
 import { imageCost } from '../catalog/catalog.js';
 import { ai, aspectRatio, markImage, prompt, startAi, withStyle } from '../providers/ai/service.js';
 import type { Services } from '../services.js';
@@ -21,12 +21,12 @@ export async function start(services: Services): Promise<void> {
 }
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'POST', path: '/api/v1/gemini/text-to-image', auth: 'key', tags: ['Gemini Text-to-Image (Legacy)'],
     summary: 'Generate an image synchronously (legacy); the image is returned base64 in image',
     body: { kind: 'json', schema: body },
     handler: async (ctx) => {
-      const b = ctx.body as Body;
+      const b = ctx.body;
       const { services } = ctx;
       const gw = ai(services);
       const m = gw.model(b.model ?? DEFAULT_LEGACY_MODEL, 'image_generation');
@@ -37,5 +37,5 @@ export const routes: RouteDef[] = [
       await services.spend.record({ keyId: ctx.principal.keyId, family: 'gemini-legacy', cost, at: services.clock.now() });
       return { success: true, image: marked.png.toString('base64'), model: m.id, mimeType: 'image/png', width: marked.width, height: marked.height, cost };
     },
-  },
+  }),
 ];

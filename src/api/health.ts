@@ -1,10 +1,10 @@
 // GET /health: liveness of the process (open; 200 also while draining). GET /ready: readiness (503 until the
 // store, the pool and the models answer, and while draining).
 import { ApiError } from '../server/errors.js';
-import { reply, type RouteDef } from '../server/types.js';
+import { defineRoute, reply, type RouteDef } from '../server/types.js';
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'GET',
     path: '/health',
     auth: 'none',
@@ -13,8 +13,8 @@ export const routes: RouteDef[] = [
     noRequestLog: true,
     whileDraining: true,
     handler: () => ({ status: 'ok' }),
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET',
     path: '/ready',
     auth: 'none',
@@ -28,5 +28,5 @@ export const routes: RouteDef[] = [
       const c = await r.check();
       return reply.json({ status: c.ready ? 'ready' : 'not ready', checks: c.checks }, c.ready ? 200 : 503, c.ready ? {} : { 'Retry-After': '1' });
     },
-  },
+  }),
 ];

@@ -28,8 +28,8 @@ export async function start(services: Services): Promise<void> {
   await startAi(services);
 }
 
-async function generate(ctx: Ctx) {
-  const b = ctx.body as Fields;
+async function generate(ctx: Ctx<Fields>) {
+  const b = ctx.body;
   const { services } = ctx;
   const gw = ai(services);
   const m = gw.model(b.model ?? DEFAULT_I2I_MODEL, 'image_to_image');
@@ -91,8 +91,8 @@ function status(ctx: Ctx) {
 // unknown query parameters (cache-busters) are ignored; the known ones are still checked
 const imageQuery = z.object({ accessKey: z.string().min(1).max(200).optional(), key: z.string().min(1).max(200).optional() });
 
-function image(ctx: Ctx) {
-  const q = ctx.query as z.infer<typeof imageQuery>;
+function image(ctx: Ctx<unknown, z.infer<typeof imageQuery>>) {
+  const q = ctx.query;
   const { jobs } = ctx.services;
   const j = jobs.readByAccessKey(q.accessKey ?? q.key, 'caric', 'accessKey');
   const img = jobs.blob(j, 'image');

@@ -4,7 +4,7 @@
 // answers a URL (GET /api/v1/image/result/{jobId}?key=<accessKey>), "inline" (or "base64") answers the PNG inline as
 // a data URL. The storage values are the one set of src/catalog/storage.ts.
 import { z } from 'zod';
-import type { Ctx, RouteDef } from '../server/types.js';
+import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
 import { ApiError, invalid } from '../server/errors.js';
 import { FAMILIES, type Family } from '../jobs/families.js';
@@ -46,8 +46,8 @@ function jobImage(ctx: Ctx, id: string): Buffer {
   return jobs.blob(j, name).bytes;
 }
 
-async function removeBackground(ctx: Ctx) {
-  const b = ctx.body as Body;
+async function removeBackground(ctx: Ctx<Body>) {
+  const b = ctx.body;
   const { services } = ctx;
   const t0 = performance.now();
   if (!b.imageUrl === !b.jobId) {
@@ -115,19 +115,19 @@ function result(ctx: Ctx) {
 }
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'POST', path: '/api/v1/image/remove-background', auth: 'key', tags: ['Image Processing'],
     summary: 'Remove a chroma-key background (synchronous); PNG with alpha by URL or inline base64',
     body: { kind: 'json', schema: body },
     maxBodyBytes: 64 * 1024,
     handler: removeBackground,
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/api/v1/image/result/:job_id', auth: 'job', accessKeyQuery: 'key', tags: ['Image Processing'],
     summary: 'The PNG of a background-removal job (API key of the owner, or ?key=<accessKey> as in processedUrl); 410 after ttlHours',
     responses: { 200: { description: 'PNG image with alpha', contentType: 'image/png' } },
     // unknown query parameters (cache-busters) are ignored; key is still checked
     query: z.object({ key: z.string().min(1).max(200).optional() }),
     handler: result,
-  },
+  }),
 ];

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ApiError } from '../server/errors.js';
 import { form } from '../server/validate.js';
-import type { RouteDef } from '../server/types.js';
+import { defineRoute, type RouteDef } from '../server/types.js';
 import { FAMILIES, type Family } from '../jobs/families.js';
 
 const jobsQuery = z.object({
@@ -15,11 +15,11 @@ const jobsQuery = z.object({
 const logsQuery = z.object({ limit: form.int(1, 500).optional(), cursor: z.string().max(200).optional() }).strict();
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'GET', path: '/api/v1/jobs', auth: 'key', tags: ['Jobs & Logs'], summary: 'The caller\'s jobs, newest first',
     query: jobsQuery,
     handler: (ctx) => {
-      const q = ctx.query as z.infer<typeof jobsQuery>;
+      const q = ctx.query;
       const { jobs } = ctx.services;
       const r = jobs.list(ctx.principal.keyId!, { family: q.family, status: q.status, limit: q.limit ?? 50, cursor: q.cursor });
       return {
@@ -33,12 +33,12 @@ export const routes: RouteDef[] = [
         spend: ctx.services.spend.forKey(ctx.principal.keyId!).map((d) => ({ day: d.day, jobs: d.jobs, cost: d.cost })),
       };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/api/v1/logs', auth: 'key', tags: ['Jobs & Logs'], summary: 'The caller\'s recent requests',
     query: logsQuery,
     handler: async (ctx) => {
-      const q = ctx.query as z.infer<typeof logsQuery>;
+      const q = ctx.query;
       const { services } = ctx;
       const since = services.clock.now() - services.config.logRetentionDays * 86400_000;
       const cursor = q.cursor ? Buffer.from(q.cursor, 'base64url').toString() : undefined;
@@ -51,5 +51,5 @@ export const routes: RouteDef[] = [
         next_cursor: r.next ? Buffer.from(r.next).toString('base64url') : undefined,
       };
     },
-  },
+  }),
 ];

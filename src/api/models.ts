@@ -1,6 +1,6 @@
 // The model catalog (open): every model of the catalog, filtered by capability, status and provider.
 import { z } from 'zod';
-import type { RouteDef } from '../server/types.js';
+import { defineRoute, type RouteDef } from '../server/types.js';
 import { CAPABILITIES, PROVIDERS, type Capability, type WireFamily } from '../catalog/catalog.js';
 import { ai, startAi } from '../providers/ai/service.js';
 import type { Services } from '../services.js';
@@ -16,12 +16,12 @@ export async function start(services: Services): Promise<void> {
 }
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'GET', path: '/api/v1/models', auth: 'none', tags: ['Models'],
     summary: 'Model catalog; status=active hides deprecated models',
     query,
     handler: (ctx) => {
-      const q = ctx.query as z.infer<typeof query>;
+      const q = ctx.query;
       const gw = ai(ctx.services);
       const now = ctx.services.clock.now();
       const models = gw.catalog.all().filter((m) =>
@@ -36,5 +36,5 @@ export const routes: RouteDef[] = [
         })),
       };
     },
-  },
+  }),
 ];

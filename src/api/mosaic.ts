@@ -1,7 +1,7 @@
 // Photo Studio mosaic (synchronous): pixelate rectangular regions of an image fetched from imageUrl. The result
 // is kept as a studio_mosaic_ job (24 h) and served by GET /api/v1/studio/image?key=<accessKey> (src/api/studio.ts).
 import { z } from 'zod';
-import type { Ctx, RouteDef } from '../server/types.js';
+import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import type { MosaicOutput } from '../tasks/mosaic.js';
 
 const coord = z.number().int().min(0).max(100_000);
@@ -13,8 +13,8 @@ const body = z.object({
 }).strict();
 type Body = z.infer<typeof body>;
 
-async function mosaic(ctx: Ctx) {
-  const b = ctx.body as Body;
+async function mosaic(ctx: Ctx<Body>) {
+  const b = ctx.body;
   const { services } = ctx;
   const t0 = performance.now();
   const src = await services.fetcher.fetchImage(b.imageUrl, 'imageUrl');
@@ -51,11 +51,11 @@ async function mosaic(ctx: Ctx) {
 }
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'POST', path: '/api/v1/studio/mosaic', auth: 'key', tags: ['Photo Studio'],
     summary: 'Pixelate regions (x, y, width, height in pixels; clipped to the image) with blockSize 4-40 (synchronous)',
     body: { kind: 'json', schema: body },
     maxBodyBytes: 64 * 1024,
     handler: mosaic,
-  },
+  }),
 ];

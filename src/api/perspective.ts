@@ -2,7 +2,7 @@
 // output_width x output_height (default 1280x807, ID-1). The crop is returned inline as base64 JPEG in
 // `croppedImage` (docs/image.md#perspective-crop).
 import { z } from 'zod';
-import type { Ctx, RouteDef } from '../server/types.js';
+import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { form } from '../server/validate.js';
 import type { PerspectiveOutput } from '../tasks/perspective.js';
 
@@ -14,8 +14,8 @@ const fields = z.object({
   output_height: form.int(16, 4096).optional(),
 }).strict();
 
-async function crop(ctx: Ctx) {
-  const b = ctx.body as z.infer<typeof fields>;
+async function crop(ctx: Ctx<z.infer<typeof fields>>) {
+  const b = ctx.body;
   const t0 = performance.now();
   const r = await ctx.services.pool.run<PerspectiveOutput>('perspective', {
     image: ctx.files.image!.data, field: 'image', maxPixels: ctx.services.config.maxInputPixels,
@@ -42,11 +42,11 @@ async function crop(ctx: Ctx) {
 }
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'POST', path: '/api/v1/ekyc/perspective-crop', auth: 'key', tags: ['eKYC Enhance'],
     summary: 'Detect the ID card\'s four corners (or take corners) and warp it to output_width x output_height (base64 JPEG in croppedImage)',
     body: { kind: 'multipart', fields, files: { image: { required: true, maxBytes: 10 * MB } } },
     maxBodyBytes: 10 * MB + 64 * 1024,
     handler: crop,
-  },
+  }),
 ];

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ApiError, invalid } from '../server/errors.js';
 import { form } from '../server/validate.js';
-import { reply, type Ctx, type RouteDef } from '../server/types.js';
+import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import type { Services } from '../services.js';
 import { PrintStore } from '../print/store.js';
 import { AD_MODES, type Application, type Impression } from '../print/types.js';
@@ -145,12 +145,12 @@ function decide(status: 'approved' | 'rejected'): RouteDef['handler'] {
 }
 export const routes: RouteDef[] = [
   // ---------------------------------------------------------------- albums
-  {
+  defineRoute({
     method: 'POST', path: `${A}/albums`, auth: 'admin', tags: adminTags, summary: 'Create an album with its print setting for advertisers',
     body: { kind: 'json', schema: albumCreate },
     handler: async (ctx) => {
       const st = state(ctx.services);
-      const b = ctx.body as z.infer<typeof albumCreate>;
+      const b = ctx.body;
       if (b.ad_mode === 'fixed' && !b.fixed_application_id) throw invalid('fixed_application_id', 'an ad application id when ad_mode is fixed');
       if (b.fixed_application_id && !st.store.applications.get(b.fixed_application_id)) throw new ApiError('NOT_FOUND', `No ad application ${b.fixed_application_id}`, { field: 'fixed_application_id' });
       for (const [i, id] of (b.advertiser_ids ?? []).entries()) if (!st.store.advertisers.get(id)) throw new ApiError('NOT_FOUND', `No advertiser ${id}`, { field: `advertiser_ids.${i}` });
@@ -158,25 +158,25 @@ export const routes: RouteDef[] = [
       if (r === 'exists') throw new ApiError('CONFLICT', `Album ${b.id} exists`, { field: 'id' });
       return reply.json(albumView(r as never), 201);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: `${A}/albums`, auth: 'admin', tags: adminTags, summary: 'List albums',
     handler: (ctx) => ({ albums: state(ctx.services).store.listAlbums().map((a) => albumView(a as never)) }),
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: `${A}/albums/:id`, auth: 'admin', tags: adminTags, summary: 'Read an album',
     handler: (ctx) => {
       const a = state(ctx.services).store.albums.get(ctx.params.id!);
       if (!a) throw new ApiError('NOT_FOUND', `No album ${ctx.params.id}`);
       return albumView(a as never);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH', path: `${A}/albums/:id`, auth: 'admin', tags: adminTags, summary: 'Update an album\'s name or print settings (ad_mode, fixed_application_id, advertiser_ids)',
     body: { kind: 'json', schema: albumPatch },
     handler: async (ctx) => {
       const st = state(ctx.services);
-      const b = ctx.body as z.infer<typeof albumPatch>;
+      const b = ctx.body;
       const cur = st.store.albums.get(ctx.params.id!);
       if (!cur) throw new ApiError('NOT_FOUND', `No album ${ctx.params.id}`);
       const mode = b.ad_mode ?? cur.ad_mode;
@@ -188,86 +188,86 @@ export const routes: RouteDef[] = [
       if (!r) throw new ApiError('NOT_FOUND', `No album ${ctx.params.id}`);
       return albumView(r as never);
     },
-  },
+  }),
 
   // ---------------------------------------------------------------- advertisers and points
-  {
+  defineRoute({
     method: 'POST', path: `${A}/advertisers`, auth: 'admin', tags: adminTags, summary: 'Create an advertiser (unit_points per printed ad; optional initial points, written as a ledger entry)',
     body: { kind: 'json', schema: advertiserCreate },
     handler: async (ctx) => {
       const st = state(ctx.services);
-      const a = await st.store.createAdvertiser(ctx.body as z.infer<typeof advertiserCreate>, ctx.services.clock.now());
+      const a = await st.store.createAdvertiser(ctx.body, ctx.services.clock.now());
       return reply.json(advertiserView(st.store, a.id), 201);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: `${A}/advertisers`, auth: 'admin', tags: adminTags, summary: 'List advertisers with balance and ledger sum',
     handler: (ctx) => {
       const st = state(ctx.services);
       return { advertisers: st.store.listAdvertisers().map((a) => advertiserView(st.store, a.id)) };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: `${A}/advertisers/:id`, auth: 'admin', tags: adminTags, summary: 'Read an advertiser (balance, ledger_sum, ledger_entries)',
     handler: (ctx) => {
       const v = advertiserView(state(ctx.services).store, ctx.params.id!);
       if (!v) throw new ApiError('NOT_FOUND', `No advertiser ${ctx.params.id}`);
       return v;
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'PATCH', path: `${A}/advertisers/:id`, auth: 'admin', tags: adminTags, summary: 'Change name, unit_points or active',
     body: { kind: 'json', schema: advertiserPatch },
     handler: async (ctx) => {
       const st = state(ctx.services);
-      const r = await st.store.updateAdvertiser(ctx.params.id!, ctx.body as z.infer<typeof advertiserPatch>, ctx.services.clock.now());
+      const r = await st.store.updateAdvertiser(ctx.params.id!, ctx.body, ctx.services.clock.now());
       if (!r) throw new ApiError('NOT_FOUND', `No advertiser ${ctx.params.id}`);
       return advertiserView(st.store, r.id);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST', path: `${A}/advertisers/:id/top-ups`, auth: 'admin', tags: adminTags,
     summary: 'Add points (or remove them with a negative amount) with a reason; one ledger entry',
     body: { kind: 'json', schema: topUp },
     handler: async (ctx) => {
       const st = state(ctx.services);
-      const b = ctx.body as z.infer<typeof topUp>;
+      const b = ctx.body;
       const r = await st.store.topUp(ctx.params.id!, b.points, b.reason, ctx.services.clock.now());
       if (r === 'not_found') throw new ApiError('NOT_FOUND', `No advertiser ${ctx.params.id}`);
       if (r === 'negative') throw new ApiError('CONFLICT', `Removing ${-b.points} points would make the balance negative`, { field: 'points' });
       return reply.json({ advertiser_id: r.advertiser.id, balance: r.advertiser.balance, entry: { ...r.entry, at: iso(r.entry.at) } }, 201);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: `${A}/advertisers/:id/ledger`, auth: 'admin', tags: adminTags, summary: 'Ledger entries of an advertiser, oldest first (after = last seq seen)',
     query: z.object({ limit: form.int(1, 10000).optional(), after: form.int(0, Number.MAX_SAFE_INTEGER).optional() }).strict(),
     handler: (ctx) => {
       const st = state(ctx.services);
       const a = st.store.advertisers.get(ctx.params.id!);
       if (!a) throw new ApiError('NOT_FOUND', `No advertiser ${ctx.params.id}`);
-      const q = ctx.query as { limit?: number; after?: number };
+      const q = ctx.query;
       const entries = st.store.ledgerOf(a.id, { limit: q.limit ?? 1000, after: q.after });
       return { advertiser_id: a.id, balance: a.balance, entries: entries.map((e) => ({ ...e, at: iso(e.at) })) };
     },
-  },
+  }),
 
   // ---------------------------------------------------------------- ad applications
-  {
+  defineRoute({
     method: 'POST', path: `${A}/applications`, auth: 'admin', tags: adminTags,
     summary: 'Create an ad application with its first creative (version 1, pending); multipart: advertiser_id, title, album_ids (JSON array), image',
     body: { kind: 'multipart', fields: applicationFields, files: { image: { required: true, maxBytes: CREATIVE_MAX_BYTES } } },
     maxBodyBytes: CREATIVE_MAX_BYTES + 65536,
     handler: async (ctx) => {
       const st = state(ctx.services);
-      const b = ctx.body as z.infer<typeof applicationFields>;
+      const b = ctx.body;
       if (!st.store.advertisers.get(b.advertiser_id)) throw new ApiError('NOT_FOUND', `No advertiser ${b.advertiser_id}`, { field: 'advertiser_id' });
       const c = await probeCreative(ctx);
       const r = await st.store.createApplication({ advertiser_id: b.advertiser_id, title: b.title, album_ids: b.album_ids ?? [] }, { bytes: Buffer.from(c.bytes), format: c.format, width: c.width, height: c.height }, ctx.services.clock.now());
       if (r === 'advertiser_not_found') throw new ApiError('NOT_FOUND', `No advertiser ${b.advertiser_id}`, { field: 'advertiser_id' });
       return reply.json(applicationView(ctx.services, r), 201);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST', path: `${A}/applications/:id/versions`, auth: 'admin', tags: adminTags,
     summary: 'Upload a new creative version (pending until approved; the latest approved version keeps running)',
     body: { kind: 'multipart', fields: z.object({}).strict(), files: { image: { required: true, maxBytes: CREATIVE_MAX_BYTES } } },
@@ -280,38 +280,38 @@ export const routes: RouteDef[] = [
       if (!r) throw new ApiError('NOT_FOUND', `No ad application ${ctx.params.id}`);
       return reply.json(applicationView(ctx.services, r.app), 201);
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST', path: `${A}/applications/:id/versions/:version/approve`, auth: 'admin', tags: adminTags, summary: 'Approve a creative version',
     body: { kind: 'json', schema: decision },
     handler: decide('approved'),
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST', path: `${A}/applications/:id/versions/:version/reject`, auth: 'admin', tags: adminTags, summary: 'Reject a creative version (reason required)',
     body: { kind: 'json', schema: decision },
     handler: decide('rejected'),
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: `${A}/applications`, auth: 'admin', tags: adminTags, summary: 'List ad applications (optionally of one advertiser)',
     query: z.object({ advertiser_id: z.string().min(1).max(100).optional() }).strict(),
-    handler: (ctx) => ({ applications: state(ctx.services).store.listApplications((ctx.query as { advertiser_id?: string }).advertiser_id).map((a) => applicationView(ctx.services, a)) }),
-  },
-  {
+    handler: (ctx) => ({ applications: state(ctx.services).store.listApplications(ctx.query.advertiser_id).map((a) => applicationView(ctx.services, a)) }),
+  }),
+  defineRoute({
     method: 'GET', path: `${A}/applications/:id`, auth: 'admin', tags: adminTags, summary: 'Read an ad application with its versions',
     handler: (ctx) => {
       const a = state(ctx.services).store.applications.get(ctx.params.id!);
       if (!a) throw new ApiError('NOT_FOUND', `No ad application ${ctx.params.id}`);
       return applicationView(ctx.services, a);
     },
-  },
+  }),
 
   // ---------------------------------------------------------------- impressions
-  {
+  defineRoute({
     method: 'GET', path: `${A}/impressions`, auth: 'admin', tags: adminTags,
     summary: 'Impressions (one per job_id) by album, advertiser and time range, oldest first, with a cursor',
     query: impressionQuery,
     handler: (ctx) => {
-      const q = ctx.query as z.infer<typeof impressionQuery>;
+      const q = ctx.query;
       const st = state(ctx.services);
       const r = st.store.queryImpressions({
         album_id: q.album_id, advertiser_id: q.advertiser_id,
@@ -320,14 +320,14 @@ export const routes: RouteDef[] = [
       });
       return { impressions: r.items.map((i) => impressionView(ctx.services, i)), next_cursor: r.next_cursor ?? null };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: `${A}/impressions/export`, auth: 'admin', tags: adminTags,
     summary: 'Impressions as CSV (same filters, every matching row)',
     query: csvQuery,
     responses: { 200: { description: 'CSV', contentType: 'text/csv' } },
     handler: (ctx) => {
-      const q = ctx.query as z.infer<typeof csvQuery>;
+      const q = ctx.query;
       const st = state(ctx.services);
       const lines = [CSV_COLUMNS.join(',')];
       let cursor: string | undefined;
@@ -341,5 +341,5 @@ export const routes: RouteDef[] = [
       } while (cursor);
       return reply.make({ status: 200, body: lines.join('\r\n') + '\r\n', contentType: 'text/csv; charset=utf-8', headers: { 'content-disposition': 'attachment; filename="impressions.csv"' } });
     },
-  },
+  }),
 ];

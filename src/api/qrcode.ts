@@ -1,7 +1,7 @@
 // QR Code: generation (open; 1-bit PNG, optional centre text with level-H error correction) and recognition
 // (zxing-wasm with preprocessing retries). Pixel work runs in the pool.
 import { z } from 'zod';
-import type { Ctx, RouteDef } from '../server/types.js';
+import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
 import { form } from '../server/validate.js';
 import { ApiError } from '../server/errors.js';
@@ -20,8 +20,8 @@ const genQuery = z.object({
   center_text: z.string().min(1).max(40).optional(),
 }).strict();
 
-async function generate(ctx: Ctx) {
-  const q = ctx.query as z.infer<typeof genQuery>;
+async function generate(ctx: Ctx<unknown, z.infer<typeof genQuery>>) {
+  const q = ctx.query;
   const [w, h] = (q.size ?? '512x512').split('x').map(Number) as [number, number];
   for (const v of [w, h]) {
     if (v < QR_SIZE_MIN || v > QR_SIZE_MAX) {
@@ -38,8 +38,8 @@ async function generate(ctx: Ctx) {
 
 const recFields = z.object({ enablePreprocessing: form.bool().optional() }).strict();
 
-async function recognize(ctx: Ctx) {
-  const b = ctx.body as z.infer<typeof recFields>;
+async function recognize(ctx: Ctx<z.infer<typeof recFields>>) {
+  const b = ctx.body;
   const t0 = performance.now();
   const r = await ctx.services.pool.run<QrRecognizeOutput>('qr-recognize', {
     image: ctx.files.image!.data, field: 'image', maxPixels: ctx.services.config.maxInputPixels,
@@ -59,17 +59,17 @@ async function recognize(ctx: Ctx) {
 }
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'GET', path: '/api/v1/qrcode/generate', auth: 'none', tags: ['QR Code'], query: genQuery,
     summary: 'QR code as a 1-bit PNG; size WxH (default 512x512), center_text drawn in the middle (error correction H)',
     responses: { 200: { description: '1-bit PNG', contentType: 'image/png' } },
     handler: generate,
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST', path: '/api/v1/qrcode/recognize', auth: 'key', tags: ['QR Code'],
     summary: 'Decode a QR code (zxing-wasm); with enablePreprocessing (default true) prepared variants are retried',
     body: { kind: 'multipart', fields: recFields, files: { image: { required: true, maxBytes: 10 * MB } } },
     maxBodyBytes: 10 * MB + 64 * 1024,
     handler: recognize,
-  },
+  }),
 ];

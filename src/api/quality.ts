@@ -1,7 +1,7 @@
 // e-KYC image quality: /ekyc/image/quality-check (snake_case answer of the e-KYC group) and
 // /ekyc/analyze-quality (camelCase answer of the eKYC Enhance group). Same measurement (src/tasks/quality.ts);
 // scales and thresholds in docs/image.md#quality.
-import type { Ctx, RouteDef } from '../server/types.js';
+import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { QUALITY, type QualityResult } from '../tasks/quality.js';
 
 const MB = 1024 * 1024;
@@ -18,7 +18,7 @@ const thresholds = {
 };
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'POST', path: '/api/v1/ekyc/image/quality-check', auth: 'key', tags: ['e-KYC'],
     summary: 'Brightness, contrast, sharpness (0-100), overall quality, pass/fail and suggestions',
     body: { kind: 'multipart', files: { image: { required: true, maxBytes: 10 * MB, types: ['jpeg', 'png'] } } },
@@ -33,8 +33,8 @@ export const routes: RouteDef[] = [
         metrics: q.metrics, thresholds, processing_time_ms: ms,
       };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'POST', path: '/api/v1/ekyc/analyze-quality', auth: 'key', tags: ['eKYC Enhance'],
     summary: 'Quality only (no enhancement): brightness, contrast, sharpness, overallScore, isBlurry, bucketKey, recommendations',
     body: { kind: 'multipart', files: { image: { required: true, maxBytes: 10 * MB, types: ['jpeg', 'png'] } } },
@@ -48,5 +48,5 @@ export const routes: RouteDef[] = [
         width: q.width, height: q.height, metrics: q.metrics, thresholds, processingTimeMs: ms,
       };
     },
-  },
+  }),
 ];

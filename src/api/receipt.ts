@@ -3,7 +3,7 @@
 // `details`: the measurements, documented in docs/image.md#receipt) and
 // the image (?key=<accessKey>, or the owner's API key).
 import { z } from 'zod';
-import type { Ctx, RouteDef } from '../server/types.js';
+import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
 import type { ReceiptOutput } from '../tasks/receipt.js';
 
@@ -60,22 +60,22 @@ function image(ctx: Ctx) {
 }
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'POST', path: '/api/v1/receipt/optimize', auth: 'key', tags: ['Receipt'],
     summary: 'Make a receipt photo OCR-ready (asynchronous receipt_ job)',
     body: { kind: 'multipart', files: { image: { required: true, maxBytes: 10 * MB } } },
     maxBodyBytes: 10 * MB + 64 * 1024,
     handler: optimize,
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/api/v1/receipt/status/:job_id', auth: 'job', tags: ['Receipt'],
     summary: 'Status of a receipt job; result = the image URL (string), details = {imageUrl, width, height, dpi, angle, cropBox, paperCorners, threshold, steps, …}',
     handler: status,
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/api/v1/receipt/image/:job_id', auth: 'job', accessKeyQuery: 'key', tags: ['Receipt'], query: imageQuery,
     summary: 'The optimised receipt as a 1-bit 300-dpi PNG (API key, Bearer access key, or ?key=<accessKey>)',
     responses: { 200: { description: '1-bit PNG', contentType: 'image/png' } },
     handler: image,
-  },
+  }),
 ];

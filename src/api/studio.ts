@@ -3,7 +3,7 @@
 // (?key=<accessKey>; no storage key or signed URL is ever shown). Mosaic is a sibling module; its jobs
 // (studio_mosaic) are also served by the status and image endpoints here.
 import { z } from 'zod';
-import type { Ctx, RouteDef } from '../server/types.js';
+import { defineRoute, json, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
 import { ApiError } from '../server/errors.js';
 import type { Services } from '../services.js';
@@ -47,15 +47,15 @@ async function stage<T>(services: Services, task: string, input: unknown, transf
   }
 }
 
-async function create(ctx: Ctx, f: StudioFeature) {
+async function create(ctx: Ctx<Record<string, unknown>>, f: StudioFeature) {
   const { services } = ctx;
   // admission: do not accept a job the pool cannot even queue
   if (services.pool.queued >= services.config.queueSize) {
     throw new ApiError('SERVICE_BUSY', `All ${services.pool.size} workers are busy and ${services.pool.queued} tasks are waiting; retry shortly`, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(services.pool.queued / services.pool.size))) } });
   }
-  const body = ctx.body as Record<string, unknown> & { imageUrl: string };
+  const body = ctx.body;
   const params = withDefaults(f, body);
-  const bytes = await services.fetcher.fetchImage(body.imageUrl, 'imageUrl');
+  const bytes = await services.fetcher.fetchImage(String(body.imageUrl), 'imageUrl');
   const fmt = sniffFormat(bytes);
   if (fmt !== 'jpeg' && fmt !== 'png' && fmt !== 'webp') {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Expected a JPEG, PNG or WebP image at imageUrl but received ${fmt === 'unknown' ? 'data that is not an image' : `a ${fmt.toUpperCase()} image`}`, { field: 'imageUrl' });
@@ -159,8 +159,8 @@ function status(ctx: Ctx) {
 // unknown query parameters (cache-busters) are ignored; key is still checked
 const imageQuery = z.object({ key: z.string().max(200).optional() });
 
-function image(ctx: Ctx) {
-  const q = ctx.query as z.infer<typeof imageQuery>;
+function image(ctx: Ctx<unknown, z.infer<typeof imageQuery>>) {
+  const q = ctx.query;
   const { jobs } = ctx.services;
   const j = jobs.readByAccessKey(q.key, STUDIO_FAMILIES, 'key');
   const img = jobs.blob(j, 'image');
@@ -173,30 +173,30 @@ const createResponse = z.object({
   estimatedCost: z.number(), estimatedTime: z.number(),
 });
 
-const createRoute = (f: StudioFeature): RouteDef => ({
+const createRoute = (f: StudioFeature): RouteDef => defineRoute({
   method: 'POST', path: f.path, auth: 'key', tags: ['Photo Studio'],
   summary: `${f.label} (asynchronous ${FEATURE_OF_FAMILY[f.family] ? f.family + '_' : ''} job): ${f.params.filter((p) => p.name !== 'imageUrl').map((p) => `${p.name}${p.type === 'number' ? ` ${p.min}..${p.max}` : ''}${p.default !== undefined ? ` (default ${p.default})` : ''}`).join(', ')}`,
-  body: { kind: 'json', schema: bodySchema(f) },
+  body: json(bodySchema(f)),
   responses: { 200: { description: 'job accepted', schema: createResponse } },
   handler: (ctx) => create(ctx, f),
 });
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'GET', path: '/api/v1/studio/catalog', auth: 'none', tags: ['Photo Studio'],
     summary: 'Studio features with self-describing params (type, range, default, since version)',
     handler: () => catalogAnswer(),
-  },
+  }),
   ...FEATURES.filter((f) => f.mode === 'async').map(createRoute),
-  {
+  defineRoute({
     method: 'GET', path: '/api/v1/studio/status/:job_id', auth: 'job', tags: ['Photo Studio'],
     summary: 'Status of a studio job: progress 0..100, featureId, faceDetected, imageUrl (relative, carries the access key)',
     handler: status,
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/api/v1/studio/image', auth: 'none', tags: ['Photo Studio'], query: imageQuery,
     summary: 'The result image of a studio job by its access key (?key=); never a storage key or signed URL',
     responses: { 200: { description: 'PNG (or the original image when no face was found)', contentType: 'image/png' } },
     handler: image,
-  },
+  }),
 ];

@@ -1,6 +1,6 @@
 // Text-to-Image (async, txt2img_ jobs): generate, status, download, models. Catalog-driven model rules.
 import { z } from 'zod';
-import type { RouteDef } from '../server/types.js';
+import { defineRoute, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
 import { invalid } from '../server/errors.js';
 import { imageCost, type ImageSize } from '../catalog/catalog.js';
@@ -26,12 +26,12 @@ export async function start(services: Services): Promise<void> {
 }
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'POST', path: '/api/v1/text-to-image/generate', auth: 'key', tags: ['Text-to-Image'],
     summary: 'Start an image generation from a text prompt (asynchronous, txt2img_ job)',
     body: { kind: 'json', schema: generateBody },
     handler: async (ctx) => {
-      const b = ctx.body as GenerateBody;
+      const b = ctx.body;
       const { services } = ctx;
       const gw = ai(services);
       const m = gw.model(b.model, 'image_generation');
@@ -67,8 +67,8 @@ export const routes: RouteDef[] = [
         message: `Image generation started; poll GET /api/v1/text-to-image/status/${job.id} with your API key or Authorization: Bearer <accessKey>`,
       };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/api/v1/text-to-image/status/:job_id', auth: 'job', tags: ['Text-to-Image'],
     summary: 'Status of a text-to-image job; the completed image is inline in imageData (base64 PNG)',
     handler: (ctx) => {
@@ -86,8 +86,8 @@ export const routes: RouteDef[] = [
       if (j.status === 'failed') return { ...base, imageUrl: null, processingTimeMs: null, actualCost: j.actualCost ?? 0, error: jobError(j) };
       return { ...base, imageUrl: null, processingTimeMs: null, actualCost: null };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/api/v1/text-to-image/download/:job_id', auth: 'job', tags: ['Text-to-Image'],
     summary: 'The generated image as binary PNG',
     responses: { 200: { description: 'PNG image', contentType: 'image/png' } },
@@ -97,8 +97,8 @@ export const routes: RouteDef[] = [
       const img = jobs.blob(j, 'image');
       return reply.binary(img.bytes, 'image/png', 200, { 'content-disposition': `inline; filename="${j.id}.png"`, 'cache-control': 'private, no-store' });
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/api/v1/text-to-image/models', auth: 'key', tags: ['Text-to-Image'],
     summary: 'Text-to-image models (retired models are left out)',
     handler: (ctx) => {
@@ -112,5 +112,5 @@ export const routes: RouteDef[] = [
         })),
       };
     },
-  },
+  }),
 ];

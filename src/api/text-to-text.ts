@@ -1,6 +1,6 @@
 // Text-to-Text (synchronous): generate through the catalog's text models; models list.
 import { z } from 'zod';
-import type { RouteDef } from '../server/types.js';
+import { defineRoute, type RouteDef } from '../server/types.js';
 import { tokenCost } from '../catalog/catalog.js';
 import { UpstreamError } from '../providers/ai/http.js';
 import { ai, MAX_PROMPT, startAi } from '../providers/ai/service.js';
@@ -33,12 +33,12 @@ export async function start(services: Services): Promise<void> {
 }
 
 export const routes: RouteDef[] = [
-  {
+  defineRoute({
     method: 'POST', path: '/api/v1/text-to-text/generate', auth: 'key', tags: ['Text-to-Text'],
     summary: 'Generate text (synchronous)',
     body: { kind: 'json', schema: body },
     handler: async (ctx) => {
-      const b = ctx.body as Body;
+      const b = ctx.body;
       const { services } = ctx;
       const gw = ai(services);
       const m = gw.model(b.model, 'text_generation');
@@ -55,8 +55,8 @@ export const routes: RouteDef[] = [
         cost,
       };
     },
-  },
-  {
+  }),
+  defineRoute({
     method: 'GET', path: '/api/v1/text-to-text/models', auth: 'key', tags: ['Text-to-Text'],
     summary: 'Text models (retired models are left out)',
     handler: (ctx) => {
@@ -68,5 +68,5 @@ export const routes: RouteDef[] = [
         })),
       };
     },
-  },
+  }),
 ];

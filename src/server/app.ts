@@ -155,7 +155,8 @@ export class HttpServer {
     req.forEach((k, v) => (headers[k] = v));
     const path = req.getUrl();
     const rawQuery = new URLSearchParams(req.getQuery() ?? '');
-    const { params, error: paramError } = decodeParams(names, names.map((_, i) => req.getParameter(i) ?? ''));
+    const { params, error: decodeError } = decodeParams(names, names.map((_, i) => req.getParameter(i) ?? ''));
+    const paramError = decodeError ?? checkParams(params, route);
     const ip = Buffer.from(res.getRemoteAddressAsText()).toString();
     const { services } = this;
     const outHeaders: Record<string, string> = { 'x-request-id': requestId };
@@ -230,6 +231,8 @@ export class HttpServer {
           if ((e as Error).message === 'busy') throw busy();
           return; // aborted
         }
+        if (paramError) throw paramError;
+        if (route.params) ctx.params = parseWith(route.params, params, 'params') as Record<string, string>;
         ctx.rawBody = raw;
         const ctype = headers['content-type'] ?? '';
         if (route.query) ctx.query = parseWith(route.query, Object.fromEntries(rawQuery), 'query');
@@ -357,3 +360,12 @@ export function toApiError(e: unknown, services: Services): ApiError {
 }
 
 export type { Principal };
+
+/** Default path-parameter rule: every `:name` a non-empty string of at most 200 characters (a route's params schema replaces it). */
+function checkParams(params: Record<string, string>, route: RouteDef): ApiError | undefined {
+  if (route.params) return undefined;
+  for (const [name, v] of Object.entries(params)) {
+    if (v.length === 0 || v.length > 200) return invalid(name, 'a path parameter of 1 to 200 characters', v.length === 0 ? '' : `${v.length} characters`);
+  }
+  return undefined;
+}

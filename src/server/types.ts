@@ -1,5 +1,5 @@
 // The contract between the front end and every api/ module: a route is data plus one handler.
-import type { ZodType } from 'zod';
+import type { ZodType, output } from 'zod';
 import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
 import type { Services } from '../services.js';
 
@@ -22,9 +22,19 @@ export interface FilePartRule {
   description?: string;
 }
 
-export type BodySpec =
-  | { kind: 'json'; schema: ZodType }
-  | { kind: 'multipart'; fields?: ZodType; files?: Record<string, FilePartRule> };
+export interface JsonBody<S extends ZodType = ZodType> { kind: 'json'; schema: S }
+export interface MultipartBody<F extends ZodType | undefined = ZodType | undefined> { kind: 'multipart'; fields?: F; files?: Record<string, FilePartRule> }
+export type BodySpec = JsonBody | MultipartBody;
+
+export const json = <S extends ZodType>(schema: S): JsonBody<S> => ({ kind: 'json', schema });
+export const multipart = <F extends ZodType | undefined = undefined>(spec: { fields?: F; files?: Record<string, FilePartRule> }): MultipartBody<F> => ({ kind: 'multipart', ...spec });
+
+/** ctx.body as the route's body spec makes it: the schema's output, raw form strings, or nothing */
+export type BodyOf<BS> = BS extends JsonBody<infer S> ? output<S>
+  : BS extends MultipartBody<infer F> ? (F extends ZodType ? output<F> : Record<string, string>)
+  : undefined;
+/** ctx.query / ctx.params: the schema's output, or raw strings when the route has no schema */
+export type ParsedOr<S> = S extends ZodType ? output<S> : Record<string, string>;
 
 export interface UploadedFile {
   name: string;
@@ -43,12 +53,13 @@ export interface Principal {
   token?: string;
 }
 
-export interface Ctx<B = any, Q = any> {
+export interface Ctx<B = unknown, Q = unknown, P = Record<string, string>> {
   services: Services;
   requestId: string;
   method: Method;
   path: string;
-  params: Record<string, string>;
+  /** path parameters, validated by the route's params schema (default: each a non-empty string of at most 200 characters) */
+  params: P;
   /** query parsed by the route's query schema (or raw strings when none) */
   query: Q;
   rawQuery: URLSearchParams;
@@ -86,14 +97,12 @@ export interface StreamHandle {
   closed(): boolean;
 }
 
-export interface RouteDef<B = any, Q = any> {
+interface RouteBase {
   method: Method;
   path: string; // '/api/v1/text-to-image/status/:job_id'
   auth: AuthKind;
   summary: string;
   tags?: string[];
-  body?: BodySpec;
-  query?: ZodType;
   /** body cap in bytes (default SEJONG_MAX_BODY_MB) */
   maxBodyBytes?: number;
   /** query parameter carrying a job access key for auth 'job' (e.g. 'key', 'accessKey') */
@@ -106,9 +115,41 @@ export interface RouteDef<B = any, Q = any> {
   noRequestLog?: boolean;
   /** still served while the server drains (liveness and readiness probes) */
   whileDraining?: boolean;
-  handler?: (ctx: Ctx<B, Q>) => Promise<Reply | object | void> | Reply | object | void;
+}
+
+export type HandlerResult = Promise<Reply | object | void> | Reply | object | void;
+
+/**
+ * A route as the front end sees it (the erased form collected in RouteDef[]). Handlers are declared as methods so a
+ * route built by defineRoute (typed ctx) fits the list; write routes with defineRoute to get the types checked.
+ */
+export interface RouteDef<B = unknown, Q = unknown, P = Record<string, string>> extends RouteBase {
+  body?: BodySpec;
+  query?: ZodType;
+  /** path parameter schema (an object over the `:name`s); default: each a non-empty string of at most 200 characters */
+  params?: ZodType;
+  handler?(ctx: Ctx<B, Q, P>): HandlerResult;
   /** long-lived answers (SSE): the route takes over the response */
-  stream?: (ctx: Ctx<B, Q>, stream: StreamHandle) => void | Promise<void>;
+  stream?(ctx: Ctx<B, Q, P>, stream: StreamHandle): void | Promise<void>;
+}
+
+/** The typed route a handler sees: ctx.body, ctx.query and ctx.params are inferred from the schemas. */
+export interface TypedRoute<BS extends BodySpec | undefined, QS extends ZodType | undefined, PS extends ZodType | undefined> extends RouteBase {
+  body?: BS;
+  query?: QS;
+  params?: PS;
+  handler?: (ctx: Ctx<BodyOf<BS>, ParsedOr<QS>, ParsedOr<PS>>) => HandlerResult;
+  stream?: (ctx: Ctx<BodyOf<BS>, ParsedOr<QS>, ParsedOr<PS>>, stream: StreamHandle) => void | Promise<void>;
+}
+
+/** The Ctx of a route with these schemas (for handlers written as named functions). */
+export type CtxOf<BS extends BodySpec | undefined = undefined, QS extends ZodType | undefined = undefined, PS extends ZodType | undefined = undefined> =
+  Ctx<BodyOf<BS>, ParsedOr<QS>, ParsedOr<PS>>;
+
+export function defineRoute<BS extends BodySpec | undefined = undefined, QS extends ZodType | undefined = undefined, PS extends ZodType | undefined = undefined>(
+  r: TypedRoute<BS, QS, PS>,
+): RouteDef {
+  return r as RouteDef; // erased: the front end fills ctx from the same schemas the types came from
 }
 
 /** What an api/ module exports. */

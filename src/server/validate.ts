@@ -11,7 +11,7 @@ const show = (v: unknown): string => {
   return typeof v;
 };
 
-export function parseWith<T>(schema: ZodType<T>, data: unknown, where: 'body' | 'query' | 'form'): T {
+export function parseWith<T>(schema: ZodType<T>, data: unknown, where: 'body' | 'query' | 'form' | 'params'): T {
   const r = schema.safeParse(data, { reportInput: true });
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/server/start.js';
 import { HttpServer, nativeUwsLoaded } from '../../src/server/app.js';
-import { reply, type RouteDef } from '../../src/server/types.js';
+import { defineRoute, multipart, reply, type RouteDef } from '../../src/server/types.js';
 import { form } from '../../src/server/validate.js';
 import { formData } from '../helpers/server.js';
 
@@ -22,17 +22,26 @@ t.test('front end: multipart rules, onAborted, graceful close finishes in-flight
   const s = await startServer(loadConfig({ SEJONG_PORT: '0', SEJONG_DATA_DIR: dir, SEJONG_ADMIN_KEY: 'sk_admin_app_test_0000', SEJONG_WORKERS: '1', SEJONG_LOG_LEVEL: 'silent' }), { log: pino({ level: 'silent' }) });
   // a second front end on the same services with test routes
   let slowDone = false;
+  // the slow route is driven by events, not sleeps: it says when it is in its handler and waits for the test to let it go
+  const deferred = () => {
+    let resolve!: () => void;
+    const p = new Promise<void>((r) => (resolve = r));
+    return { p, resolve };
+  };
+  let entered = deferred();
+  let gate = deferred();
   const routes: RouteDef[] = [
-    {
+    defineRoute({
       method: 'POST', path: '/t/upload/:name', auth: 'none', summary: 'test',
-      body: { kind: 'multipart', fields: z.object({ note: z.string().max(5).optional(), n: form.number(0, 1).optional() }).strict(), files: { image: { required: true, maxBytes: 1000 } } },
+      body: multipart({ fields: z.object({ note: z.string().max(5).optional(), n: form.number(0, 1).optional() }).strict(), files: { image: { required: true, maxBytes: 1000 } } }),
       maxBodyBytes: 5000,
       handler: (ctx) => ({ name: ctx.params.name, note: ctx.body.note ?? null, n: ctx.body.n ?? null, format: ctx.files.image!.format, size: ctx.files.image!.data.length }),
-    },
+    }),
     {
       method: 'GET', path: '/t/slow', auth: 'none', summary: 'slow',
       handler: async () => {
-        await new Promise((r) => setTimeout(r, 400));
+        entered.resolve();
+        await gate.p;
         slowDone = true;
         return reply.binary(Buffer.from('done'), 'text/plain');
       },
@@ -63,18 +72,26 @@ t.test('front end: multipart rules, onAborted, graceful close finishes in-flight
   t.match(await unknown.json(), { error: { field: 'zzz', message: 'Unknown field zzz' } });
   const json = await fetch(`${base}/t/upload/a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   t.equal(json.status, 415, 'JSON to a multipart route');
+  const longParam = await fetch(`${base}/t/upload/${'a'.repeat(201)}`, { method: 'POST', body: formData({}, { image: { data: PNG } }) });
+  t.equal(longParam.status, 400, 'path parameters are validated');
+  t.match(await longParam.json(), { error: { code: 'INVALID_REQUEST', field: 'name', message: 'Expected a path parameter of 1 to 200 characters for name but received string "201 characters"' } });
 
   // a client that goes away mid-request does not crash the server
   const ac = new AbortController();
   const gone = fetch(`${base}/t/slow`, { signal: ac.signal }).catch((e) => e);
-  setTimeout(() => ac.abort(), 50);
+  await entered.p;
+  ac.abort();
   t.equal((await gone).name, 'AbortError');
+  gate.resolve();
 
   // graceful close: the in-flight slow request still completes, then the port stops accepting
   slowDone = false;
+  entered = deferred();
+  gate = deferred();
   const inflight = fetch(`${base}/t/slow`).then((r) => r.text());
-  await new Promise((r) => setTimeout(r, 50));
+  await entered.p;
   const closing = fe.close();
+  setImmediate(gate.resolve); // let close() reach its drain wait first
   t.equal(await inflight, 'done', 'in-flight request finished during close');
   await closing;
   t.equal(slowDone, true);

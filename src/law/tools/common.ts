@@ -60,7 +60,7 @@ export function lookupDoc(law: LawStore, id: string | number): DocRec | undefine
   let d = law.get(t) ?? (/^\d{1,6}$/.test(t) ? law.get(t.padStart(6, '0')) : undefined);
   if (!d && !/^\d+$/.test(t)) {
     d = law.resolveName(t);
-    const abbr = (law.search as unknown as { abbr?: Map<string, string> }).abbr;
+    const abbr = law.search.abbr;
     const full = d ? undefined : abbr?.get(nameKey(t));
     if (full) d = law.resolveName(full);
   }

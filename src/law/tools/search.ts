@@ -47,6 +47,8 @@ export function searchLaws(ctx: ToolCtx, args: z.infer<typeof searchSchema>) {
     e.match = h.match;
     const arts = h.ref !== undefined ? [h.ref] : h.seqs;
     if (arts.length) e.articles = arts.map((s) => law.articleHead(h.doc.id, s)).filter(Boolean);
+    // the matching articles with a snippet around the hit (number, title, snippet)
+    if (h.matches?.length) e.matches = h.matches;
     return e;
   });
   // a page holds at most about 20 KB (the answer stays under 50 KB); the cursor continues after what was shown
