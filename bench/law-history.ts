@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { Store } from '../src/store/env.js';
 import { LawStore } from '../src/law/store.js';
 import { GitImporter } from '../src/law/history/git-import.js';
-import { historyOf, keyOf } from '../src/law/history/db.js';
+import { historyOf } from '../src/law/history/db.js';
 import { diffArticles, versionInForce } from '../src/law/history/versions.js';
 import { getArticle } from '../src/law/tools.js';
 
@@ -39,23 +39,12 @@ console.log(`import: ${st.commits} of ${total} commits, ${st.versions} versions 
 
 // 2. sizes: distinct texts + version article lists + metadata vs the current (newest) version of each instrument alone
 const h = historyOf(a.law);
-let textBytes = 0, refBytes = 0, metaBytes = 0, texts = 0, versions = 0;
-for (const { value } of h.texts.getRange({})) { textBytes += Buffer.byteLength(value); texts++; }
-for (const { key } of h.arts.getRange({})) refBytes += h.arts.getBinary(key as any)?.length ?? 0;
-for (const { key } of h.meta.getRange({})) { metaBytes += h.meta.getBinary(key as any)?.length ?? 0; versions++; }
-let curBytes = 0, curRefs = 0;
-for (const d of a.law.catalog) {
-  const v = h.versions(d.id).find((x) => x.mst === d.mst);
-  if (!v) continue;
-  curRefs += h.arts.getBinary(keyOf(v))?.length ?? 0;
-  for (const art of a.law.articles(d.id)) curBytes += Buffer.byteLength(art.content);
-}
-const all = textBytes + refBytes + metaBytes, cur = curBytes + curRefs;
 const pages = (db: { getStats(): unknown }) => { const s = db.getStats() as { treeBranchPageCount: number; treeLeafPageCount: number; overflowPages: number; pageSize: number }; return (s.treeBranchPageCount + s.treeLeafPageCount + s.overflowPages) * s.pageSize; };
+// on-disk pages of each db (no iteration)
 const onDiskHist = pages(h.texts) + pages(h.arts) + pages(h.meta) + pages(h.enf);
 const onDiskCur = pages(a.law.arts) + pages(a.law.toc) + pages(a.law.artno) + pages(a.law.docs);
 console.log(`on disk (LMDB pages): history dbs ${(onDiskHist / 1e6).toFixed(1)} MB (gtxt ${(pages(h.texts) / 1e6).toFixed(1)}, LZ4) vs current-text dbs (law.arts, toc, artno, docs) ${(onDiskCur / 1e6).toFixed(1)} MB = ${(onDiskHist / onDiskCur).toFixed(2)}×`);
-console.log(`store: ${versions} versions, ${texts} distinct article texts; all versions ${(all / 1e6).toFixed(1)} MB (texts ${(textBytes / 1e6).toFixed(1)}, article lists ${(refBytes / 1e6).toFixed(1)}, meta ${(metaBytes / 1e6).toFixed(1)}) vs current text only ${(cur / 1e6).toFixed(1)} MB = ${(all / cur).toFixed(2)}×; LMDB file ${(fs.statSync(path.join(a.dir, 'data.mdb')).size / 1e6).toFixed(0)} MB`);
+console.log(`LMDB file ${(fs.statSync(path.join(a.dir, 'data.mdb')).size / 1e6).toFixed(0)} MB (page counts only: iterating every value in one read transaction hit MDB_TXN_FULL on the full history)`);
 
 // 3. as-of-date get_article
 const docs = a.law.catalog.filter((d) => d.entity_type === 'law' && h.versions(d.id).length > 1);
