@@ -39,7 +39,7 @@ function nodeHttpPeer(services: Services, routes: RouteDef[]): http.Server {
     const outHeaders: Record<string, string> = {};
     const ctx = {
       services, requestId: 'r', method: 'GET', path: u.pathname, params, query: Object.fromEntries(u.searchParams), rawQuery: u.searchParams,
-      headers, body: undefined, files: {}, rawBody: Buffer.alloc(0), principal: { kind: 'anonymous' }, ip: '', logExtra: {}, aborted: () => false,
+      headers, body: undefined, files: {}, rawBody: Buffer.alloc(0), principal: { kind: 'anonymous' }, ip: '', logExtra: {}, aborted: () => false, log: services.log,
     } as unknown as Ctx;
     void (async () => {
       try {
@@ -48,7 +48,7 @@ function nodeHttpPeer(services: Services, routes: RouteDef[]): http.Server {
         const body = isReply(out) ? out.body : out;
         send(isReply(out) ? out.status ?? 200 : 200, JSON.stringify(body), outHeaders);
       } catch (e) {
-        const err = toApiError(e, services);
+        const err = toApiError(e, services.log);
         send(err.status, JSON.stringify(err.toBody()), outHeaders);
       }
     })();

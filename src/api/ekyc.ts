@@ -218,7 +218,7 @@ async function callProvider<T>(ctx: Ctx<{ bankCode: string; accountNumber: strin
     return await fn(p);
   } catch (e) {
     if (e instanceof ProviderError) {
-      ctx.services.log.warn({ msg: 'payment provider failed', op: what, provider: p.name, kind: e.kind, bankCode: b.bankCode, account: maskAccount(b.accountNumber), reqId: ctx.requestId });
+      ctx.log.warn({ msg: 'payment provider failed', op: what, provider: p.name, kind: e.kind, bankCode: b.bankCode, account: maskAccount(b.accountNumber) });
       throw new ApiError('AI_API_ERROR', `${e.message} (${what} for bank ${b.bankCode}, account ${maskAccount(b.accountNumber)})`, { status: 502, details: { provider: p.name, reason: e.kind } });
     }
     throw e;

@@ -1,6 +1,7 @@
 // The uWS front end: routes table → uWS; per request: read (capped) → auth → rate limit → validate → handler → reply.
 import crypto from 'node:crypto';
 import uws, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '@trufflesuite/uws-js-unofficial';
+import type { Logger } from 'pino';
 import type { Services } from '../services.js';
 import { ApiError, invalid, isApiError } from './errors.js';
 import { BodyBudget, BodyLease } from './budget.js';
@@ -160,10 +161,15 @@ export class HttpServer {
     const ip = Buffer.from(res.getRemoteAddressAsText()).toString();
     const { services } = this;
     const outHeaders: Record<string, string> = { 'x-request-id': requestId };
+    let child: Logger | undefined;
     const ctx: Ctx = {
       services, requestId, method: route.method as Method, path, params, query: undefined, rawQuery, headers,
       body: undefined, files: {}, rawBody: Buffer.alloc(0), principal: { kind: 'anonymous' }, ip, logExtra: {},
       aborted: () => state.aborted,
+      // a child logger carrying the request id, made on first use (most requests log one line, in requestDone)
+      get log() {
+        return (child ??= services.log.child({ reqId: requestId }));
+      },
     };
 
     const finish = (out: OutMessage, code?: string) => {
@@ -174,7 +180,7 @@ export class HttpServer {
     const lease = new BodyLease(this.budget);
     state.closeHandlers.push(() => lease.release());
     const fail = (e: unknown) => {
-      const err = toApiError(e, services);
+      const err = toApiError(e, ctx.log);
       finish({ status: err.status, headers: { 'content-type': JSON_TYPE, ...err.headers }, body: JSON.stringify(err.toBody()) }, err.code);
     };
 
@@ -309,7 +315,7 @@ export class HttpServer {
       await route.stream!(ctx, handle);
     } catch (e) {
       // headers are out: log the failure and close the stream rather than leave the client waiting
-      toApiError(e, this.services);
+      toApiError(e, ctx.log);
       handle.end();
     }
   }
@@ -352,10 +358,10 @@ function busy(): ApiError {
   return new ApiError('SERVICE_BUSY', 'Too many request bodies are being received at once; retry shortly', { headers: { 'retry-after': '1', connection: 'close' } });
 }
 
-export function toApiError(e: unknown, services: Services): ApiError {
+export function toApiError(e: unknown, log: Logger): ApiError {
   if (isApiError(e)) return e;
   // task errors were already turned into ApiErrors by WorkerPool.run(); anything else is ours to fix
-  services.log.error({ msg: 'unhandled error', err: { message: (e as Error)?.message, stack: (e as Error)?.stack } });
+  log.error({ msg: 'unhandled error', err: { message: (e as Error)?.message, stack: (e as Error)?.stack } });
   return new ApiError('INTERNAL_ERROR', 'Internal failure; the error was logged');
 }
 

@@ -1,4 +1,5 @@
 // The contract between the front end and every api/ module: a route is data plus one handler.
+import type { Logger } from 'pino';
 import type { ZodType, output } from 'zod';
 import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
 import type { Services } from '../services.js';
@@ -72,6 +73,8 @@ export interface Ctx<B = unknown, Q = unknown, P = Record<string, string>> {
   ip: string;
   /** set by a handler to add to the request log line (never personal data) */
   logExtra: Record<string, unknown>;
+  /** the server's logger with this request's id (reqId) on every line */
+  readonly log: Logger;
   /** true once the client went away */
   aborted(): boolean;
 }
