@@ -104,6 +104,7 @@ export const SETTINGS = {
   lawApiUrl: s('SEJONG_LAW_API_URL', 'https://www.law.go.kr', url, 'Base URL of the law.go.kr Open API.'),
   lawReferer: s('SEJONG_LAW_REFERER', '', str, 'Referer header sent to law.go.kr (the domain registered with the OC key).'),
   lawImport: s('SEJONG_LAW_IMPORT', '', str, 'Path(s) (comma-separated) to import into the statute store on first start when it is empty.'),
+  lawGit: s('SEJONG_LAW_GIT', '', str, 'Path of a legalize-kr git clone refreshed daily (`git pull --ff-only`, then its new commits imported) at SEJONG_LAW_SYNC_HOUR (3 when that is -1).'),
   lawSyncHour: s('SEJONG_LAW_SYNC_HOUR', '-1', int(-1, 23), 'Hour (0-23, local) of the daily law sync; -1 disables it.'),
   consolePassword: s('SEJONG_CONSOLE_PASSWORD', '', str, 'Password of the web test console at /console (cookie test_auth); unset = console disabled.'),
   warmup: s('SEJONG_WARMUP', 'on', bool, 'Load the ONNX models on every worker at start (on), or on the first GET /ready (off).'),

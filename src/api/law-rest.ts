@@ -10,6 +10,9 @@ import { diffVersions, DiffError } from '../law/tools/diff.js';
 import { articleLabel, isYmd } from '../law/normalize.js';
 import type { LawStore } from '../law/store.js';
 import type { DocRec } from '../law/parse.js';
+import { ToolError } from '../law/tools.js';
+import { getArticleAsOf } from '../law/history/asof.js';
+import { enforcementsBetween, versionInForce, diffArticles, type AnyVersion } from '../law/history/versions.js';
 
 const ymd = z.string();
 
@@ -36,9 +39,26 @@ function etagged(ctx: Ctx, tag: string, body: unknown) {
   return reply.json(body, 200, headers);
 }
 
-function getOne(ctx: Ctx) {
+const oneQuery = z.object({ date: ymd.optional() }).strict();
+
+/** ?date=YYYYMMDD: the version in force that day (by 시행일자), with the as_of block. */
+function getOneAsOf(ctx: Ctx<unknown, z.infer<typeof oneQuery>>, law: LawStore, d: DocRec, day: string) {
+  try {
+    const now = ctx.services.clock.now();
+    const r = getArticleAsOf({ law, now }, d, day, {}) as { as_of: { version: { mst: string } }; articles: unknown[] };
+    const meta = { ...metaOf(d, now), ...(r.as_of.version as object) };
+    return etagged(ctx, `law-${d.id}-${day}-${r.as_of.version.mst}-${law.info().index_gen}`, { success: true, entity_type: d.entity_type, as_of: r.as_of, meta, articles: r.articles });
+  } catch (e) {
+    if (e instanceof ToolError) throw new ApiError(e.code, e.message, { field: 'date' });
+    throw e;
+  }
+}
+
+function getOne(ctx: Ctx<unknown, z.infer<typeof oneQuery>>) {
   const law = lawStore(ctx.services);
   const d = findDoc(law, ctx.params.law_id!);
+  const day = date('date', ctx.query.date, false);
+  if (day) return getOneAsOf(ctx, law, d, day);
   const articles = law.articles(d.id).map((a) => ({
     no: a.no, label: articleLabel(a.no), title: a.title, content: a.content, enforcement_date: a.enforcement_date ?? d.enforcement_date,
     ...(a.chapter ? { chapter: a.chapter } : {}), ...(a.deleted ? { deleted: true } : {}),
@@ -71,7 +91,12 @@ function amendments(ctx: Ctx<unknown, z.infer<typeof amendQuery>>) {
   const from = start < 0 ? list.length : start;
   const page = list.slice(from, from + limit);
   const now = ctx.services.clock.now();
-  const results = page.map((d) => ({ ...entry(d, now), promulgation_date: d.promulgation_date, promulgation_no: d.promulgation_no, mst: d.mst }));
+  // every version promulgated since (git history, history index, sync), not only the current one
+  const since8 = since;
+  const results = page.map((d) => {
+    const revs = (law.hist.get(d.id) ?? []).filter((r) => (r.promulgation_date ?? '') >= since8);
+    return { ...entry(d, now), promulgation_date: d.promulgation_date, promulgation_no: d.promulgation_no, mst: d.mst, revisions_since: Math.max(1, revs.length), versions: revs.map((r) => ({ promulgation_date: r.promulgation_date, promulgation_no: r.promulgation_no, enforcement_date: r.enforcement_date, mst: r.mst, revision_type: r.revision_type })) };
+  });
   const info = law.info();
   const out: Record<string, unknown> = { success: true, since, as_of: info.corpus_date, last_sync: info.last_sync, total: list.length, results };
   if (from + limit < list.length) {
@@ -81,24 +106,38 @@ function amendments(ctx: Ctx<unknown, z.infer<typeof amendQuery>>) {
   return out;
 }
 
-const diffQuery = z.object({ from: ymd.optional(), to: ymd.optional() }).strict();
+const diffQuery = z.object({ from: ymd.optional(), to: ymd.optional(), basis: z.enum(['promulgation', 'enforcement']).optional() }).strict();
 
 function diff(ctx: Ctx<unknown, z.infer<typeof diffQuery>>) {
   const law = lawStore(ctx.services);
   const from = date('from', ctx.query.from, true)!;
   const to = date('to', ctx.query.to, true)!;
   if (from > to) throw invalid('from', `a date not after to (${to})`, from);
+  const basis = ctx.query.basis ?? 'promulgation';
   const d = findDoc(law, ctx.params.law_id!);
   try {
-    return { success: true, ...diffVersions(law, d, from, to) };
+    return { success: true, ...diffVersions(law, d, from, to, basis) };
   } catch (e) {
     if (e instanceof DiffError) throw new ApiError('INVALID_REQUEST', e.message, { field: e.field, details: { available_versions: e.available } });
     throw e;
   }
 }
 
+const enfQuery = z.object({ after: ymd.optional(), before: ymd.optional(), limit: form.int(1, 1000).optional() }).strict();
+
+/** Versions (statutes) taking effect after `after` and on or before `before` (default after + 1 year). */
+function enforcements(ctx: Ctx<unknown, z.infer<typeof enfQuery>>) {
+  const law = lawStore(ctx.services);
+  const after = date('after', ctx.query.after, true)!;
+  const before = date('before', ctx.query.before, false) ?? `${Number(after.slice(0, 4)) + 1}${after.slice(4)}`;
+  if (before <= after) throw invalid('before', `a date after after (${after})`, before);
+  const { total, results } = enforcementsBetween(law, after, before, ctx.query.limit ?? 200);
+  return { success: true, after, before, total, results };
+}
+
 export const routes: RouteDef[] = [
-  { method: 'GET', path: '/api/v1/laws/:law_id', auth: 'key', summary: 'Current statute or rule: meta, every article, annex list (ETag / If-None-Match)', tags: ['law'], handler: getOne },
+  { method: 'GET', path: '/api/v1/laws/:law_id', auth: 'key', summary: 'Current statute or rule: meta, every article, annex list (ETag / If-None-Match); date=YYYYMMDD: the version in force that day', tags: ['law'], query: oneQuery, handler: getOne as RouteDef['handler'] },
   { method: 'GET', path: '/api/v1/amendments', auth: 'key', summary: 'Statutes promulgated on or after since=YYYYMMDD (incremental; oldest first; cursor)', tags: ['law'], query: amendQuery, handler: amendments as RouteDef['handler'] },
-  { method: 'GET', path: '/api/v1/laws/:law_id/diff', auth: 'key', summary: 'Old/new comparison per article between the versions in force on from and to (YYYYMMDD)', tags: ['law'], query: diffQuery, handler: diff as RouteDef['handler'] },
+  { method: 'GET', path: '/api/v1/laws/:law_id/diff', auth: 'key', summary: 'Old/new comparison per article between the versions of from and to (YYYYMMDD; basis=promulgation (default) or enforcement)', tags: ['law'], query: diffQuery, handler: diff as RouteDef['handler'] },
+  { method: 'GET', path: '/api/v1/enforcements', auth: 'key', summary: 'Statute versions taking effect after after=YYYYMMDD, up to before=YYYYMMDD (default one year)', tags: ['law'], query: enfQuery, handler: enforcements as RouteDef['handler'] },
 ];

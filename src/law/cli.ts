@@ -13,6 +13,9 @@ const HELP = `sejong law: the statute corpus of the legal-information server (MC
                               folder (sample/history), the changelog (sample/changelog), law.go.kr API responses
                               (sample/lawgo-api) or the whole sample folder. The kind is detected per file.
                               Re-import is idempotent. The search index is rebuilt at the end.
+  sejong law import --git <repo> [--limit N]
+                              every version of every statute from a legalize-kr git clone (the git command, no
+                              network); a re-run reads only the commits after the last one imported
   sejong law sync [--since YYYYMMDD]
                               pull statutes promulgated since the last sync from the law.go.kr Open API
                               (SEJONG_LAW_OC, SEJONG_LAW_REFERER, SEJONG_LAW_API_URL); also runs daily at
@@ -49,6 +52,10 @@ export async function run(args: string[]): Promise<number> {
     return cmd ? 0 : 2;
   }
   const config = loadConfig();
+  if (cmd === 'import' && rest.includes('--git')) {
+    const { runGitImport } = await import('./history/cli.js');
+    return runGitImport(config, rest, bar);
+  }
   if (cmd === 'import') {
     const paths = rest.filter((a) => !a.startsWith('-'));
     if (!paths.length) { process.stderr.write('sejong law import: give at least one path (see sejong law --help)\n'); return 2; }

@@ -5,6 +5,7 @@ import type { Services } from '../services.js';
 import { LawStore } from './store.js';
 import { Importer } from './import.js';
 import { TOOLS, ToolError } from './tools.js';
+import { scheduleGitSync } from './history/daily.js';
 import { bounded } from './tools/bound.js';
 import { LawBusyError, LawPool } from './search-pool.js';
 
@@ -35,6 +36,7 @@ export async function startLaw(services: Services): Promise<LawStore> {
     }
   }
   if (config.lawSyncHour >= 0) scheduleSync(services, law);
+  if (config.lawGit) scheduleGitSync(services, law);
   // a `sejong law import/sync` run by another process: reload the catalogue and the index when the store says so
   let seen = JSON.stringify(law.info());
   const watch = setInterval(() => {

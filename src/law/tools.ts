@@ -112,7 +112,7 @@ export const TOOLS: ToolDef[] = [
     name: 'compare_versions',
     title: 'Compare two versions (old/new)',
     output: z.looseObject({ law_id: z.string(), law_name: z.string(), same_version: z.boolean(), summary: z.looseObject({ added: z.number(), removed: z.number(), changed: z.number(), unchanged: z.number() }), changes: z.array(z.looseObject({ no: z.string(), change: z.enum(['added', 'removed', 'changed']) })), next_cursor: z.string().optional() }),
-    description: 'Old/new comparison (신구대조) of a statute between the versions promulgated on or before two dates (YYYYMMDD; to defaults to today), as GET /api/v1/laws/{law_id}/diff: {law_id, law_name, from:{date, promulgation_date, enforcement_date, revision_type, current}, to:{…}, same_version, summary:{added, removed, changed, unchanged}, changes:[{no, label, change (added|removed|changed), old_title?, new_title?, old?, new?}], versions_with_text, next_cursor? (long comparisons are paged)}. get_history lists the revisions; text_available ones can be compared.',
+    description: 'Old/new comparison (신구대조) of a statute between the versions promulgated on or before two dates (YYYYMMDD; to defaults to today; basis "enforcement": the versions in force (시행일자) on them), as GET /api/v1/laws/{law_id}/diff: {law_id, law_name, from:{date, promulgation_date, enforcement_date, revision_type, current}, to:{…}, same_version, summary:{added, removed, changed, unchanged}, changes:[{no, label, change (added|removed|changed), old_title?, new_title?, old?, new?}], versions_with_text, next_cursor? (long comparisons are paged)}. get_history lists the revisions; text_available ones can be compared.',
     schema: compareVersionsSchema,
     run: compareVersions,
   },

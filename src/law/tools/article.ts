@@ -4,8 +4,9 @@ import type { LawStore } from '../store.js';
 import { paragraphsOf, type DocRec } from '../parse.js';
 import { parseBoxTables } from '../boxtable.js';
 import { articleLabel, articleOrder, parseArticleNo } from '../normalize.js';
-import { articleNoSchema, checkArticleNo, decodeCursor, encodeCursor, findDoc, fingerprint, lawIdSchema, ToolError, type ToolCtx } from './common.js';
+import { articleNoSchema, checkArticleNo, dateSchema, decodeCursor, encodeCursor, findDoc, fingerprint, lawIdSchema, ToolError, type ToolCtx } from './common.js';
 import { bytes, PAGE_BYTES } from './bound.js';
+import { getArticleAsOf } from '../history/asof.js';
 
 // ---------- get_article ----------
 
@@ -13,6 +14,7 @@ export const getArticleSchema = z.object({
   law_id: lawIdSchema,
   article_no: articleNoSchema.optional().describe('Article number: 15 or "15" (제15조), "15-2" (제15조의2); "제15조의2" and "15조의2" are accepted too. Omit (with no range) for all articles'),
   range: z.string().max(60).optional().describe('Articles first-last inclusive, e.g. "1-5", "15-2-20" (제15조의2 to 제20조), "3~7"'),
+  date: dateSchema('date').optional().describe('YYYYMMDD: the text in force on that day (by enforcement date 시행일자); default the latest promulgated'),
   cursor: z.string().max(500).optional().describe('next_cursor of the previous page (several articles come in pages of about 20 KB)'),
 }).strict();
 
@@ -51,6 +53,7 @@ export function getArticle(ctx: ToolCtx, args: z.infer<typeof getArticleSchema>)
   const d = findDoc(law, args.law_id);
   const base = { law_id: d.id, law_name: d.name, entity_type: d.entity_type };
   if (args.article_no !== undefined && args.range !== undefined) throw new ToolError('give either article_no or range, not both', 'range');
+  if (args.date !== undefined) return getArticleAsOf(ctx, d, String(args.date), { article_no: args.article_no === undefined ? undefined : String(args.article_no), range: args.range === undefined ? undefined : parseRange(args.range) });
   if (args.article_no !== undefined) {
     const no = checkArticleNo(args.article_no);
     const seq = law.articleSeq(d.id, no) ?? -1;

@@ -1,14 +1,16 @@
 // get_law: metadata, article list and annex list of one statute or rule.
 import { z } from 'zod';
 import type { DocRec } from '../parse.js';
-import { tableTitle, decodeCursor, encodeCursor, entry, findDoc, fingerprint, lawIdSchema, type ToolCtx } from './common.js';
+import { dateSchema, tableTitle, decodeCursor, encodeCursor, entry, findDoc, fingerprint, lawIdSchema, type ToolCtx } from './common.js';
 import { bytes, fitCount, PAGE_BYTES } from './bound.js';
+import { getLawAsOf } from '../history/asof.js';
 
 // ---------- get_law ----------
 
 export const getLawSchema = z.object({
   law_id: lawIdSchema,
   include: z.enum(['meta', 'articles', 'tables', 'all'], { error: 'include must be one of meta, articles, tables, all (default all)' }).optional().describe('meta, articles, tables or all (default)'),
+  date: dateSchema('date').optional().describe('YYYYMMDD: the version in force on that day (by enforcement date 시행일자); default the latest promulgated'),
   cursor: z.string().max(500).optional().describe('next_cursor of the previous page (long article and annex lists, e.g. 민법, come in pages of about 20 KB)'),
 }).strict();
 
@@ -27,6 +29,7 @@ export function getLaw(ctx: ToolCtx, args: z.infer<typeof getLawSchema>) {
   const { law, now } = ctx;
   const d = findDoc(law, args.law_id);
   const inc = args.include ?? 'all';
+  if (args.date !== undefined) return getLawAsOf(ctx, d, String(args.date), inc);
   const out: Record<string, unknown> = { entity_type: d.entity_type };
   const fp = fingerprint(['get_law', d.id, inc]);
   const c = args.cursor ? decodeCursor(args.cursor, fp) : { a: 0, t: 0 };

@@ -1,0 +1,119 @@
+// Reading a git repository with the `git` command: a streamed `git log` of the commits touching kr/ and a
+// `git cat-file --batch` process for the file versions (requests pipelined, answers in order). No network.
+import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+
+export interface GitCommit {
+  commit: string;
+  subject: string;
+  body: string;
+  /** [status letter, path] of every changed file */
+  files: Array<[string, string]>;
+}
+
+const RS = 0x1e;
+
+/** Commits touching kr/ after `since` (exclusive; null = from the first) up to `head`, oldest first. */
+export async function* gitLog(repo: string, since: string | null, head = 'HEAD', paths: string[] = ['kr/']): AsyncGenerator<GitCommit> {
+  const args = ['-C', repo, '-c', 'core.quotepath=off', 'log', '--reverse', '--no-renames', '-z', '--format=%x1e%H%x1f%s%x1f%b%x1f', '--name-status'];
+  args.push(since ? `${since}..${head}` : head, '--', ...paths);
+  const p = spawn('git', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  p.stderr.on('data', (b: Buffer) => { err += b.toString(); });
+  const done = new Promise<number>((res) => p.on('close', (c) => res(c ?? 1)));
+  let finished = false;
+  try {
+    let buf: Buffer = Buffer.alloc(0);
+    for await (const chunk of p.stdout as AsyncIterable<Buffer>) {
+      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+      let start = buf.indexOf(RS);
+      for (;;) {
+        const next = start < 0 ? -1 : buf.indexOf(RS, start + 1);
+        if (next < 0) break;
+        yield parseRecord(buf.subarray(start + 1, next).toString('utf8'));
+        start = next;
+      }
+      if (start > 0) buf = buf.subarray(start);
+    }
+    if (buf.length && buf[0] === RS) yield parseRecord(buf.subarray(1).toString('utf8'));
+    finished = true;
+  } finally {
+    if (!finished) p.kill(); // the reader stopped early (--limit)
+  }
+  const code = await done;
+  if (code !== 0) throw new Error(`git log failed (${code}): ${err.trim().slice(0, 300)}`);
+}
+
+function parseRecord(s: string): GitCommit {
+  const [commit = '', subject = '', body = '', rest = ''] = s.split('\x1f');
+  const toks = rest.split('\0').map((t) => t.trim()).filter(Boolean);
+  const files: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < toks.length; i += 2) files.push([toks[i]!, toks[i + 1]!]);
+  return { commit: commit.trim(), subject: subject.trim(), body, files };
+}
+
+/** `공포일자: 2026-06-05` lines of a commit body as a map. */
+export function bodyFields(body: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of body.split('\n')) {
+    const m = /^([^\s:]+):\s*(.*?)\s*$/.exec(line);
+    if (m && !m[2]!.startsWith('//') && !/^https?:/.test(m[2]!)) out[m[1]!] = m[2]!;
+  }
+  return out;
+}
+
+export function gitHead(repo: string): string {
+  return execFileSync('git', ['-C', repo, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+}
+
+/** One `git cat-file --batch` process; blob(spec) resolves with the object's bytes (null when missing). */
+export class CatFile {
+  private p: ChildProcessWithoutNullStreams;
+  private waiting: Array<{ res: (b: Buffer | null) => void; rej: (e: Error) => void }> = [];
+  private buf: Buffer = Buffer.alloc(0);
+  private need = -1; // bytes of the current object body (+1 newline) still to collect, -1 = reading a header
+  private failed: Error | null = null;
+
+  constructor(repo: string) {
+    this.p = spawn('git', ['-C', repo, 'cat-file', '--batch'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.p.stdout.on('data', (b: Buffer) => this.onData(b));
+    this.p.on('close', () => this.fail(new Error('git cat-file ended')));
+    this.p.on('error', (e) => this.fail(e));
+  }
+
+  blob(spec: string): Promise<Buffer | null> {
+    if (this.failed) return Promise.reject(this.failed);
+    return new Promise((res, rej) => {
+      this.waiting.push({ res, rej });
+      this.p.stdin.write(spec + '\n');
+    });
+  }
+
+  private fail(e: Error): void {
+    this.failed ??= e;
+    for (const w of this.waiting.splice(0)) w.rej(e);
+  }
+
+  private onData(b: Buffer): void {
+    this.buf = this.buf.length ? Buffer.concat([this.buf, b]) : b;
+    for (;;) {
+      if (this.need < 0) {
+        const nl = this.buf.indexOf(10);
+        if (nl < 0) return;
+        const head = this.buf.subarray(0, nl).toString('utf8');
+        this.buf = this.buf.subarray(nl + 1);
+        if (head.endsWith(' missing') || head.endsWith(' ambiguous')) { this.waiting.shift()?.res(null); continue; }
+        const size = Number(head.split(' ')[2]);
+        this.need = size + 1;
+      }
+      if (this.buf.length < this.need) return;
+      const body = this.buf.subarray(0, this.need - 1);
+      this.buf = this.buf.subarray(this.need);
+      this.need = -1;
+      this.waiting.shift()?.res(Buffer.from(body));
+    }
+  }
+
+  close(): void {
+    this.p.stdin.end();
+  }
+}
