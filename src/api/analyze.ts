@@ -2,7 +2,7 @@
 // presets (ocr, qr, enhance) run in the worker pool before the provider call.
 import { z } from 'zod';
 import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
-import { invalid } from '../server/errors.js';
+import { invalid } from '../domain/errors.js';
 import { form } from '../server/validate.js';
 import { estimateTokenCost, tokenCost } from '../catalog/catalog.js';
 import { ai, formTtlHours, iso, jobError, MAX_PROMPT, poolRun, startAi } from '../providers/ai/service.js';

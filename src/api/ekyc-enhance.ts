@@ -1,7 +1,7 @@
 // eKYC Enhance: tiled enhancement with privacy regions (POST /ekyc/enhance, status, image), the combined pipeline
 // (POST /ekyc/enhance-pipeline), signed completion callbacks and cost per tenant. docs/enhance.md.
 import { z } from 'zod';
-import { ApiError, isApiError } from '../server/errors.js';
+import { ApiError, isApiError } from '../domain/errors.js';
 import { form } from '../server/validate.js';
 import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import type { Services } from '../services.js';

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Ctx, RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
-import { ApiError, invalid } from '../server/errors.js';
+import { ApiError, invalid } from '../domain/errors.js';
 import { form } from '../server/validate.js';
 import { imageCost } from '../catalog/catalog.js';
 import { ai, aspectRatio, formTtlHours, jobError, markImage, MAX_PROMPT, startAi } from '../providers/ai/service.js';

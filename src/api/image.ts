@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
-import { ApiError, invalid } from '../server/errors.js';
+import { ApiError, invalid } from '../domain/errors.js';
 import { FAMILIES, type Family } from '../jobs/families.js';
 import type { ChromaKeyOutput } from '../tasks/chroma-key.js';
 import { storageType } from '../catalog/storage.js';

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { defineRoute, json, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
-import { ApiError } from '../server/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import type { Family } from '../jobs/families.js';
 import type { JobRecord } from '../jobs/engine.js';

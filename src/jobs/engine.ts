@@ -4,7 +4,7 @@ import type { Store } from '../store/env.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Clock } from '../clock.js';
 import type { Ctx } from '../server/types.js';
-import { ApiError, isApiError } from '../server/errors.js';
+import { ApiError, isApiError } from '../domain/errors.js';
 import { FAMILIES, familyOfId, type Family } from './families.js';
 import { newAccessKey, newJobId, sameHash, sha256 } from './ids.js';
 import { Sealer } from './sealed-keys.js';
