@@ -82,7 +82,7 @@ export const routes: RouteDef[] = [
     method: 'GET', path: '/api/v1/analyze/status/:job_id', auth: 'job', tags: ['Image Analysis'],
     summary: 'Status of an analysis job; result is the model\'s answer text',
     handler: (ctx) => {
-      const j = ctx.services.jobs.read(ctx, ctx.params.job_id!, 'analyze');
+      const j = ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, 'analyze');
       const r = j.result ?? {};
       return {
         jobId: j.id, status: j.status, model: j.meta.model,

@@ -70,7 +70,7 @@ async function generate(ctx: Ctx<Fields>) {
 
 function status(ctx: Ctx) {
   const { services } = ctx;
-  const j = services.jobs.read(ctx, ctx.params.job_id!, 'caric');
+  const j = services.jobs.read(ctx.principal, ctx.params.job_id!, 'caric');
   const prefix = ctx.path.startsWith('/api/v1/caricature/') ? '/api/v1/caricature' : '/api/v1/image-to-image';
   const base = { jobId: j.id, status: j.status, model: j.meta.model, estimatedCost: j.estimatedCost ?? null };
   if (j.status === 'completed') {

@@ -120,7 +120,7 @@ function accessKeyFor(ctx: Ctx, j: JobRecord): string | undefined {
 }
 
 function status(ctx: Ctx) {
-  const j = ctx.services.jobs.read(ctx, ctx.params.job_id!, STUDIO_FAMILIES);
+  const j = ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, STUDIO_FAMILIES);
   const f = featureOf(j);
   const r = j.result ?? {};
   const faceDetected = (r.faceDetected ?? j.meta.faceDetected ?? null) as boolean | null;
