@@ -1,6 +1,6 @@
 // Admin API (admin key only): API keys with their rate limits, and spend per tenant and day.
 import { z } from 'zod';
-import { ApiError } from '../server/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { defineRoute, reply, type RouteDef } from '../server/types.js';
 
 const limits = {

@@ -2,7 +2,7 @@
 // presets (ocr, qr, enhance) run in the worker pool before the provider call.
 import { z } from 'zod';
 import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
-import { invalid } from '../server/errors.js';
+import { invalid } from '../domain/errors.js';
 import { form } from '../server/validate.js';
 import { estimateTokenCost, tokenCost } from '../catalog/catalog.js';
 import { ai, formTtlHours, iso, jobError, MAX_PROMPT, poolRun, startAi } from '../providers/ai/service.js';
@@ -82,7 +82,7 @@ export const routes: RouteDef[] = [
     method: 'GET', path: '/api/v1/analyze/status/:job_id', auth: 'job', tags: ['Image Analysis'],
     summary: 'Status of an analysis job; result is the model\'s answer text',
     handler: (ctx) => {
-      const j = ctx.services.jobs.read(ctx, ctx.params.job_id!, 'analyze');
+      const j = ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, 'analyze');
       const r = j.result ?? {};
       return {
         jobId: j.id, status: j.status, model: j.meta.model,

@@ -2,7 +2,7 @@
 // the print state shared with the print administration routes (./print-admin.ts).
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { ApiError, invalid } from '../server/errors.js';
+import { ApiError, invalid } from '../domain/errors.js';
 import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import type { Services } from '../services.js';
 import { PrintStore } from '../print/store.js';

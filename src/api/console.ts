@@ -1,7 +1,7 @@
 // The web test console (spec: Cookie test_auth=<PASSWORD>, "test page only"): /console/login and /console.
 import crypto from 'node:crypto';
 import { z } from 'zod';
-import { ApiError } from '../server/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import { consolePage, loginPage } from '../console/pages.js';
 import { CONSOLE_JS } from '../console/client.js';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
-import { ApiError } from '../server/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { reply, type RouteDef } from '../server/types.js';
 
 const dist = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

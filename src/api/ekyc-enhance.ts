@@ -1,7 +1,7 @@
 // eKYC Enhance: tiled enhancement with privacy regions (POST /ekyc/enhance, status, image), the combined pipeline
 // (POST /ekyc/enhance-pipeline), signed completion callbacks and cost per tenant. docs/enhance.md.
 import { z } from 'zod';
-import { ApiError, isApiError } from '../server/errors.js';
+import { ApiError, isApiError } from '../domain/errors.js';
 import { form } from '../server/validate.js';
 import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import type { Services } from '../services.js';
@@ -209,7 +209,7 @@ function statusHandler(family: Family) {
   return (ctx: Ctx): object => {
     const { jobs } = ctx.services;
     // an expired job answers 410 IMAGE_EXPIRED, as every other status endpoint does (docs/enhance.md)
-    const j = jobs.read(ctx, ctx.params.jobId!, family);
+    const j = jobs.read(ctx.principal, ctx.params.jobId!, family);
     const r = (j.result ?? {}) as Record<string, unknown>;
     const base: Record<string, unknown> = {
       jobId: j.id,
@@ -242,7 +242,7 @@ function statusHandler(family: Family) {
 function imageHandler(family: Family) {
   return (ctx: Ctx<unknown, { format?: 'jpeg' | 'png' }>) => {
     const { jobs } = ctx.services;
-    const j = jobs.read(ctx, ctx.params.jobId!, family); // 404 unknown / other family, 410 expired
+    const j = jobs.read(ctx.principal, ctx.params.jobId!, family); // 404 unknown / other family, 410 expired
     if (j.status === 'processing') {
       return reply.json({ jobId: j.id, status: 'processing', progress: Math.round(j.progress * 1000) / 1000 }, 202, { 'retry-after': '1' });
     }

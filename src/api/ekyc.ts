@@ -3,7 +3,7 @@
 // Image quality-check / analyze-quality / perspective-crop live in the image area, not here.
 import { z } from 'zod';
 import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
-import { ApiError, invalid } from '../server/errors.js';
+import { ApiError, invalid } from '../domain/errors.js';
 import { form } from '../server/validate.js';
 import { randomSuffix } from '../jobs/ids.js';
 import type { Services } from '../services.js';

@@ -1,6 +1,6 @@
 // GET /health: liveness of the process (open; 200 also while draining). GET /ready: readiness (503 until the
 // store, the pool and the models answer, and while draining).
-import { ApiError } from '../server/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { defineRoute, reply, type RouteDef } from '../server/types.js';
 
 export const routes: RouteDef[] = [

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Ctx, RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
-import { ApiError, invalid } from '../server/errors.js';
+import { ApiError, invalid } from '../domain/errors.js';
 import { form } from '../server/validate.js';
 import { imageCost } from '../catalog/catalog.js';
 import { ai, aspectRatio, formTtlHours, jobError, markImage, MAX_PROMPT, startAi } from '../providers/ai/service.js';
@@ -70,7 +70,7 @@ async function generate(ctx: Ctx<Fields>) {
 
 function status(ctx: Ctx) {
   const { services } = ctx;
-  const j = services.jobs.read(ctx, ctx.params.job_id!, 'caric');
+  const j = services.jobs.read(ctx.principal, ctx.params.job_id!, 'caric');
   const prefix = ctx.path.startsWith('/api/v1/caricature/') ? '/api/v1/caricature' : '/api/v1/image-to-image';
   const base = { jobId: j.id, status: j.status, model: j.meta.model, estimatedCost: j.estimatedCost ?? null };
   if (j.status === 'completed') {

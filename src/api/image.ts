@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
-import { ApiError, invalid } from '../server/errors.js';
+import { ApiError, invalid } from '../domain/errors.js';
 import { FAMILIES, type Family } from '../jobs/families.js';
 import type { ChromaKeyOutput } from '../tasks/chroma-key.js';
 import { storageType } from '../catalog/storage.js';
@@ -35,7 +35,7 @@ function jobImage(ctx: Ctx, id: string): Buffer {
   const { jobs } = ctx.services;
   let j;
   try {
-    j = jobs.read(ctx, id, ALL_FAMILIES);
+    j = jobs.read(ctx.principal, id, ALL_FAMILIES);
   } catch (e) {
     if (e instanceof ApiError && e.code === 'JOB_NOT_FOUND') throw new ApiError('JOB_NOT_FOUND', `No job with id ${id} for jobId`, { field: 'jobId' });
     throw e;
@@ -109,7 +109,7 @@ async function removeBackground(ctx: Ctx<Body>) {
 
 function result(ctx: Ctx) {
   const { jobs } = ctx.services;
-  const j = jobs.read(ctx, ctx.params.job_id!, 'bg_remove');
+  const j = jobs.read(ctx.principal, ctx.params.job_id!, 'bg_remove');
   const img = jobs.blob(j, 'image');
   return reply.binary(img.bytes, img.contentType, 200, { 'content-disposition': `inline; filename="${j.id}.png"`, 'cache-control': 'private, no-store' });
 }

@@ -1,6 +1,6 @@
 // Jobs & Logs: the caller's jobs (filter, cursor) and recent requests (kept SEJONG_LOG_RETENTION_DAYS).
 import { z } from 'zod';
-import { ApiError } from '../server/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { form } from '../server/validate.js';
 import { defineRoute, type RouteDef } from '../server/types.js';
 import { FAMILIES, type Family } from '../jobs/families.js';

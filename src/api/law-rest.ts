@@ -1,7 +1,7 @@
 // The announced legal REST API (X-API-Key): current statute text, amendments since a date, old/new article comparison.
 import { z } from 'zod';
 import { reply, type Ctx, type RouteDef } from '../server/types.js';
-import { ApiError, invalid } from '../server/errors.js';
+import { ApiError, invalid } from '../domain/errors.js';
 import { form } from '../server/validate.js';
 import { getLaw as lawStore } from '../law/service.js';
 import { entry, metaOf } from '../law/tools.js';

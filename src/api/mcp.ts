@@ -7,7 +7,7 @@ import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { reply, type Ctx, type RouteDef, type StreamHandle } from '../server/types.js';
-import { ApiError } from '../server/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import { createMcpServer, getLaw, getLawPool, MCP_PROTOCOL, startLaw } from '../law/service.js';
 import { SessionRegistry, TokenBuckets } from '../law/mcp-sessions.js';

@@ -1,6 +1,6 @@
 // GET /metrics: Prometheus text format (open, like /health; bind the service to a private address or set
 // SEJONG_METRICS_ADDR to serve it on its own listener, or SEJONG_METRICS=off).
-import { ApiError } from '../server/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { reply, type RouteDef } from '../server/types.js';
 
 export const routes: RouteDef[] = [

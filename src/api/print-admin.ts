@@ -1,7 +1,7 @@
 // Print administration: albums, advertisers with a points ledger (top-ups), ad applications with versioned
 // creatives, impressions and their CSV export. The print state (store, secret) is started by ./composite.ts.
 import { z } from 'zod';
-import { ApiError, invalid } from '../server/errors.js';
+import { ApiError, invalid } from '../domain/errors.js';
 import { form } from '../server/validate.js';
 import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import type { Services } from '../services.js';

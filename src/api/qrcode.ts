@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
 import { form } from '../server/validate.js';
-import { ApiError } from '../server/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { QrGenerateOutput } from '../tasks/qr-generate.js';
 import type { QrRecognizeOutput } from '../tasks/qr-recognize.js';
 

@@ -38,7 +38,7 @@ async function optimize(ctx: Ctx) {
 }
 
 function status(ctx: Ctx) {
-  const j = ctx.services.jobs.read(ctx, ctx.params.job_id!, 'receipt');
+  const j = ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, 'receipt');
   const out: Record<string, unknown> = { jobId: j.id, status: j.status, progress: j.progress, result: null, details: null, createdAt: iso(j.createdAt), expiresAt: iso(j.expiresAt) };
   if (j.status === 'completed') {
     const r = j.result ?? {};
@@ -54,7 +54,7 @@ function status(ctx: Ctx) {
 
 function image(ctx: Ctx) {
   const { jobs } = ctx.services;
-  const j = jobs.read(ctx, ctx.params.job_id!, 'receipt');
+  const j = jobs.read(ctx.principal, ctx.params.job_id!, 'receipt');
   const img = jobs.blob(j, 'image');
   return reply.binary(img.bytes, img.contentType, 200, { 'content-disposition': `inline; filename="${j.id}.png"`, 'cache-control': 'private, no-store' });
 }

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { defineRoute, json, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
-import { ApiError } from '../server/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import type { Family } from '../jobs/families.js';
 import type { JobRecord } from '../jobs/engine.js';
@@ -120,7 +120,7 @@ function accessKeyFor(ctx: Ctx, j: JobRecord): string | undefined {
 }
 
 function status(ctx: Ctx) {
-  const j = ctx.services.jobs.read(ctx, ctx.params.job_id!, STUDIO_FAMILIES);
+  const j = ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, STUDIO_FAMILIES);
   const f = featureOf(j);
   const r = j.result ?? {};
   const faceDetected = (r.faceDetected ?? j.meta.faceDetected ?? null) as boolean | null;

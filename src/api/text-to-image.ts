@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineRoute, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
-import { invalid } from '../server/errors.js';
+import { invalid } from '../domain/errors.js';
 import { imageCost, type ImageSize } from '../catalog/catalog.js';
 import { ai, aspectRatio, iso, jobError, markImage, prompt, startAi, ttlHours, withStyle } from '../providers/ai/service.js';
 import type { Services } from '../services.js';
@@ -73,7 +73,7 @@ export const routes: RouteDef[] = [
     summary: 'Status of a text-to-image job; the completed image is inline in imageData (base64 PNG)',
     handler: (ctx) => {
       const { jobs } = ctx.services;
-      const j = jobs.read(ctx, ctx.params.job_id!, 'txt2img');
+      const j = jobs.read(ctx.principal, ctx.params.job_id!, 'txt2img');
       const base = { jobId: j.id, status: j.status, model: j.meta.model, estimatedCost: j.estimatedCost ?? null };
       if (j.status === 'completed') {
         const body = jobs.completedJson(j, 'txt2img-status', () => ({
@@ -93,7 +93,7 @@ export const routes: RouteDef[] = [
     responses: { 200: { description: 'PNG image', contentType: 'image/png' } },
     handler: (ctx) => {
       const { jobs } = ctx.services;
-      const j = jobs.read(ctx, ctx.params.job_id!, 'txt2img');
+      const j = jobs.read(ctx.principal, ctx.params.job_id!, 'txt2img');
       const img = jobs.blob(j, 'image');
       return reply.binary(img.bytes, 'image/png', 200, { 'content-disposition': `inline; filename="${j.id}.png"`, 'cache-control': 'private, no-store' });
     },

@@ -1,8 +1,8 @@
-// The README's settings and error tables, generated from src/config.ts and src/server/errors.ts
+// The README's settings and error tables, generated from src/config.ts and src/domain/errors.ts
 // (`sejong docs tables` prints them; `--write README.md` replaces the marked sections in place).
 import fs from 'node:fs';
 import { SETTINGS } from '../config.js';
-import { ERROR_CODES } from '../server/errors.js';
+import { ERROR_CODES } from '../domain/errors.js';
 
 export function settingsTable(): string {
   const rows = Object.values(SETTINGS).map((s) => {

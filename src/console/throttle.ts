@@ -1,7 +1,7 @@
 // Password guessing on the test console, bounded per client address: 5 failures are free, then each further failure
 // locks the address for 2^(n-5) s (at most 15 min); while locked every attempt answers 429 RATE_LIMITED with
 // Retry-After. A success clears the address. In memory (a restart forgets, which only helps a legitimate user).
-import { ApiError } from '../server/errors.js';
+import { ApiError } from '../domain/errors.js';
 
 const FREE_FAILURES = 5;
 const MAX_LOCK_MS = 15 * 60_000;

@@ -2,7 +2,7 @@
 // (doc type detection when doc_type was omitted) → OCR → enhance. Every step reuses the one implementation of its
 // task (perspective, quality, ekyc-ocr, the enhancement). A skipped step says so; a failing step fails the
 // pipeline with its name.
-import { ApiError, isApiError } from '../server/errors.js';
+import { ApiError, isApiError } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import type { PerspectiveOutput } from '../tasks/perspective.js';
 import type { QualityResult } from '../tasks/quality.js';

@@ -1,7 +1,7 @@
 // Privacy regions: the parts of an ID card that the enhancement must never see and that the output carries
 // unchanged from the input. Regions are fractions of the image (x, y, w, h in 0..1). This file holds the modes,
 // the per-doc_type defaults, the validation of a client's `privacy_regions`, and the fraction → pixel mapping.
-import { ApiError } from '../server/errors.js';
+import { ApiError } from '../domain/errors.js';
 
 export const DOC_TYPES = ['jumin', 'alien', 'driver'] as const;
 export type DocType = (typeof DOC_TYPES)[number];

@@ -3,8 +3,8 @@ import type { Database } from 'lmdb';
 import type { Store } from '../store/env.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Clock } from '../clock.js';
-import type { Ctx } from '../server/types.js';
-import { ApiError, isApiError } from '../server/errors.js';
+import type { Principal } from '../domain/principal.js';
+import { ApiError, isApiError } from '../domain/errors.js';
 import { FAMILIES, familyOfId, type Family } from './families.js';
 import { newAccessKey, newJobId, sameHash, sha256 } from './ids.js';
 import { Sealer } from './sealed-keys.js';
@@ -178,13 +178,13 @@ export class JobEngine {
    * Read a job for a request: checks family, caller (owner key, admin, or the job's access key), expiry.
    * Throws JOB_NOT_FOUND (unknown, other family, other owner) or IMAGE_EXPIRED.
    */
-  read(ctx: Ctx, id: string, family: Family | Family[], opts: { allowExpired?: boolean } = {}): JobRecord {
+  read(principal: Principal, id: string, family: Family | Family[], opts: { allowExpired?: boolean } = {}): JobRecord {
     const families = Array.isArray(family) ? family : [family];
     const job = this.get(id);
     if (!job || !families.includes(job.family) || familyOfId(id) !== job.family) {
       throw new ApiError('JOB_NOT_FOUND', `No ${families.join(' or ')} job with id ${id}`);
     }
-    this.authorize(ctx, job);
+    this.authorize(principal, job);
     if (!opts.allowExpired && this.isExpired(job)) {
       throw new ApiError('IMAGE_EXPIRED', `The result of job ${id} expired at ${new Date(job.expiresAt ?? 0).toISOString()}`);
     }
@@ -202,8 +202,8 @@ export class JobEngine {
     return job;
   }
 
-  authorize(ctx: Ctx, job: JobRecord): void {
-    const p = ctx.principal;
+  authorize(principal: Principal, job: JobRecord): void {
+    const p = principal;
     if (p.kind === 'admin') return;
     if (p.kind === 'key') {
       if (job.owner === undefined || job.owner === p.keyId) return;

@@ -6,7 +6,7 @@ import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import sharp from 'sharp';
-import { ApiError, ERROR_CODES, type ErrorCode } from '../server/errors.js';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../domain/errors.js';
 import { collectBuffers, TASK_ERROR_MARK } from './transfer.js';
 import { Admission, type Slot } from './admission.js';
 import { inJob } from './scope.js';

@@ -6,7 +6,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
-import { ApiError } from '../server/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { AddressPolicy } from './addresses.js';
 
 export interface FetchOptions {

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import uws, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import type { Logger } from 'pino';
 import type { Services } from '../services.js';
-import { ApiError, invalid, isApiError } from './errors.js';
+import { ApiError, invalid, isApiError } from '../domain/errors.js';
 import { BodyBudget, BodyLease } from './budget.js';
 import { isReply, type Ctx, type Method, type Principal, type RouteDef, type StreamHandle } from './types.js';
 import { parseJson, parseMultipart } from './body.js';

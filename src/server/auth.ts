@@ -1,6 +1,6 @@
 // Who is calling: API key (X-API-Key or Bearer), the admin key, or a job access key; then the per-key rate limit.
 import crypto from 'node:crypto';
-import { ApiError } from './errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { Ctx, Principal, RouteDef } from './types.js';
 
 function presentedKey(ctx: Ctx): { key?: string; viaBearer: boolean } {

@@ -1,6 +1,6 @@
 // Request bodies: JSON and multipart parsing, magic-byte sniffing of file parts, per-part size rules.
 import uws from '@trufflesuite/uws-js-unofficial';
-import { ApiError } from './errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { BodySpec, UploadedFile } from './types.js';
 
 export function sniff(b: Buffer): UploadedFile['format'] {

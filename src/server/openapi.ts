@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document, generated from the routes table (paths, auth, schemas, error answers).
 import { z, type ZodType } from 'zod';
-import { ERROR_CODES, type ErrorCode } from './errors.js';
+import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
 import { callbackPayload } from '../providers/callback-payload.js';
 import type { RouteDef } from './types.js';
 

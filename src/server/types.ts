@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ZodType, output } from 'zod';
 import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
 import type { Services } from '../services.js';
+import type { Principal } from '../domain/principal.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -46,13 +47,7 @@ export interface UploadedFile {
   format: 'jpeg' | 'png' | 'webp' | 'gif' | 'unknown';
 }
 
-export interface Principal {
-  kind: 'anonymous' | 'key' | 'admin' | 'token';
-  keyId?: string;
-  keyName?: string;
-  /** a Bearer/query token that is not an API key: maybe a job access key, checked by the job engine */
-  token?: string;
-}
+export type { Principal };
 
 export interface Ctx<B = unknown, Q = unknown, P = Record<string, string>> {
   services: Services;

@@ -1,6 +1,6 @@
 // Schema validation at the edge: zod issues become one INVALID_REQUEST naming the field, what was expected and what came.
 import { z, type ZodType } from 'zod';
-import { ApiError } from './errors.js';
+import { ApiError } from '../domain/errors.js';
 
 const show = (v: unknown): string => {
   if (v === undefined) return 'nothing';

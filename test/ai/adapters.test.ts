@@ -4,7 +4,7 @@ import t from 'tap';
 import sharp from 'sharp';
 import { Catalog } from '../../src/catalog/catalog.js';
 import { AiGateway } from '../../src/providers/ai/gateway.js';
-import { ApiError } from '../../src/server/errors.js';
+import { ApiError } from '../../src/domain/errors.js';
 import { startFama } from '../fakes/fama.js';
 import { startFamb } from '../fakes/famb.js';
 import { startFamc } from '../fakes/famc.js';

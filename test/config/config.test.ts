@@ -22,7 +22,7 @@ t.test('defaults and validation name the variable', async (t) => {
 t.test('the README documents every setting and every error code', async (t) => {
   const readme = fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   for (const s of Object.values(SETTINGS)) t.ok(readme.includes(`\`${s.env}\``), `${s.env} in README`);
-  const { ERROR_CODES } = await import('../../src/server/errors.js');
+  const { ERROR_CODES } = await import('../../src/domain/errors.js');
   for (const code of Object.keys(ERROR_CODES)) t.ok(readme.includes(`\`${code}\``), `${code} in README`);
 });
 

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { planTiles, weightAt, regionRect } from '../../src/enhance/tiling.js';
 import { parsePrivacyRegions, resolveRegions, defaultRegions, DEFAULT_REGIONS } from '../../src/enhance/privacy.js';
-import { isApiError } from '../../src/server/errors.js';
+import { isApiError } from '../../src/domain/errors.js';
 
 t.test('the plan covers every pixel, overlaps by at least the overlap, and the weights sum to 1', async (t) => {
   for (const [w, h] of [[1280, 807], [640, 400], [300, 200], [1001, 333]] as const) {

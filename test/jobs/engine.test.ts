@@ -6,9 +6,9 @@ import { Store } from '../../src/store/env.js';
 import { BlobStore } from '../../src/store/blobs.js';
 import { JobEngine } from '../../src/jobs/engine.js';
 import { ManualClock } from '../../src/clock.js';
-import type { Ctx } from '../../src/server/types.js';
+import type { Principal } from '../../src/domain/principal.js';
 
-const ctxFor = (principal: Ctx['principal']) => ({ principal }) as Ctx;
+const ctxFor = (principal: Principal): Principal => principal;
 
 function open(dir?: string) {
   const d = dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-jobs-'));

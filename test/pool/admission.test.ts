@@ -1,7 +1,7 @@
 import t from 'tap';
 import { WorkerPool } from '../../src/pool/pool.js';
 import { inJobScope } from '../../src/pool/scope.js';
-import { ApiError } from '../../src/server/errors.js';
+import { ApiError } from '../../src/domain/errors.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { WorkerPool } from '../../src/pool/pool.js';
-import { ApiError } from '../../src/server/errors.js';
+import { ApiError } from '../../src/domain/errors.js';
 
 t.test('worker pool: transfer, errors, crash isolation, bounded queue', async (t) => {
   const pool = new WorkerPool({ workers: 2, queueSize: 2 });

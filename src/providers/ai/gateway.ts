@@ -1,7 +1,7 @@
 // The AI gateway: public model id → catalog entry → adapter + provider URL/key. Every AI endpoint goes through it.
 import type { Config } from '../../config.js';
 import { Catalog, FAMILY_SETTINGS, type Capability, type ModelEntry, type WireFamily } from '../../catalog/catalog.js';
-import { ApiError, invalid } from '../../server/errors.js';
+import { ApiError, invalid } from '../../domain/errors.js';
 import { famaAdapter } from './fama.js';
 import { fambAdapter } from './famb.js';
 import { famcAdapter } from './famc.js';

@@ -2,7 +2,7 @@
 // connection) with backoff, and failures mapped to 502 AI_API_ERROR naming the upstream status, never echoing
 // the upstream body or the key.
 import { Agent, request } from 'undici';
-import { ApiError } from '../../server/errors.js';
+import { ApiError } from '../../domain/errors.js';
 
 export interface UpstreamCall {
   /** who we call, for messages: "fam-b provider" */

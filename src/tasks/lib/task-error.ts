@@ -1,5 +1,5 @@
 // How a task (running in a worker thread) tells the API layer that the input was bad.
-// Throw a TaskError: an Error with a string `code` (an error code of src/server/errors.ts) and `field`.
+// Throw a TaskError: an Error with a string `code` (an error code of src/domain/errors.ts) and `field`.
 // src/pool/worker.ts catches any error with a string `code` and re-throws it across the thread boundary with
 // code/message/field encoded behind TASK_ERROR_MARK (structured cloning drops custom properties);
 // WorkerPool.run() decodes it into an ApiError. Tests that call a task directly see the TaskError itself.
