@@ -2,8 +2,7 @@
 import { paragraphsOf, type DocRec } from '../parse.js';
 import { parseBoxTables } from '../boxtable.js';
 import { articleLabel, articleOrder, isYmd, parseArticleNo } from '../normalize.js';
-import { ToolError, type ToolCtx } from '../tools/common.js';
-import { metaOf } from '../tools/law.js';
+import { metaOf, ToolError, type ToolCtx } from '../tools/common.js';
 import { asOfBlock, versionInForce, type Art, type InForce } from './versions.js';
 
 export function checkAsOfDate(date: string): void {

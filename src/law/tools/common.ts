@@ -136,3 +136,15 @@ export function tableTitle(title: string | null | undefined, kind: string, no: s
   }
   return `${kind} ${no.replace('-', '의')}`;
 }
+
+/** The meta block of a statute or rule (get_law, the REST law answer, as-of answers). */
+export function metaOf(d: DocRec, now: number): Record<string, unknown> {
+  const m = entry(d, now);
+  if (d.entity_type === 'law') {
+    Object.assign(m, { promulgation_date: d.promulgation_date, promulgation_no: d.promulgation_no, mst: d.mst });
+    if (d.abbreviation) m.abbreviation = d.abbreviation;
+    if (d.revision_inferred) m.revision_type_inferred = true;
+  } else m.issuance_no = d.promulgation_no;
+  if (d.source_url) m.source_url = d.source_url;
+  return m;
+}

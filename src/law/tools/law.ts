@@ -1,9 +1,10 @@
 // get_law: metadata, article list and annex list of one statute or rule.
 import { z } from 'zod';
-import type { DocRec } from '../parse.js';
-import { dateSchema, tableTitle, decodeCursor, encodeCursor, entry, findDoc, fingerprint, lawIdSchema, type ToolCtx } from './common.js';
+import { metaOf, dateSchema, tableTitle, decodeCursor, encodeCursor, entry, findDoc, fingerprint, lawIdSchema, type ToolCtx } from './common.js';
 import { bytes, fitCount, PAGE_BYTES } from './bound.js';
 import { getLawAsOf } from '../history/asof.js';
+
+export { metaOf };
 
 // ---------- get_law ----------
 
@@ -14,16 +15,6 @@ export const getLawSchema = z.object({
   cursor: z.string().max(500).optional().describe('next_cursor of the previous page (long article and annex lists, e.g. 민법, come in pages of about 20 KB)'),
 }).strict();
 
-export function metaOf(d: DocRec, now: number): Record<string, unknown> {
-  const m = entry(d, now);
-  if (d.entity_type === 'law') {
-    Object.assign(m, { promulgation_date: d.promulgation_date, promulgation_no: d.promulgation_no, mst: d.mst });
-    if (d.abbreviation) m.abbreviation = d.abbreviation;
-    if (d.revision_inferred) m.revision_type_inferred = true;
-  } else m.issuance_no = d.promulgation_no;
-  if (d.source_url) m.source_url = d.source_url;
-  return m;
-}
 
 export function getLaw(ctx: ToolCtx, args: z.infer<typeof getLawSchema>) {
   const { law, now } = ctx;
