@@ -1,6 +1,7 @@
 // Request bodies: JSON and multipart parsing, magic-byte sniffing of file parts, per-part size rules.
 import uws from '@trufflesuite/uws-js-unofficial';
 import { ApiError } from '../domain/errors.js';
+import type { ZodType } from 'zod';
 import type { BodySpec, UploadedFile } from './types.js';
 
 export function sniff(b: Buffer): UploadedFile['format'] {
@@ -34,17 +35,27 @@ export function parseMultipart(raw: Buffer, contentType: string, spec: Extract<B
   const fields: Record<string, string> = {};
   const files: Record<string, UploadedFile> = {};
   const fileRules = spec.files ?? {};
+  const textNames = fieldNames(spec.fields);
   for (const p of parts) {
     const data = Buffer.from(new Uint8Array(p.data));
-    if (p.name in fileRules) {
-      // a file part: also accept a file sent without filename
-      if (files[p.name]) throw new ApiError('INVALID_REQUEST', `The part ${p.name} was sent more than once`, { field: p.name });
-      files[p.name] = { name: p.name, filename: p.filename, contentType: p.type, data, format: sniff(data) };
-    } else if (p.filename !== undefined && p.type && !/^text\//.test(p.type)) {
-      throw new ApiError('INVALID_REQUEST', `Unexpected file part ${p.name}`, { field: p.name });
-    } else {
-      if (Object.hasOwn(fields, p.name)) throw new ApiError('INVALID_REQUEST', `The field ${p.name} was sent more than once; send it once`, { field: p.name });
+    const shown = showName(p.name);
+    if (Object.hasOwn(fileRules, p.name)) {
+      if (files[p.name]) throw new ApiError('INVALID_REQUEST', `The part ${shown} was sent more than once; send it once`, { field: p.name });
+      const format = sniff(data);
+      // a file sent without filename is accepted when it is an image; text where a file is declared is not
+      if (p.filename === undefined && format === 'unknown' && data.length > 0) {
+        throw new ApiError('INVALID_REQUEST', `Expected a file for ${shown} but received a text field; send ${shown} as a file part`, { field: p.name });
+      }
+      files[p.name] = { name: p.name, filename: p.filename, contentType: p.type, data, format };
+    } else if (textNames === undefined || textNames.includes(p.name)) {
+      if (p.filename !== undefined) {
+        throw new ApiError('INVALID_REQUEST', `Expected a text field for ${shown} but received a file${p.filename ? ` (${showName(p.filename)})` : ''}; send ${shown} as text`, { field: p.name });
+      }
+      if (Object.hasOwn(fields, p.name)) throw new ApiError('INVALID_REQUEST', `The field ${shown} was sent more than once; send it once`, { field: p.name });
       fields[p.name] = data.toString('utf8');
+    } else {
+      const accepted = [...Object.keys(fileRules), ...textNames];
+      throw new ApiError('INVALID_REQUEST', `Unknown part ${shown}; this endpoint accepts ${accepted.length ? accepted.join(', ') : 'no parts'}`, { field: p.name });
     }
   }
   for (const [name, rule] of Object.entries(fileRules)) {
@@ -64,3 +75,15 @@ export function parseMultipart(raw: Buffer, contentType: string, spec: Extract<B
   }
   return { fields, files };
 }
+
+/** the text field names a multipart fields schema declares (an object schema, possibly piped); [] without a schema; undefined when not knowable */
+export function fieldNames(schema: ZodType | undefined): string[] | undefined {
+  if (!schema) return [];
+  const def = (schema as unknown as { _zod?: { def?: { type?: string; shape?: Record<string, unknown>; in?: ZodType } } })._zod?.def;
+  if (def?.type === 'object' && def.shape) return Object.keys(def.shape);
+  if (def?.type === 'pipe' && def.in) return fieldNames(def.in);
+  return undefined;
+}
+
+/** a client-chosen part name as shown in a message: bounded, control characters escaped */
+const showName = (n: string): string => (n === '' ? '(unnamed)' : JSON.stringify(n.length > 60 ? `${n.slice(0, 60)}…` : n).slice(1, -1));

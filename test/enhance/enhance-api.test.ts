@@ -109,7 +109,7 @@ t.test('validation: every rejection names the field', async (t) => {
     [{ doc_type: 'jumin', callback_url: 'http://10.1.2.3/hook' }, 'callback_url', /private/],
     [{ doc_type: 'jumin', callback_meta: '{broken' }, 'callback_meta', /JSON/],
     [{ doc_type: 'jumin', tenant_id: 'a b' }, 'tenant_id', /.+/],
-    [{ doc_type: 'jumin', colour: 'red' }, 'colour', /Unknown field/],
+    [{ doc_type: 'jumin', colour: 'red' }, 'colour', /^Unknown part colour; this endpoint accepts image, doc_type, /],
   ];
   for (const [fields, field, re] of cases) {
     const r = await post(fields);

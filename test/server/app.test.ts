@@ -69,7 +69,7 @@ t.test('front end: multipart rules, onAborted, graceful close finishes in-flight
   const badNum = await fetch(`${base}/t/upload/a`, { method: 'POST', body: formData({ n: '7' }, { image: { data: PNG } }) });
   t.match(await badNum.json(), { error: { field: 'n', message: 'Expected a number at most 1 for n but received number 7' } });
   const unknown = await fetch(`${base}/t/upload/a`, { method: 'POST', body: formData({ zzz: '1' }, { image: { data: PNG } }) });
-  t.match(await unknown.json(), { error: { field: 'zzz', message: 'Unknown field zzz' } });
+  t.match(await unknown.json(), { error: { field: 'zzz', message: 'Unknown part zzz; this endpoint accepts image, note, n' } });
   const json = await fetch(`${base}/t/upload/a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   t.equal(json.status, 415, 'JSON to a multipart route');
   const longParam = await fetch(`${base}/t/upload/${'a'.repeat(201)}`, { method: 'POST', body: formData({}, { image: { data: PNG } }) });

@@ -116,9 +116,14 @@ t.test('multipart: a duplicated text field is refused, naming it', async (t) => 
   const s = await startTestServer();
   t.teardown(() => s.close());
   const fd = new FormData();
-  fd.append('image_url', 'http://127.0.0.1/a.png');
-  fd.append('image_url', 'http://127.0.0.1/b.png');
+  fd.append('doc_type', 'jumin');
+  fd.append('doc_type', 'driver');
   const res = await s.req('/api/v1/ekyc/ocr', { method: 'POST', body: fd });
   t.equal(res.status, 400);
-  t.match(await res.json(), { success: false, error: { code: 'INVALID_REQUEST', field: 'image_url', message: 'The field image_url was sent more than once; send it once' } });
+  t.match(await res.json(), { success: false, error: { code: 'INVALID_REQUEST', field: 'doc_type', message: 'The field doc_type was sent more than once; send it once' } });
+  const undeclared = new FormData();
+  undeclared.append('image_url', 'http://127.0.0.1/a.png');
+  const u = await s.req('/api/v1/ekyc/ocr', { method: 'POST', body: undeclared });
+  t.equal(u.status, 400);
+  t.match(await u.json(), { success: false, error: { code: 'INVALID_REQUEST', field: 'image_url', message: 'Unknown part image_url; this endpoint accepts image, doc_type, fields' } });
 });
