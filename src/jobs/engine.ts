@@ -46,7 +46,8 @@ export interface JobRecord {
   blobs?: Record<string, string>;
   /** the blobs are sealed with the installation key (ID card images) */
   sealedBlobs?: boolean;
-  error?: { code: string; message: string };
+  /** field: the request field a refusal names (as in the error shape of a direct answer) */
+  error?: { code: string; message: string; field?: string };
   tenant?: string;
 }
 
@@ -244,10 +245,10 @@ export class JobEngine {
     });
   }
 
-  async fail(id: string, code: string, message: string): Promise<JobRecord | undefined> {
+  async fail(id: string, code: string, message: string, field?: string): Promise<JobRecord | undefined> {
     return this.finish(id, (j) => {
       j.status = 'failed';
-      j.error = { code, message };
+      j.error = field ? { code, message, field } : { code, message };
       j.actualCost = 0;
     });
   }
@@ -300,7 +301,7 @@ export class JobEngine {
       } catch (e) {
         const code = isApiError(e) ? e.code : 'INTERNAL_ERROR';
         const message = isApiError(e) ? e.message : `Processing failed: ${(e as Error)?.message ?? String(e)}`;
-        await this.fail(id, code, message);
+        await this.fail(id, code, message, isApiError(e) ? e.field : undefined);
       }
     })();
     this.inflight.add(p);

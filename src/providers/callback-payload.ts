@@ -10,7 +10,7 @@ export const callbackPayload = z.object({
   jobId: z.string(),
   status: z.enum(['completed', 'failed']),
   result: z.record(z.string(), z.unknown()).nullable().describe('the job\'s result (as its status endpoint shows it); null on failure'),
-  error: z.object({ code: z.string(), message: z.string() }).nullable().describe('null on success'),
+  error: z.object({ code: z.string(), message: z.string(), field: z.string().optional().describe('the request field a refusal names') }).nullable().describe('null on success'),
   callback_meta: z.unknown().describe('the client\'s callback_meta JSON, unchanged (null when none was sent)'),
 }).meta({
   examples: [{

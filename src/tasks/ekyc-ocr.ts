@@ -1,6 +1,6 @@
 // Task: read the fields of a Korean ID card (jumin / driver / alien). Input image ideally 1280×807, perspective-corrected.
 import sharp from 'sharp';
-import { checkImage, openSharp, decodeFailure, capSize, checkAspect, decodeChecked, toBuffer, type Checked, type Raw } from './lib/image-io.js';
+import { checkImage, openSharp, decodeFailure, capSize, checkAspect, decodeChecked, toBuffer, CARD_MAX_ASPECT, type Checked, type Raw } from './lib/image-io.js';
 import { detectCard, warpQuad, ID1_RATIO } from './perspective.js';
 import type { Pt } from './lib/geometry.js';
 import { readCard, fieldNames, type DocType, type FieldResult } from '../vision/idcard.js';
@@ -25,8 +25,7 @@ export interface EkycOcrOutput {
 }
 
 const CARD_W = 1280, CARD_H = 807;
-/** An ID card is 1.58:1; photos may be portrait or loosely cropped: sides may differ by at most 4× (docs/ekyc.md). */
-export const CARD_MAX_ASPECT = 4;
+export { CARD_MAX_ASPECT };
 /** The card frame never exceeds this many pixels (1280 wide at 1:4 would be 6.6 MP). */
 const CARD_MAX_PIXELS = 4_000_000;
 /** longer side of the copy the card outline is searched on (as the perspective-crop endpoint) */

@@ -1,7 +1,7 @@
 // Pool task: first half of the enhancement. Decode the card, measure its quality (the quality task's measure),
 // blur the privacy regions in a working copy (so no enhancement step ever sees them), estimate the global filter
 // parameters on that copy, and cut the tiles (with halo) of the plan.
-import { checkImage, decodeChecked, type DecodeOptions } from './lib/image-io.js';
+import { checkImage, checkAspect, decodeChecked, CARD_MAX_ASPECT, type DecodeOptions } from './lib/image-io.js';
 import { estimateParams, FILTER_REACH, type Estimate } from './lib/enhance-filters.js';
 import { blurRegion, cutRect } from './lib/enhance-pixels.js';
 import { planTiles, regionRect, type PrivacyRegion, type Rect, type TileOptions, type TilePlan } from '../enhance/tiling.js';
@@ -35,6 +35,7 @@ export interface EnhancePrepareOutput {
 
 export default async function enhancePrepare(input: EnhancePrepareInput): Promise<EnhancePrepareOutput> {
   const c = await checkImage(input.image, { field: input.field ?? 'image', maxPixels: input.maxPixels, types: input.types });
+  checkAspect(c, CARD_MAX_ASPECT, 'an ID card image');
   const qualityBefore = await quality({ image: input.image, field: c.field, maxPixels: c.maxPixels });
   const raw = await decodeChecked(c, 3);
   const { width, height } = raw;

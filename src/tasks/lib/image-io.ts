@@ -153,6 +153,10 @@ export function capSize(width: number, height: number, maxPixels: number): { wid
   return { width: W, height: H };
 }
 
+/** An ID card is 1.58:1; photos may be portrait or loosely cropped: sides may differ by at most 4× (docs/ekyc.md).
+ * Every card endpoint (OCR, verify, enhance, the pipeline's steps) refuses a wider aspect with checkAspect. */
+export const CARD_MAX_ASPECT = 4;
+
 /** Refuse an image whose sides differ by more than maxRatio (e.g. 4 for ID cards, 1.58:1 nominal, portrait or
  * landscape) with INVALID_REQUEST naming the field. */
 export function checkAspect(c: Pick<Checked, 'width' | 'height' | 'field'>, maxRatio: number, what: string): void {
