@@ -46,12 +46,12 @@ function sane(t: Test, label: string, r: { status: number; body: any }, fields: 
 // a receiver nobody listens on: the callback fails quietly (not looked at here)
 const CALLBACK = 'http://127.0.0.1:9/never';
 /** poll a job to its end: completed, or failed with a 4xx-class code naming the field; never INTERNAL_ERROR */
-async function settled(t: Test, label: string, path: string): Promise<any> {
+async function settled(t: Test, label: string, path: string, fields = ['image', 'doc_type']): Promise<any> {
   const st = await poll(path);
   t.comment(`${label}: job ${JSON.stringify(st).slice(0, 300)}`);
   t.ok(['completed', 'failed'].includes(st.status), `${label}: ended (${st.status})`);
   t.notMatch(JSON.stringify(st), /INTERNAL_ERROR/, `${label}: no INTERNAL_ERROR`);
-  if (st.status === 'failed') t.ok(['image', 'doc_type'].includes(st.error?.field), `${label}: the failure names image or doc_type (${st.error?.field})`);
+  if (st.status === 'failed') t.ok(fields.includes(st.error?.field), `${label}: the failure names one of ${fields} (${st.error?.field})`);
   return st;
 }
 async function poll(path: string): Promise<any> {
@@ -189,5 +189,23 @@ t.test('image/remove-background by imageUrl: a PNG of the input, or 400 naming i
     const r = await s.req('/api/v1/image/remove-background', { method: 'POST', json: { imageUrl: `${imageBase}/${w}/${h}.png`, chromaKey: { color: '#00ff00' }, storageType: 'inline' } });
     const b = { status: r.status, body: (await r.json()) as any };
     if (sane(t, `remove-background ${w}x${h}`, b, ['imageUrl']) && t.equal(b.body.success, true)) t.same(b.body.originalDimensions, [w, h], `remove-background ${w}x${h}`);
+  }
+});
+
+t.test('studio features by imageUrl: the job completes (no face, the image unchanged) or 400 naming imageUrl; mosaic too', async (t) => {
+  const json = async (path: string, body: unknown) => {
+    const r = await s.req(path, { method: 'POST', json: body });
+    return { status: r.status, body: (await r.json()) as any };
+  };
+  for (const [w, h] of SIZES) {
+    const imageUrl = `${imageBase}/${w}/${h}.png`;
+    for (const f of ['skin-retouch', 'reshape', 'makeup']) {
+      const r = await json(`/api/v1/studio/${f}`, { imageUrl });
+      if (!sane(t, `${f} ${w}x${h}`, r, ['imageUrl'])) continue;
+      const st = await settled(t, `${f} ${w}x${h}`, `/api/v1/studio/status/${r.body.jobId}`, ['imageUrl']);
+      t.match(st, { status: 'completed', faceDetected: false, facesTreated: 0 }, `${f} ${w}x${h}`);
+    }
+    const m = await json('/api/v1/studio/mosaic', { imageUrl, regions: [{ x: 0, y: 0, width: w, height: h }], blockSize: 4 });
+    if (sane(t, `mosaic ${w}x${h}`, m, ['imageUrl', 'regions'])) t.equal(m.body.success, true, `mosaic ${w}x${h}`);
   }
 });
