@@ -129,7 +129,8 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
         props[name] = { type: 'string', format: 'binary', description: `${(f.types ?? ['jpeg', 'png', 'webp']).join('/')}${f.maxBytes ? `, at most ${f.maxBytes} bytes` : ''}` };
         if (f.required) required.push(name);
       }
-      op.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: props, required } } } };
+      // every part not listed here is refused (src/server/body.ts)
+      op.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: props, required, additionalProperties: false } } } };
     }
     (paths[p] ??= {})[r.method.toLowerCase()] = op;
   }

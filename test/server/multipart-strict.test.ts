@@ -3,6 +3,7 @@
 import t from 'tap';
 import { loadApiModules } from '../../src/server/start.js';
 import { fieldNames } from '../../src/server/body.js';
+import { buildOpenApi } from '../../src/server/openapi.js';
 import type { RouteDef, MultipartBody } from '../../src/server/types.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -91,4 +92,14 @@ t.test('hostile part names are bounded and escaped in the message', async (t) =>
   const a = await send(r, fd);
   t.equal(a.status, 400);
   t.match(a.body.error.message, /^Unknown part a\\u0001x{58}…; this endpoint accepts image$/);
+});
+
+t.test('the OpenAPI document lists exactly the accepted parts of each multipart route', async (t) => {
+  const doc = buildOpenApi(routes, 'test') as { paths: Record<string, Record<string, any>> };
+  for (const r of routes) {
+    const p = r.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+    const schema = doc.paths[p]?.[r.method.toLowerCase()]?.requestBody?.content?.['multipart/form-data']?.schema;
+    t.equal(schema?.additionalProperties, false, `${r.path}: additionalProperties false`);
+    t.same(Object.keys(schema?.properties ?? {}).sort(), declared(r).sort(), `${r.path}: the declared parts`);
+  }
 });
