@@ -52,6 +52,18 @@ const addr: Parser<string> = (raw, name) => {
   if (!/^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(raw.trim()) || Number(raw.trim().split(':').pop()) > 65535) fail(name, `expected host:port, got "${raw}"`);
   return raw.trim();
 };
+/** A connection URL of one of the given schemes ('' = unset). The password never appears in an error. */
+const dsn = (...schemes: string[]): Parser<string> => (raw, name) => {
+  if (raw === '') return '';
+  let u: URL | undefined;
+  try {
+    u = new URL(raw);
+  } catch {
+    fail(name, `expected a ${schemes.join(' or ')} URL, got something that is not a URL`);
+  }
+  if (!schemes.includes(u!.protocol.replace(/:$/, ''))) fail(name, `expected a ${schemes.map((x) => x + '://').join(' or ')} URL, got "${u!.protocol}//…"`);
+  return raw;
+};
 const list: Parser<string[]> = (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean);
 const oneOf = (...values: string[]): Parser<string> => (raw, name) => {
   if (!values.includes(raw)) fail(name, `expected one of ${values.join(', ')}, got "${raw}"`);
@@ -117,6 +129,10 @@ export const SETTINGS = {
   mcpRateBurst: s('SEJONG_MCP_RATE_BURST', '100', int(1, 1000000), 'MCP messages a client address may send at once (token bucket size).'),
   lawWorkers: s('SEJONG_LAW_WORKERS', '1', int(0, 16), 'Worker threads running the legal-information tools off the event loop (0 = on the main thread).'),
   lawQueueSize: s('SEJONG_LAW_QUEUE_SIZE', '200', int(1, 100000), 'Law tool calls that may wait for a law worker; beyond it the call is refused (busy, Retry-After).'),
+  databaseUrl: s('SEJONG_DATABASE_URL', '', dsn('postgres', 'postgresql'), 'Shared (fleet) mode: PostgreSQL URL of the system of record (postgres://user:pass@host:port/db). Set together with SEJONG_REDIS_URL; unset = embedded LMDB mode.'),
+  redisUrl: s('SEJONG_REDIS_URL', '', dsn('redis', 'rediss'), 'Shared (fleet) mode: Redis URL for exact rate limits, the work queue and fleet-wide notices (redis://host:port). Set together with SEJONG_DATABASE_URL.'),
+  engineConnectMs: s('SEJONG_ENGINE_CONNECT_MS', '5000', int(100, 600_000), 'Shared mode: how long start-up waits for PostgreSQL and Redis before it exits with an error naming the one that did not answer.'),
+  nodeName: s('SEJONG_NODE_NAME', '', str, 'Name of this node in a fleet (logs, metrics, the worker name in the shared queue); default host name and process id.'),
 } as const;
 
 type Settings = typeof SETTINGS;
@@ -133,7 +149,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const cfg = { ...out, ...overrides } as Config;
   cfg.dataPath = path.resolve(cfg.dataDir);
+  if (Boolean(cfg.databaseUrl) !== Boolean(cfg.redisUrl)) {
+    const [missing, given] = cfg.databaseUrl ? ['SEJONG_REDIS_URL', 'SEJONG_DATABASE_URL'] : ['SEJONG_DATABASE_URL', 'SEJONG_REDIS_URL'];
+    fail(missing, `shared mode needs both SEJONG_DATABASE_URL and SEJONG_REDIS_URL; ${given} is set but ${missing} is not`);
+  }
   return cfg;
+}
+
+/** embedded: one node, everything in LMDB under SEJONG_DATA_DIR; shared: PostgreSQL + Redis, many nodes. */
+export function storageMode(cfg: Pick<Config, 'databaseUrl' | 'redisUrl'>): 'embedded' | 'shared' {
+  return cfg.databaseUrl && cfg.redisUrl ? 'shared' : 'embedded';
 }
 
 /** Settings the tests and CLI need that are not operator-facing (e.g. whether stdout is a terminal). */

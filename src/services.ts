@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Clock } from './clock.js';
 import type { Store } from './store/env.js';
+import type { Engines } from './shared/engines.js';
 import type { BlobStore } from './store/blobs.js';
 import type { JobEngine } from './jobs/engine.js';
 import type { WorkerPool } from './pool/pool.js';
@@ -18,6 +19,8 @@ export interface Services {
   config: Config;
   clock: Clock;
   log: Logger;
+  /** the engines chosen at start (embedded LMDB, or shared PostgreSQL + Redis); the statute store is always `store` */
+  engines: Engines;
   store: Store;
   blobs: BlobStore;
   jobs: JobEngine;

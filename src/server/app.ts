@@ -1,4 +1,5 @@
 // The uWS front end: routes table → uWS; per request: read (capped) → auth → rate limit → validate → handler → reply.
+import { engineDown } from '../shared/errors.js';
 import crypto from 'node:crypto';
 import uws, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import type { Logger } from 'pino';
@@ -360,6 +361,8 @@ function busy(): ApiError {
 
 export function toApiError(e: unknown, log: Logger): ApiError {
   if (isApiError(e)) return e;
+  // PostgreSQL or Redis away (shared mode) where a store did not map it itself: 503 with Retry-After
+  if (engineDown(e)) return new ApiError('SERVICE_BUSY', 'A storage engine is not reachable from this node; retry shortly', { headers: { 'retry-after': '2' } });
   // task errors were already turned into ApiErrors by WorkerPool.run(); anything else is ours to fix
   log.error({ msg: 'unhandled error', err: { message: (e as Error)?.message, stack: (e as Error)?.stack } });
   return new ApiError('INTERNAL_ERROR', 'Internal failure; the error was logged');

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config.js';
 import { systemClock, type Clock } from '../clock.js';
-import { Store } from '../store/env.js';
+import { openEngines, closeEngines } from '../shared/engines.js';
 import { BlobStore } from '../store/blobs.js';
 import { JobEngine } from '../jobs/engine.js';
 import { WorkerPool } from '../pool/pool.js';
@@ -53,14 +53,15 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   if (!nativeUwsLoaded()) throw new Error('The native uWebSockets.js binary did not load (JS fallback active); this Node version/platform is not supported');
   const clock = opts.clock ?? systemClock;
   const log = opts.log ?? pino({ level: config.logLevel, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ sync: false }));
-  const store = new Store(config.dataPath);
+  const engines = await openEngines(config);
+  const store = engines.store;
   const blobs = new BlobStore(store);
   const jobs = new JobEngine(store, blobs, clock, config.tombstoneDays * 86400_000);
   const keys = new KeyStore(store);
   const pool = new WorkerPool({ workers: config.workers, queueSize: config.queueSize, waitBudgetMs: config.queueWaitMs, taskTimeoutMs: config.taskTimeoutMs, heapMb: config.taskHeapMb, workerData: { maxInputPixels: config.maxInputPixels } });
   let port = config.port;
   const services: Services = {
-    config, clock, log, store, blobs, jobs, pool, keys,
+    config, clock, log, engines, store, blobs, jobs, pool, keys,
     limiter: new RateLimiter(store),
     fetcher: new SafeFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs, maxBytes: Math.round(config.fetchMaxMb * 1048576), selfPort: () => port }),
     requestLog: new RequestLog(store, config.logRetentionDays * 86400_000),
@@ -98,7 +99,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       await services.requestLog.flush();
       await pool.close();
       await services.fetcher.close();
-      await store.close();
+      await closeEngines(engines);
       log.info({ msg: 'stopped' });
       log.flush?.();
     })());

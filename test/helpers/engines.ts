@@ -1,0 +1,168 @@
+// Private PostgreSQL and Redis servers for tests: started on free loopback ports in temp dirs, removed afterwards.
+// PostgreSQL refuses to run as root, so as root the cluster runs as the Debian `postgres` user.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function pgBin(name: string): string | undefined {
+  const base = '/usr/lib/postgresql';
+  const versions = fs.existsSync(base) ? fs.readdirSync(base).sort((a, b) => Number(b) - Number(a)) : [];
+  for (const v of versions) {
+    const p = path.join(base, v, 'bin', name);
+    if (fs.existsSync(p)) return p;
+  }
+  const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
+  return found || undefined;
+}
+
+/** Why the engines cannot run here, or undefined when they can (tests skip with this message). */
+export function enginesMissing(): string | undefined {
+  if (!pgBin('initdb') || !pgBin('pg_ctl')) return 'PostgreSQL (initdb, pg_ctl) is not installed: apt-get install postgresql';
+  if (!spawnSync('sh', ['-c', 'command -v redis-server']).stdout.length) return 'redis-server is not installed: apt-get install redis-server';
+  if (process.getuid?.() === 0 && spawnSync('id', ['-u', 'postgres']).status !== 0) return 'running as root without a postgres user to run PostgreSQL as';
+  return undefined;
+}
+
+const asRoot = () => process.getuid?.() === 0;
+
+function run(cmd: string, args: string[]): void {
+  const full = asRoot() ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] as const : [cmd, args] as const;
+  const r = spawnSync(full[0], full[1] as string[], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr || r.stdout}`);
+}
+
+export interface PgServer {
+  port: number;
+  /** a URL to the `postgres` database (superuser sejong, trust auth on loopback) */
+  url: string;
+  /** create a fresh database and return its URL */
+  database(name?: string): Promise<string>;
+  /** stop the server (data kept) and start it again: run-time loss tests */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** stop and delete everything */
+  remove(): Promise<void>;
+  /** the same, synchronously (for process exit) */
+  removeSync(): void;
+}
+
+export async function startPostgres(): Promise<PgServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-pg-'));
+  const data = path.join(dir, 'data');
+  if (asRoot()) spawnSync('chown', ['-R', 'postgres:postgres', dir]);
+  fs.chmodSync(dir, 0o755);
+  run(pgBin('initdb')!, ['-D', data, '-U', 'sejong', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync']);
+  const port = await freePort();
+  const opts = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=64MB`;
+  const start = async () => run(pgBin('pg_ctl')!, ['-D', data, '-o', opts, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start']);
+  const stopSync = () => run(pgBin('pg_ctl')!, ['-D', data, '-m', 'immediate', '-w', 'stop']);
+  const stop = async () => stopSync();
+  await start();
+  const url = `postgres://sejong@127.0.0.1:${port}/postgres`;
+  let n = 0;
+  return {
+    port,
+    url,
+    async database(name = `t${process.pid}_${++n}_${Math.random().toString(36).slice(2, 8)}`) {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`create database "${name}"`);
+      await c.end();
+      return `postgres://sejong@127.0.0.1:${port}/${name}`;
+    },
+    stop,
+    start,
+    async remove() {
+      try {
+        await stop();
+      } catch {
+        /* already stopped */
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+    removeSync() {
+      try {
+        stopSync();
+      } catch {
+        /* already stopped */
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RedisServer {
+  port: number;
+  url: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  remove(): Promise<void>;
+}
+
+export async function startRedis(): Promise<RedisServer> {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      const t = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 20_000);
+      child!.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('Ready to accept connections')) {
+          clearTimeout(t);
+          resolve();
+        }
+      });
+      child!.once('exit', (code) => {
+        clearTimeout(t);
+        reject(new Error(`redis-server exited with ${code}: ${out}`));
+      });
+    });
+    child.stdout!.resume();
+  };
+  const stop = async () => {
+    const c = child;
+    child = undefined;
+    if (!c || c.exitCode !== null) return;
+    await new Promise<void>((r) => {
+      c.once('exit', () => r());
+      c.kill('SIGKILL');
+    });
+  };
+  await start();
+  return { port, url: `redis://127.0.0.1:${port}`, stop, start, remove: stop };
+}
+
+/** One PostgreSQL per test process (started on first use, removed at exit); a fresh database per call. */
+let shared: Promise<PgServer> | undefined;
+export function sharedPostgres(): Promise<PgServer> {
+  if (!shared) {
+    shared = startPostgres();
+    void shared.then((s) => process.once('exit', () => s.removeSync()));
+  }
+  return shared;
+}
+
+/** Settings of shared mode on a fresh database of the process's PostgreSQL and a private Redis. */
+export async function sharedModeEnv(): Promise<{ env: Record<string, string>; redis: RedisServer; databaseUrl: string }> {
+  const pgs = await sharedPostgres();
+  const databaseUrl = await pgs.database();
+  const redis = await startRedis();
+  process.once('exit', () => void redis.remove());
+  return { env: { SEJONG_DATABASE_URL: databaseUrl, SEJONG_REDIS_URL: redis.url }, redis, databaseUrl };
+}

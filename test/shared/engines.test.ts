@@ -1,0 +1,93 @@
+// Shared mode's engines: settings, start-up errors naming the engine, migrations once under concurrency,
+// and run-time loss mapped to 503 SERVICE_BUSY.
+import t from 'tap';
+import { loadConfig, storageMode } from '../../src/config.js';
+import { Pg } from '../../src/shared/pg.js';
+import { connectRedis, redisCall } from '../../src/shared/redis.js';
+import { migrate, type Migration } from '../../src/shared/migrate.js';
+import { EngineUnavailable } from '../../src/shared/errors.js';
+import { ApiError } from '../../src/domain/errors.js';
+import { enginesMissing, freePort, sharedPostgres, startRedis } from '../helpers/engines.js';
+
+t.test('settings: both URLs together, a clear error naming the missing one', async (t) => {
+  t.equal(storageMode(loadConfig({})), 'embedded');
+  t.throws(() => loadConfig({ SEJONG_DATABASE_URL: 'postgres://a@127.0.0.1/x' }), { message: /^SEJONG_REDIS_URL: shared mode needs both/ });
+  t.throws(() => loadConfig({ SEJONG_REDIS_URL: 'redis://127.0.0.1:1' }), { message: /^SEJONG_DATABASE_URL: shared mode needs both/ });
+  t.throws(() => loadConfig({ SEJONG_DATABASE_URL: 'mysql://a@b/c', SEJONG_REDIS_URL: 'redis://x' }), { message: 'SEJONG_DATABASE_URL: expected a postgres:// or postgresql:// URL, got "mysql://…"' });
+  t.throws(() => loadConfig({ SEJONG_DATABASE_URL: 'postgres://u:secret@h/d', SEJONG_REDIS_URL: 'http://x' }), { message: /SEJONG_REDIS_URL: expected a redis:\/\/ or rediss:\/\/ URL, got "http:\/\/…"/ });
+  const c = loadConfig({ SEJONG_DATABASE_URL: 'postgresql://a@127.0.0.1/x', SEJONG_REDIS_URL: 'redis://127.0.0.1:6379' });
+  t.equal(storageMode(c), 'shared');
+});
+
+const missing = enginesMissing();
+t.test('engines', { skip: missing }, async (t) => {
+  t.test('an unreachable PostgreSQL or Redis at start: EngineUnavailable naming it, no hang', async (t) => {
+    const port = await freePort();
+    const e1 = await Pg.connect(`postgres://x:pw@127.0.0.1:${port}/d`, 500).catch((e: unknown) => e);
+    t.ok(e1 instanceof EngineUnavailable);
+    t.equal((e1 as EngineUnavailable).engine, 'PostgreSQL');
+    t.match((e1 as Error).message, /^PostgreSQL is not reachable: .*SEJONG_DATABASE_URL postgres:\/\/x:\*\*\*@127\.0\.0\.1/);
+    t.notMatch((e1 as Error).message, /pw/);
+    const e2 = await connectRedis(`redis://127.0.0.1:${port}`, 500).catch((e: unknown) => e);
+    t.ok(e2 instanceof EngineUnavailable);
+    t.equal((e2 as EngineUnavailable).engine, 'Redis');
+  });
+
+  t.test('migrations: applied once when several nodes start together, recorded in order', async (t) => {
+    const server = await sharedPostgres();
+    const url = await server.database();
+    const ms: Migration[] = [
+      { id: 9001, name: 'a', sql: 'create table a (x int)' },
+      { id: 9002, name: 'b', sql: 'create table b (y int); insert into b values (7)' },
+    ];
+    const dbs = await Promise.all([1, 2, 3].map(() => Pg.connect(url, 5000, 2)));
+    const applied = await Promise.all(dbs.map((d) => migrate(d, ms)));
+    t.same(applied.map((a) => a.length).sort(), [0, 0, 2], 'one node applied both, the others none');
+    const rows = (await dbs[0]!.query('select id, name from schema_migrations order by id')).rows;
+    t.same(rows, [{ id: 9001, name: 'a' }, { id: 9002, name: 'b' }]);
+    t.same((await dbs[0]!.query('select y from b')).rows, [{ y: 7 }]);
+    const bad = await migrate(dbs[1]!, [...ms, { id: 9003, name: 'c', sql: 'create table b (z int)' }]).catch((e: Error) => e);
+    t.match((bad as Error).message, /^migration 9003-c failed: relation "b" already exists/);
+    t.same((await dbs[0]!.query('select count(*)::int as n from schema_migrations')).rows, [{ n: 2 }], 'the failed one is not recorded');
+    const real = await migrate(dbs[2]!);
+    t.ok(real.length >= 1, 'the project migrations apply on top');
+    for (const d of dbs) await d.close();
+  });
+
+  t.test('run-time loss: 503 SERVICE_BUSY with Retry-After; recovers by itself', async (t) => {
+    const redis = await startRedis();
+    const r = await connectRedis(redis.url, 2000);
+    t.equal(await redisCall(() => r.incr('n')), 1);
+    await redis.stop();
+    const err = await redisCall(() => r.incr('n')).catch((e: unknown) => e);
+    t.ok(err instanceof ApiError);
+    t.equal((err as ApiError).code, 'SERVICE_BUSY');
+    t.equal((err as ApiError).status, 503);
+    t.equal((err as ApiError).headers?.['retry-after'], '2');
+    await redis.start();
+    let v: number | undefined;
+    for (let i = 0; i < 100 && v === undefined; i++) {
+      v = await redisCall(() => r.incr('n')).catch(() => undefined);
+      if (v === undefined) await new Promise((res) => setTimeout(res, 100));
+    }
+    t.equal(v, 1, 'a fresh Redis (no persistence) counts from 1 again');
+    r.disconnect();
+    await redis.remove();
+
+    const server = await sharedPostgres();
+    const db = await Pg.connect(await server.database(), 5000, 2);
+    t.same((await db.query('select 1 as one')).rows, [{ one: 1 }]);
+    await server.stop();
+    const perr = await db.query('select 1').catch((e: unknown) => e);
+    t.equal((perr as ApiError).code, 'SERVICE_BUSY');
+    t.match((perr as ApiError).message, /^PostgreSQL is not reachable/);
+    await server.start();
+    let ok: unknown;
+    for (let i = 0; i < 100 && !ok; i++) {
+      ok = await db.query('select 2 as two').then((x) => x.rows[0]).catch(() => undefined);
+      if (!ok) await new Promise((res) => setTimeout(res, 100));
+    }
+    t.same(ok, { two: 2 });
+    await db.close();
+  });
+});
