@@ -6,9 +6,13 @@ import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { ManualClock, type Clock } from '../../src/clock.js';
+import { sharedModeEnv } from './engines.js';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
+  storage: 'embedded' | 'shared';
+  /** shared mode: the settings naming its database and Redis (start more nodes on them) */
+  sharedEnv?: Record<string, string>;
   adminKey: string;
   apiKey: string;
   apiKeyId: string;
@@ -27,10 +31,22 @@ export interface TestServerOptions {
   workers?: number;
   /** delete dataDir on close (default: only when this call created it) */
   ownDir?: boolean;
+  /**
+   * storage mode: embedded LMDB, or shared (a fresh database on the process's private PostgreSQL and a private
+   * Redis). Default: SEJONG_TEST_STORAGE, else embedded. A restart keeps the same database and Redis.
+   */
+  storage?: 'embedded' | 'shared';
+  /** shared-mode settings of an earlier server (restart, or several nodes on one database) */
+  sharedEnv?: Record<string, string>;
 }
+
+/** The storage mode tests run in (SEJONG_TEST_STORAGE=shared runs the server-level tests on PostgreSQL + Redis). */
+export const testStorage = (): 'embedded' | 'shared' => (process.env.SEJONG_TEST_STORAGE === 'shared' ? 'shared' : 'embedded');
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-test-'));
+  const storage = opts.storage ?? testStorage();
+  const sharedEnv = storage === 'shared' ? opts.sharedEnv ?? (await sharedModeEnv()).env : undefined;
   const adminKey = 'sk_test_admin_' + 'x'.repeat(20);
   const env: Record<string, string> = {
     SEJONG_HOST: '127.0.0.1',
@@ -43,6 +59,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     SEJONG_RATE_LIMIT_PER_DAY: '10000000',
     // models load on first use (or on the first GET /ready), not at every test server's start
     SEJONG_WARMUP: 'off',
+    ...sharedEnv,
     ...opts.env,
   };
   const config: Config = loadConfig(env);
@@ -58,6 +75,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       if (ownsDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
     dataDir,
+    storage,
+    sharedEnv,
     adminKey,
     apiKey: key,
     apiKeyId: record.id,
@@ -75,7 +94,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     async restart() {
       await server.close();
       // the restarted server takes over the temp dir (and deletes it on close)
-      return startTestServer({ ...opts, dataDir, manualClock: clock ?? false, ownDir: ownsDir });
+      return startTestServer({ ...opts, dataDir, manualClock: clock ?? false, ownDir: ownsDir, storage, sharedEnv });
     },
   };
   return ts;
