@@ -7,6 +7,7 @@ import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js'
 import type { Services } from '../services.js';
 import { PrintStore } from '../print/store.js';
 import type { Impression } from '../print/types.js';
+import type { PrintResult, PrintState } from '../print/state.js';
 import { POSITIONS, defaults } from '../tasks/lib/composite-layout.js';
 import type { CompositeInput, CompositeOutput } from '../tasks/composite.js';
 import { sniffFormat } from '../tasks/lib/image-io.js';
@@ -76,18 +77,7 @@ type PrintBody = z.infer<typeof printBody>;
 
 // ------------------------------------------------------------------ module state (per server)
 
-export interface PrintState {
-  store: PrintStore;
-  secret: Buffer;
-  /** job_id → the print in progress in this process (a concurrent repeat waits for it) */
-  inflight: Map<string, Promise<PrintResult>>;
-}
-
-export interface PrintResult {
-  body: Record<string, unknown>;
-  album_id: string;
-  key_id?: string;
-}
+export type { PrintResult, PrintState } from '../print/state.js';
 
 /** The print state of a running server (also used by ./print-admin.ts). */
 export function printState(services: Services): PrintState {
@@ -95,7 +85,7 @@ export function printState(services: Services): PrintState {
 }
 
 function state(services: Services): PrintState {
-  const s = services.ext.print as PrintState | undefined;
+  const s = services.ext.print;
   if (!s) throw new ApiError('INTERNAL_ERROR', 'The print module is not started');
   return s;
 }
