@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 import type { Store } from './store/env.js';
 import type { Engines } from './shared/engines.js';
 import type { BlobStore } from './store/blobs.js';
+import type { VerificationStore } from './store/verifications.js';
 import type { JobEngine } from './jobs/engine.js';
 import type { WorkerPool } from './pool/pool.js';
 import type { KeyStore } from './auth/keys.js';
@@ -55,6 +56,8 @@ export interface Services {
   engines: Engines;
   store: Store;
   blobs: BlobStore;
+  /** e-KYC verification audit records */
+  verifications: VerificationStore;
   jobs: JobEngine;
   pool: WorkerPool;
   keys: KeyStore;

@@ -226,7 +226,7 @@ async function runPrint(ctx: Ctx<PrintBody>, st: PrintState, b: PrintBody, signa
   b = { ...b, settings: mergeSettings(album.settings as Settings | undefined, b.settings) };
   checkFits(b);
   const hash = requestHash(b);
-  if (prev?.status === 'printed' && prev.image && prev.image.request_hash === hash && prev.image.expires_at > now && services.blobs.getMeta(`print/${b.job_id}`)) {
+  if (prev?.status === 'printed' && prev.image && prev.image.request_hash === hash && prev.image.expires_at > now && (await services.blobs.getMeta(`print/${b.job_id}`))) {
     return { album_id: prev.album_id, key_id: prev.key_id, body: response(services, st, prev, prev.image, false, true, t0) };
   }
 
@@ -316,7 +316,7 @@ export const routes: RouteDef[] = [
     summary: 'The composed sheet (key = the value in image_url)',
     query: z.object({ key: z.string().min(1).max(100) }),
     responses: { 200: { description: 'The sheet', contentType: 'image/jpeg' } },
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const { services } = ctx;
       const st = state(services);
       const jobId = ctx.params.job_id!;
@@ -325,8 +325,8 @@ export const routes: RouteDef[] = [
       if (want.length !== got.length || !crypto.timingSafeEqual(want, got)) throw new ApiError('INVALID_API_KEY', 'The key query parameter does not match this print', { field: 'key' });
       const imp = st.store.impression(jobId);
       if (!imp?.image) throw new ApiError('NOT_FOUND', `No printed sheet for job_id ${jobId}`);
-      const bytes = services.blobs.get(`print/${jobId}`);
-      const meta = services.blobs.getMeta(`print/${jobId}`);
+      const bytes = await services.blobs.get(`print/${jobId}`);
+      const meta = await services.blobs.getMeta(`print/${jobId}`);
       if (!bytes || !meta || (meta.expiresAt !== undefined && meta.expiresAt <= services.clock.now())) {
         throw new ApiError('IMAGE_EXPIRED', `The sheet of job_id ${jobId} expired at ${iso(imp.image.expires_at)}`);
       }

@@ -184,7 +184,7 @@ t.test('callback: a receiver that does not answer in time is retried (same id)',
   const path = await import('node:path');
   const { default: pino } = await import('pino');
   const { Store } = await import('../../src/store/env.js');
-  const { BlobStore } = await import('../../src/store/blobs.js');
+  const { LmdbBlobStore } = await import('../../src/store/blobs.js');
   const { JobEngine } = await import('../../src/jobs/engine.js');
   const { SafeFetcher } = await import('../../src/providers/fetch.js');
   const { ManualClock } = await import('../../src/clock.js');
@@ -192,7 +192,7 @@ t.test('callback: a receiver that does not answer in time is retried (same id)',
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-cb-'));
   const store = new Store(dir);
   const clock = new ManualClock();
-  const jobs = new JobEngine(store, new BlobStore(store), clock);
+  const jobs = new JobEngine(store, new LmdbBlobStore(store), clock);
   const fetcher = new SafeFetcher({ allow: ['127.0.0.1'], timeoutMs: 5000, maxBytes: 1 << 20 });
   const cb = new Callbacks({ store, clock, fetcher, jobs, log: pino({ level: 'silent' }), config: { webhookSecret: SECRET, callbackRetryHours: 1 } }, { timeoutMs: 300, pollMs: 3_600_000 });
   // first request: no answer at all; later ones: 204
