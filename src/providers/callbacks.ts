@@ -145,7 +145,7 @@ export class Callbacks {
     // callbacks whose job finished while we were down (or was failed by crash recovery) are armed now
     for (const { value } of this.db.getRange()) {
       if (value.state !== 'waiting') continue;
-      const job = this.d.jobs.get(value.jobId);
+      const job = await this.d.jobs.get(value.jobId);
       if (!job) await this.arm(value.id, undefined);
       else if (job.status !== 'processing') await this.arm(value.id, job);
     }
@@ -179,7 +179,7 @@ export class Callbacks {
       this.byJob.put(opts.jobId, rec.id);
     });
     // the job may have finished before we registered (a very fast job)
-    const job = this.d.jobs.get(opts.jobId);
+    const job = await this.d.jobs.get(opts.jobId);
     if (job && job.status !== 'processing') {
       await this.arm(rec.id, job);
       void this.tick();

@@ -4,21 +4,15 @@
 // Here the "nodes" share one job engine (the job records of a fleet are shared: fleet-jobs' PostgreSQL engine).
 import t from 'tap';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Store } from '../../src/store/env.js';
-import { BlobStore } from '../../src/store/blobs.js';
-import { JobEngine, type JobRecord } from '../../src/jobs/engine.js';
+import type { JobEngine, JobRecord } from '../../src/jobs/engine.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { defineRunner, runnerNamed, type JobInput } from '../../src/jobs/runners.js';
 import type { JobQueue } from '../../src/jobs/queue.js';
 import { LocalJobQueue } from '../../src/jobs/queue-local.js';
 import { BullJobQueue } from '../../src/jobs/queue-bullmq.js';
-import { Pg } from '../../src/shared/pg.js';
-import { migrate } from '../../src/shared/migrate.js';
 import { connectQueueRedis } from '../../src/shared/redis.js';
-import { enginesMissing, sharedPostgres, startRedis } from '../helpers/engines.js';
+import { enginesMissing, startRedis } from '../helpers/engines.js';
+import { openJobs, type JobsHarness } from '../helpers/jobs.js';
 
 interface Node {
   name: string;
@@ -58,13 +52,6 @@ export function typeChecks(q: JobQueue<Node>): void {
   void q.submit(echo, 'x', { json: { text: 'a', n: 1 }, bytes: { a: 'text', b: Buffer.alloc(1) } });
 }
 
-function engine() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-queue-'));
-  const store = new Store(dir);
-  const jobs = new JobEngine(store, new BlobStore(store), { now: () => Date.now() } as never, 86400_000);
-  return { jobs, close: async () => { await jobs.drain(1000); await store.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
-}
-
 /** waits (bounded) until the job has ended */
 async function ended(jobs: JobEngine, id: string, ms = 60_000): Promise<JobRecord> {
   const until = Date.now() + ms;
@@ -84,26 +71,28 @@ interface Fleet {
 }
 
 async function embeddedFleet(): Promise<Fleet> {
-  const e = engine();
+  const h = await openJobs('embedded');
   return {
-    jobs: e.jobs,
-    node: async (name) => new LocalJobQueue<Node>({ jobs: e.jobs, services: { name } }),
+    jobs: h.jobs,
+    node: async (name) => new LocalJobQueue<Node>({ jobs: h.jobs, services: { name } }),
     inputRows: async () => 0,
     storedInput: async () => undefined,
-    close: e.close,
+    close: async () => { await h.jobs.drain(1000); await h.close(); },
   };
 }
 
+/** nodes of a fleet: each its own engine on the same PostgreSQL records (the first is the harness's) and queue */
 async function sharedFleet(): Promise<Fleet> {
-  const e = engine();
-  const pg = await Pg.connect(await (await sharedPostgres()).database(), 5000);
-  await migrate(pg);
+  const h = await openJobs('shared');
+  const pg = h.pg!;
   const redis = await startRedis();
   const queues: Array<BullJobQueue<Node>> = [];
+  const others: JobsHarness[] = [];
   return {
-    jobs: e.jobs,
+    jobs: h.jobs,
     async node(name, opts = {}) {
-      const q = await BullJobQueue.open<Node>({ jobs: e.jobs, services: { name } }, {
+      const jobs = queues.length === 0 ? h.jobs : others[others.push(await h.another()) - 1]!.jobs;
+      const q = await BullJobQueue.open<Node>({ jobs, services: { name } }, {
         pg, connect: () => connectQueueRedis(redis.url, 5000), node: name, concurrency: 4,
         attempts: opts.attempts ?? 3, lockMs: 1000, stalledMs: 300, timeoutMs: 5000,
       });
@@ -115,8 +104,10 @@ async function sharedFleet(): Promise<Fleet> {
     async close() {
       releaseHangs();
       for (const q of queues) await q.close({ drain: false });
-      await e.close();
-      await pg.close();
+      for (const o of [...others, h]) {
+        await o.jobs.drain(1000);
+        await o.close();
+      }
       await redis.remove();
     },
   };
@@ -154,7 +145,7 @@ for (const [mode, open] of MODES) {
     }, 'JSON and byte buffers arrive intact');
     t.equal(done.progress, 1);
     t.equal(done.meta.half, true, 'progress meta reported');
-    t.same(f.jobs.blob(done, 'out').bytes, Buffer.concat([a, b]), 'blobs stored');
+    t.same((await f.jobs.blob(done, 'out')).bytes, Buffer.concat([a, b]), 'blobs stored');
 
     const { job: bad } = await f.jobs.create({ family: 'receipt' });
     await q.submit(refuse, bad.id, { json: { field: 'imageUrl' }, bytes: {} });
