@@ -108,10 +108,10 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
 
 /** The metrics registry over this server's services; its own listener when SEJONG_METRICS_ADDR is set. */
 async function startMetrics(services: Services): Promise<NodeHttpServer | undefined> {
-  const ext = services.ext as { law?: { catalog: Array<{ article_count: number }>; info(): { index_gen: number } }; callbacks?: { counts(): Record<string, number>; failedAttempts: number } };
+  const ext = services.ext as { law?: { catalog: Array<{ article_count: number }>; info(): { index_gen: number } }; callbacks?: { counts(): Promise<Record<string, number>>; failedAttempts: number } };
   services.metrics = new Metrics(services, {
     law: () => ext.law && { documents: ext.law.catalog.length, articles: ext.law.catalog.reduce((n, d) => n + d.article_count, 0), indexGeneration: ext.law.info().index_gen },
-    callbacks: () => ext.callbacks && { states: ext.callbacks.counts(), failedAttempts: ext.callbacks.failedAttempts },
+    callbacks: async () => ext.callbacks && { states: await ext.callbacks.counts(), failedAttempts: ext.callbacks.failedAttempts },
   });
   if (!services.config.metricsAddr) return undefined;
   const server = await services.metrics.listenSeparately(services.config.metricsAddr);
