@@ -102,6 +102,7 @@ export function afterAttempt(rec: CallbackRecord, now: number, status: number | 
 export class Callbacks {
   private readonly repo: CallbackRepository;
   private readonly inflight = new Map<string, Promise<void>>();
+  private readonly ticks = new Set<Promise<void>>();
   private timer?: NodeJS.Timeout;
   private unlisten?: () => void;
   private secretValue = '';
@@ -160,7 +161,8 @@ export class Callbacks {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     this.unlisten?.();
-    await Promise.allSettled([...this.inflight.values()]);
+    await Promise.allSettled([...this.ticks]);
+    await this.idle();
   }
 
   /** Register the callback of a job at creation time; it is sent when the job finishes (on whichever node). */
@@ -233,7 +235,18 @@ export class Callbacks {
    * manual clock). */
   async tick(): Promise<void> {
     if (this.stopping) return;
+    const p = this.tickOnce();
+    this.ticks.add(p);
+    try {
+      await p;
+    } finally {
+      this.ticks.delete(p);
+    }
+  }
+
+  private async tickOnce(): Promise<void> {
     await this.armFinished();
+    if (this.stopping) return; // claim nothing once stop() began: its leases would hold up the other nodes
     const now = this.d.clock.now();
     const free = this.batch - this.inflight.size;
     const claimed = free > 0 ? await this.repo.claimDue(now, this.d.node, now + this.leaseMs, free) : [];
@@ -285,7 +298,13 @@ export class Callbacks {
       error = (e as Error).message ?? String(e);
     }
     if (error) this.failedAttempts++;
-    const after = await this.repo.settle(rec.id, this.d.node, afterAttempt(rec, this.d.clock.now(), status, error));
+    let after: CallbackRecord | undefined;
+    try {
+      after = await this.repo.settle(rec.id, this.d.node, afterAttempt(rec, this.d.clock.now(), status, error));
+    } catch (e) {
+      this.d.log.warn({ msg: 'callback outcome not recorded (the attempt is made again after the lease)', id: rec.id, jobId: rec.jobId, err: String(e) });
+      return;
+    }
     if (!after) this.d.log.warn({ msg: 'callback claim lost before its outcome was recorded (another node retries it)', id: rec.id, jobId: rec.jobId });
     else if (after.state === 'failed') this.d.log.warn({ msg: 'callback given up', jobId: after.jobId, attempts: after.attempts, lastError: after.lastError });
   }
