@@ -81,8 +81,8 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/analyze/status/:job_id', auth: 'job', tags: ['Image Analysis'],
     summary: 'Status of an analysis job; result is the model\'s answer text',
-    handler: (ctx) => {
-      const j = ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, 'analyze');
+    handler: async (ctx) => {
+      const j = await ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, 'analyze');
       const r = j.result ?? {};
       return {
         jobId: j.id, status: j.status, model: j.meta.model,

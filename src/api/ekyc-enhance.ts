@@ -39,7 +39,7 @@ type EnhanceFields = z.infer<typeof enhanceFields>;
 type PipelineFields = z.infer<typeof pipelineFields>;
 
 const callbacksOf = (s: Services): Callbacks => {
-  const c = s.ext.callbacks as Callbacks | undefined;
+  const c = s.ext.callbacks;
   if (!c) throw new ApiError('INTERNAL_ERROR', 'The callback dispatcher is not running');
   return c;
 };
@@ -106,7 +106,7 @@ async function startJob(
     if (isApiError(thrown)) throw thrown;
     throw new ApiError('INTERNAL_ERROR', `Processing failed: ${(thrown as Error)?.message ?? String(thrown)}`, { details: { jobId: job.id } });
   }
-  const j = jobs.get(job.id)!;
+  const j = (await jobs.get(job.id))!;
   if (j.status !== 'completed') throw new ApiError((j.error?.code as 'INTERNAL_ERROR') ?? 'INTERNAL_ERROR', j.error?.message ?? 'The job did not complete');
   return { ...j.result, accessKey };
 }
@@ -211,7 +211,7 @@ function statusHandler(family: Family) {
   return async (ctx: Ctx): Promise<object> => {
     const { jobs } = ctx.services;
     // an expired job answers 410 IMAGE_EXPIRED, as every other status endpoint does (docs/enhance.md)
-    const j = jobs.read(ctx.principal, ctx.params.jobId!, family);
+    const j = await jobs.read(ctx.principal, ctx.params.jobId!, family);
     const r = (j.result ?? {}) as Record<string, unknown>;
     const base: Record<string, unknown> = {
       jobId: j.id,
@@ -235,16 +235,16 @@ function statusHandler(family: Family) {
     } else {
       Object.assign(base, { steps: r.steps ?? null, docType: r.docType ?? null, totalTimeMs: r.totalTimeMs ?? null });
     }
-    const cb = await (ctx.services.ext.callbacks as Callbacks | undefined)?.forJob(j.id);
+    const cb = await ctx.services.ext.callbacks?.forJob(j.id);
     if (cb) base.callback = { state: cb.state, attempts: cb.attempts, lastStatus: cb.lastStatus ?? null, nextAttemptAt: cb.nextAt ? new Date(cb.nextAt).toISOString() : null };
     return base;
   };
 }
 
 function imageHandler(family: Family) {
-  return (ctx: Ctx<unknown, { format?: 'jpeg' | 'png' }>) => {
+  return async (ctx: Ctx<unknown, { format?: 'jpeg' | 'png' }>) => {
     const { jobs } = ctx.services;
-    const j = jobs.read(ctx.principal, ctx.params.jobId!, family); // 404 unknown / other family, 410 expired
+    const j = await jobs.read(ctx.principal, ctx.params.jobId!, family); // 404 unknown / other family, 410 expired
     if (j.status === 'processing') {
       return reply.json({ jobId: j.id, status: 'processing', progress: Math.round(j.progress * 1000) / 1000 }, 202, { 'retry-after': '1' });
     }
@@ -253,7 +253,7 @@ function imageHandler(family: Family) {
     }
     const name = ctx.query.format === 'png' ? 'png' : 'image';
     if (!j.blobs?.[name]) throw new ApiError('NOT_FOUND', `Job ${j.id} has no enhanced image (the enhance step was skipped)`);
-    const b = jobs.blob(j, name);
+    const b = await jobs.blob(j, name);
     return reply.binary(b.bytes, b.contentType, 200, { 'cache-control': 'private, max-age=3600' });
   };
 }
@@ -324,5 +324,5 @@ export async function start(services: Services): Promise<void> {
 }
 
 export async function stop(services: Services): Promise<void> {
-  await (services.ext.callbacks as Callbacks | undefined)?.stop();
+  await services.ext.callbacks?.stop();
 }

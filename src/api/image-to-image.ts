@@ -68,9 +68,9 @@ async function generate(ctx: Ctx<Fields>) {
   return { success: true, jobId: job.id, accessKey, status: 'processing', model: m.id, estimatedCost };
 }
 
-function status(ctx: Ctx) {
+async function status(ctx: Ctx) {
   const { services } = ctx;
-  const j = services.jobs.read(ctx.principal, ctx.params.job_id!, 'caric');
+  const j = await services.jobs.read(ctx.principal, ctx.params.job_id!, 'caric');
   const prefix = ctx.path.startsWith('/api/v1/caricature/') ? '/api/v1/caricature' : '/api/v1/image-to-image';
   const base = { jobId: j.id, status: j.status, model: j.meta.model, estimatedCost: j.estimatedCost ?? null };
   if (j.status === 'completed') {
@@ -91,11 +91,11 @@ function status(ctx: Ctx) {
 // unknown query parameters (cache-busters) are ignored; the known ones are still checked
 const imageQuery = z.object({ accessKey: z.string().min(1).max(200).optional(), key: z.string().min(1).max(200).optional() });
 
-function image(ctx: Ctx<unknown, z.infer<typeof imageQuery>>) {
+async function image(ctx: Ctx<unknown, z.infer<typeof imageQuery>>) {
   const q = ctx.query;
   const { jobs } = ctx.services;
-  const j = jobs.readByAccessKey(q.accessKey ?? q.key, 'caric', 'accessKey');
-  const img = jobs.blob(j, 'image');
+  const j = await jobs.readByAccessKey(q.accessKey ?? q.key, 'caric', 'accessKey');
+  const img = await jobs.blob(j, 'image');
   return reply.binary(img.bytes, 'image/png', 200, { 'content-disposition': `inline; filename="${j.id}.png"`, 'cache-control': 'private, no-store' });
 }
 

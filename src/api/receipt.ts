@@ -37,8 +37,8 @@ async function optimize(ctx: Ctx) {
   return { success: true, jobId: job.id, accessKey, status: 'processing' };
 }
 
-function status(ctx: Ctx) {
-  const j = ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, 'receipt');
+async function status(ctx: Ctx) {
+  const j = await ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, 'receipt');
   const out: Record<string, unknown> = { jobId: j.id, status: j.status, progress: j.progress, result: null, details: null, createdAt: iso(j.createdAt), expiresAt: iso(j.expiresAt) };
   if (j.status === 'completed') {
     const r = j.result ?? {};
@@ -52,10 +52,10 @@ function status(ctx: Ctx) {
   return out;
 }
 
-function image(ctx: Ctx) {
+async function image(ctx: Ctx) {
   const { jobs } = ctx.services;
-  const j = jobs.read(ctx.principal, ctx.params.job_id!, 'receipt');
-  const img = jobs.blob(j, 'image');
+  const j = await jobs.read(ctx.principal, ctx.params.job_id!, 'receipt');
+  const img = await jobs.blob(j, 'image');
   return reply.binary(img.bytes, img.contentType, 200, { 'content-disposition': `inline; filename="${j.id}.png"`, 'cache-control': 'private, no-store' });
 }
 

@@ -119,8 +119,8 @@ function accessKeyFor(ctx: Ctx, j: JobRecord): string | undefined {
   return ctx.principal.kind === 'token' ? ctx.principal.token : undefined;
 }
 
-function status(ctx: Ctx) {
-  const j = ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, STUDIO_FAMILIES);
+async function status(ctx: Ctx) {
+  const j = await ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, STUDIO_FAMILIES);
   const f = featureOf(j);
   const r = j.result ?? {};
   const faceDetected = (r.faceDetected ?? j.meta.faceDetected ?? null) as boolean | null;
@@ -159,11 +159,11 @@ function status(ctx: Ctx) {
 // unknown query parameters (cache-busters) are ignored; key is still checked
 const imageQuery = z.object({ key: z.string().max(200).optional() });
 
-function image(ctx: Ctx<unknown, z.infer<typeof imageQuery>>) {
+async function image(ctx: Ctx<unknown, z.infer<typeof imageQuery>>) {
   const q = ctx.query;
   const { jobs } = ctx.services;
-  const j = jobs.readByAccessKey(q.key, STUDIO_FAMILIES, 'key');
-  const img = jobs.blob(j, 'image');
+  const j = await jobs.readByAccessKey(q.key, STUDIO_FAMILIES, 'key');
+  const img = await jobs.blob(j, 'image');
   const ext = img.contentType === 'image/jpeg' ? 'jpg' : img.contentType.split('/')[1] ?? 'png';
   return reply.binary(img.bytes, img.contentType, 200, { 'content-disposition': `inline; filename="${j.id}.${ext}"`, 'cache-control': 'private, no-store' });
 }

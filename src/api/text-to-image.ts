@@ -6,6 +6,7 @@ import { invalid } from '../domain/errors.js';
 import { imageCost, type ImageSize } from '../catalog/catalog.js';
 import { ai, aspectRatio, iso, jobError, markImage, prompt, startAi, ttlHours, withStyle } from '../providers/ai/service.js';
 import type { Services } from '../services.js';
+import { answerCache } from './answer-cache.js';
 
 const generateBody = z.object({
   model: z.string().min(1).max(100),
@@ -71,13 +72,13 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/text-to-image/status/:job_id', auth: 'job', tags: ['Text-to-Image'],
     summary: 'Status of a text-to-image job; the completed image is inline in imageData (base64 PNG)',
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const { jobs } = ctx.services;
-      const j = jobs.read(ctx.principal, ctx.params.job_id!, 'txt2img');
+      const j = await jobs.read(ctx.principal, ctx.params.job_id!, 'txt2img');
       const base = { jobId: j.id, status: j.status, model: j.meta.model, estimatedCost: j.estimatedCost ?? null };
       if (j.status === 'completed') {
-        const body = jobs.completedJson(j, 'txt2img-status', () => ({
-          ...base, imageUrl: downloadUrl(ctx.services, j.id), imageData: jobs.blob(j, 'image').bytes.toString('base64'),
+        const body = await answerCache(ctx.services).jsonAsync(j, 'txt2img-status', async () => ({
+          ...base, imageUrl: downloadUrl(ctx.services, j.id), imageData: (await jobs.blob(j, 'image')).bytes.toString('base64'),
           processingTimeMs: j.result?.processingTimeMs ?? null, actualCost: j.actualCost ?? null,
           width: j.result?.width, height: j.result?.height, expiresAt: iso(j.expiresAt),
         }));
@@ -91,10 +92,10 @@ export const routes: RouteDef[] = [
     method: 'GET', path: '/api/v1/text-to-image/download/:job_id', auth: 'job', tags: ['Text-to-Image'],
     summary: 'The generated image as binary PNG',
     responses: { 200: { description: 'PNG image', contentType: 'image/png' } },
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const { jobs } = ctx.services;
-      const j = jobs.read(ctx.principal, ctx.params.job_id!, 'txt2img');
-      const img = jobs.blob(j, 'image');
+      const j = await jobs.read(ctx.principal, ctx.params.job_id!, 'txt2img');
+      const img = await jobs.blob(j, 'image');
       return reply.binary(img.bytes, 'image/png', 200, { 'content-disposition': `inline; filename="${j.id}.png"`, 'cache-control': 'private, no-store' });
     },
   }),

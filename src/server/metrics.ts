@@ -31,9 +31,10 @@ export class Metrics {
     new client.Gauge({ name: 'sejong_pool_queue', help: 'Tasks waiting for a worker', registers: reg, collect() { this.set(pool.queued); } });
     new client.Gauge({
       name: 'sejong_jobs_processing', help: 'Jobs in state processing, by family', labelNames: ['family'] as const, registers: reg,
-      collect() {
+      async collect() {
+        const counts = await jobs.processingByFamily();
         this.reset();
-        for (const [family, n] of Object.entries(jobs.processingByFamily())) this.set({ family }, n);
+        for (const [family, n] of Object.entries(counts)) this.set({ family }, n);
       },
     });
     new client.Gauge({

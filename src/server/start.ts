@@ -5,8 +5,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config.js';
 import { systemClock, type Clock } from '../clock.js';
-import { openEngines, closeEngines } from '../shared/engines.js';
-import { BlobStore } from '../store/blobs.js';
+import { openEngines, closeEngines, type Engines } from '../shared/engines.js';
+import { LmdbBlobStore } from '../store/blobs.js';
+import { PgBlobStore } from '../store/blobs-pg.js';
+import { LmdbVerificationStore } from '../store/verifications.js';
+import { PgVerificationStore } from '../store/verifications-pg.js';
+import { LmdbJobRepo } from '../jobs/repo-lmdb.js';
+import { PgJobRepo } from '../jobs/repo-pg.js';
+import { Sealer } from '../jobs/sealed-keys.js';
 import { JobEngine } from '../jobs/engine.js';
 import { WorkerPool } from '../pool/pool.js';
 import { KeyStore } from '../auth/keys.js';
@@ -20,6 +26,7 @@ import { HttpServer, nativeUwsLoaded } from './app.js';
 import { ensureAdminKey } from '../auth/bootstrap.js';
 import { Metrics } from './metrics.js';
 import { Readiness } from './readiness.js';
+import { buildOpenApi } from './openapi.js';
 import type { Server as NodeHttpServer } from 'node:http';
 
 export interface StartOptions {
@@ -36,6 +43,8 @@ export interface RunningServer {
   url: string;
   /** set when a new admin key was generated on this start */
   generatedAdminKey?: string;
+  /** the route table of every api module (bench, tools) */
+  routes: readonly RouteDef[];
   close(): Promise<void>;
 }
 
@@ -55,13 +64,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const log = opts.log ?? pino({ level: config.logLevel, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ sync: false }));
   const engines = await openEngines(config);
   const store = engines.store;
-  const blobs = new BlobStore(store);
-  const jobs = new JobEngine(store, blobs, clock, config.tombstoneDays * 86400_000);
+  const { blobs, jobRepo, verifications } = jobStorage(engines);
+  const jobs = new JobEngine({ repo: jobRepo, sealer: new Sealer(store) }, blobs, clock, config.tombstoneDays * 86400_000);
   const keys = new KeyStore(store);
   const pool = new WorkerPool({ workers: config.workers, queueSize: config.queueSize, waitBudgetMs: config.queueWaitMs, taskTimeoutMs: config.taskTimeoutMs, heapMb: config.taskHeapMb, workerData: { maxInputPixels: config.maxInputPixels } });
   let port = config.port;
   const services: Services = {
-    config, clock, log, engines, store, blobs, jobs, pool, keys,
+    config, clock, log, engines, store, blobs, verifications, jobs, pool, keys,
     limiter: new RateLimiter(store),
     fetcher: new SafeFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs, maxBytes: Math.round(config.fetchMaxMb * 1048576), selfPort: () => port }),
     requestLog: new RequestLog(store, config.logRetentionDays * 86400_000),
@@ -70,12 +79,15 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     ext: {},
   };
   const generatedAdminKey = await ensureAdminKey(services, opts.printSecret);
-  const recovered = await jobs.recoverInterrupted();
+  // embedded: this node is alone on its store, so what it left processing died with it. Shared: other nodes may be
+  // running those jobs; a dead node's jobs are recovered by the queue (stalled jobs), not by a starting node.
+  const recovered = engines.mode === 'embedded' ? await jobs.recoverInterrupted() : 0;
   if (recovered) log.warn({ msg: 'jobs interrupted by a previous stop were marked failed', count: recovered });
 
   const modules = await loadApiModules();
   const routes: RouteDef[] = modules.flatMap((m) => m.mod.routes ?? []);
-  services.ext.routes = routes;
+  let openApi: string | undefined;
+  services.ext.openApiJson = () => (openApi ??= JSON.stringify(buildOpenApi(routes, '3.6.0')));
   for (const m of modules) await m.mod.start?.(services);
   const metricsServer = config.metrics ? await startMetrics(services) : undefined;
   const http = new HttpServer(services, routes);
@@ -103,12 +115,20 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       log.info({ msg: 'stopped' });
       log.flush?.();
     })());
-  return { services, http, port, url: `http://127.0.0.1:${port}`, generatedAdminKey, close };
+  return { services, http, port, url: `http://127.0.0.1:${port}`, generatedAdminKey, routes, close };
+}
+
+/** Where job records, result blobs and e-KYC verification records live: chosen here, once, by the engines' mode. */
+function jobStorage(engines: Engines) {
+  if (engines.mode === 'shared') {
+    return { blobs: new PgBlobStore(engines.pg), jobRepo: new PgJobRepo(engines.pg), verifications: new PgVerificationStore(engines.pg) };
+  }
+  return { blobs: new LmdbBlobStore(engines.store), jobRepo: new LmdbJobRepo(engines.store), verifications: new LmdbVerificationStore(engines.store) };
 }
 
 /** The metrics registry over this server's services; its own listener when SEJONG_METRICS_ADDR is set. */
 async function startMetrics(services: Services): Promise<NodeHttpServer | undefined> {
-  const ext = services.ext as { law?: { catalog: Array<{ article_count: number }>; info(): { index_gen: number } }; callbacks?: { counts(): Promise<Record<string, number>>; failedAttempts: number } };
+  const { ext } = services;
   services.metrics = new Metrics(services, {
     law: () => ext.law && { documents: ext.law.catalog.length, articles: ext.law.catalog.reduce((n, d) => n + d.article_count, 0), indexGeneration: ext.law.info().index_gen },
     callbacks: async () => ext.callbacks && { states: await ext.callbacks.counts(), failedAttempts: ext.callbacks.failedAttempts },

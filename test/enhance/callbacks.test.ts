@@ -35,7 +35,7 @@ async function receiver(): Promise<{ url: string; got: Received[]; status: { cod
   return { url: `http://127.0.0.1:${port}/hook`, got, status, close: () => new Promise((r) => srv.close(() => r())) };
 }
 
-const cbOf = (s: TestServer) => s.services.ext.callbacks as Callbacks;
+const cbOf = (s: TestServer): Callbacks => s.services.ext.callbacks!;
 
 async function waitJob(s: TestServer, id: string): Promise<Record<string, any>> {
   for (let i = 0; i < 600; i++) {
@@ -184,7 +184,7 @@ t.test('callback: a receiver that does not answer in time is retried (same id)',
   const path = await import('node:path');
   const { default: pino } = await import('pino');
   const { Store } = await import('../../src/store/env.js');
-  const { BlobStore } = await import('../../src/store/blobs.js');
+  const { LmdbBlobStore } = await import('../../src/store/blobs.js');
   const { JobEngine } = await import('../../src/jobs/engine.js');
   const { SafeFetcher } = await import('../../src/providers/fetch.js');
   const { ManualClock } = await import('../../src/clock.js');
@@ -192,7 +192,7 @@ t.test('callback: a receiver that does not answer in time is retried (same id)',
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-cb-'));
   const store = new Store(dir);
   const clock = new ManualClock();
-  const jobs = new JobEngine(store, new BlobStore(store), clock);
+  const jobs = new JobEngine(store, new LmdbBlobStore(store), clock);
   const fetcher = new SafeFetcher({ allow: ['127.0.0.1'], timeoutMs: 5000, maxBytes: 1 << 20 });
   const { LmdbCallbackRepository } = await import('../../src/providers/callback-repo.js');
   const repo = new LmdbCallbackRepository(store, jobs.sealer);

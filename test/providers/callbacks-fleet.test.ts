@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { Store } from '../../src/store/env.js';
-import { BlobStore } from '../../src/store/blobs.js';
+import { LmdbBlobStore } from '../../src/store/blobs.js';
 import { JobEngine } from '../../src/jobs/engine.js';
 import { SafeFetcher } from '../../src/providers/fetch.js';
 import { ManualClock } from '../../src/clock.js';
@@ -71,7 +71,7 @@ t.test('two nodes on one database', { skip: missing }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-cbfleet-'));
   const store = new Store(dir);
   const clock = new ManualClock();
-  const jobs = new JobEngine(store, new BlobStore(store), clock);
+  const jobs = new JobEngine(store, new LmdbBlobStore(store), clock);
   const pgA = await Pg.connect(dbUrl, 5000);
   const pgB = await Pg.connect(dbUrl, 5000);
   await migrate(pgA);
