@@ -10,6 +10,8 @@ import type { Completion } from '../jobs/engine.js';
 import { defineRunner, type JobInput, type Runner } from '../jobs/runners.js';
 import type { PrivacyRegion } from '../enhance/tiling.js';
 import { Callbacks } from '../providers/callbacks.js';
+import { LmdbCallbackRepository, type CallbackRepository } from '../providers/callback-repo.js';
+import { PgCallbackRepository } from '../providers/callback-repo-pg.js';
 import { DOC_TYPES, PRIVACY_MODES, parsePrivacyRegions, resolveRegions, type DocType, type PrivacyMode } from '../enhance/privacy.js';
 import { runEnhance, qualitySummary } from '../enhance/pipeline.js';
 import { runPipeline, type PipelineContext } from '../enhance/ekyc-pipeline.js';
@@ -253,7 +255,7 @@ function statusHandler(family: Family) {
     } else {
       Object.assign(base, { steps: r.steps ?? null, docType: r.docType ?? null, totalTimeMs: r.totalTimeMs ?? null });
     }
-    const cb = ctx.services.ext.callbacks?.forJob(j.id);
+    const cb = await ctx.services.ext.callbacks?.forJob(j.id);
     if (cb) base.callback = { state: cb.state, attempts: cb.attempts, lastStatus: cb.lastStatus ?? null, nextAttemptAt: cb.nextAt ? new Date(cb.nextAt).toISOString() : null };
     return base;
   };
@@ -326,7 +328,17 @@ export const routes: RouteDef[] = [
 ];
 
 export async function start(services: Services): Promise<void> {
-  const cb = new Callbacks({ store: services.store, clock: services.clock, fetcher: services.fetcher, jobs: services.jobs, log: services.log, config: services.config });
+  // the outbox: the one place its storage is chosen (PostgreSQL in shared mode, where any node delivers)
+  const { engines } = services;
+  let repo: CallbackRepository;
+  if (engines.mode === 'shared') repo = new PgCallbackRepository(engines.pg);
+  else {
+    const lmdb = new LmdbCallbackRepository(services.store, services.jobs.sealer);
+    await lmdb.init();
+    repo = lmdb;
+  }
+  const node = engines.mode === 'shared' ? engines.node : 'local';
+  const cb = new Callbacks({ repo, node, clock: services.clock, fetcher: services.fetcher, jobs: services.jobs, log: services.log, config: services.config });
   services.ext.callbacks = cb;
   await cb.start();
 }

@@ -6,9 +6,9 @@ import { invalid } from '../domain/errors.js';
 import { imageCost, type ImageSize } from '../catalog/catalog.js';
 import { ai, aspectRatio, iso, jobError, markImage, prompt, startAi, ttlHours, withStyle } from '../providers/ai/service.js';
 import type { Services } from '../services.js';
+import { answerCache } from './answer-cache.js';
 import { defineRunner, type JobInput } from '../jobs/runners.js';
 import { ApiError } from '../domain/errors.js';
-import { answerCache } from './answer-cache.js';
 
 const generateBody = z.object({
   model: z.string().min(1).max(100),

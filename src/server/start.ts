@@ -156,7 +156,7 @@ async function startMetrics(services: Services): Promise<NodeHttpServer | undefi
   const { ext } = services;
   services.metrics = new Metrics(services, {
     law: () => ext.law && { documents: ext.law.catalog.length, articles: ext.law.catalog.reduce((n, d) => n + d.article_count, 0), indexGeneration: ext.law.info().index_gen },
-    callbacks: () => ext.callbacks && { states: ext.callbacks.counts(), failedAttempts: ext.callbacks.failedAttempts },
+    callbacks: async () => ext.callbacks && { states: await ext.callbacks.counts(), failedAttempts: ext.callbacks.failedAttempts },
   });
   if (!services.config.metricsAddr) return undefined;
   const server = await services.metrics.listenSeparately(services.config.metricsAddr);

@@ -74,8 +74,8 @@ t.test('pipeline result, callback body and callback_meta are sealed in LMDB; the
   t.equal(st.steps.ocr.fields.jumin_full.text, readRrn, 'the status poll returns the unsealed fields to the owner');
   await until(s, () => rcv.got.length >= 1);
   t.equal(rcv.got.length, 1, 'first attempt made and refused');
-  t.equal(cbOf(s).forJob(jobId)!.state, 'pending', 'the body waits in the outbox');
-  t.notOk(cbOf(s).forJob(jobId)!.body!.startsWith('{'), 'the stored body is sealed');
+  t.equal((await cbOf(s).forJob(jobId))!.state, 'pending', 'the body waits in the outbox');
+  t.notOk((await cbOf(s).forJob(jobId))!.body!.startsWith('{'), 'the stored body is sealed');
 
   const needles = [...new Set([rrn, rrn.replace('-', ''), readRrn, readRrn.replace(/\D/g, ''), name, address, address.split(' ').slice(0, 3).join(' '), read.name!.text, read.address!.text].filter((n) => n && n.length >= 2))];
   t.same(foundInDataFile(s.dataDir, needles), [], 'no name, resident number (with or without hyphen) or address in data.mdb');
@@ -91,7 +91,7 @@ t.test('pipeline result, callback body and callback_meta are sealed in LMDB; the
   const body = JSON.parse(rcv.got[1]!);
   t.same(body.callback_meta, meta, 'callback_meta delivered unchanged');
   t.equal(body.result.steps.ocr.fields.jumin_full.text, readRrn);
-  t.equal(cbOf(s).forJob(jobId)!.state, 'delivered');
+  t.equal((await cbOf(s).forJob(jobId))!.state, 'delivered');
 
   // after the result TTL the sweeper drops the sealed result; the tombstone keeps no personal data
   (s.clock as any).advance(2 * 3600_000);
