@@ -44,6 +44,8 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
   readonly kind = 'bullmq' as const;
   private worker?: Worker<Data>;
   private readonly conns: Redis[] = [];
+  /** set by close(): a run stranded by a close without drain ends quietly (its job is another node's now) */
+  private closed = false;
 
   private constructor(private readonly deps: QueueDeps<S>, private readonly opts: BullQueueOptions, private readonly queue: Queue<Data>) {}
 
@@ -103,7 +105,11 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
   async start(): Promise<void> {
     const conn = await this.opts.connect();
     this.conns.push(conn);
-    const w = new Worker<Data>(QUEUE_NAME, (bj) => this.process(bj), {
+    const w = new Worker<Data>(QUEUE_NAME, (bj) => this.process(bj).catch((e) => {
+      if (!this.closed) throw e;
+      this.opts.log?.warn({ msg: 'job run ended after its node stopped taking work', jobId: bj.id, err: (e as Error).message });
+      return 'stranded';
+    }), {
       connection: conn,
       prefix: PREFIX,
       name: this.opts.node,
@@ -175,6 +181,7 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
 
   async close(opts: { drain?: boolean } = {}): Promise<void> {
     const drain = opts.drain ?? true;
+    this.closed = true;
     const w = this.worker;
     this.worker = undefined;
     // drain: wait for this node's running jobs; else drop them as a dying node would (their locks lapse)

@@ -102,13 +102,13 @@ async function sharedFleet(): Promise<Fleet> {
     inputRows: async () => Number((await pg.query('select count(*) as n from job_inputs')).rows[0].n),
     storedInput: async (id) => (await pg.query('select sealed from job_inputs where job_id = $1', [id])).rows[0]?.sealed,
     async close() {
-      releaseHangs();
+      hangs.splice(0); // runs still hanging are abandoned with their (dead) node
       for (const q of queues) await q.close({ drain: false });
       for (const o of [...others, h]) {
         await o.jobs.drain(1000);
         await o.close();
       }
-      await redis.remove();
+      void redis.remove(); // SIGKILL now; the helper's child is unref'd, so its exit is not awaited
     },
   };
 }
@@ -192,7 +192,7 @@ t.test('shared: a node killed mid-job → another node takes the job again and c
   t.equal(done.status, 'completed', 'completed by the other node');
   t.same(done.result, { node: 'B', attempt: 2 });
   releaseHangs(); // A's stranded run ends now: the engine completes only a processing job, so nothing changes
-  await new Promise((r) => setTimeout(r, 100));
+  await f.jobs.drain(10_000); // A's engine (the harness's): waits for that run
   t.same((await f.jobs.get(job.id))!.result, { node: 'B', attempt: 2 }, 'a second completion changes nothing');
   t.equal(await f.inputRows(), 0);
 });
