@@ -217,3 +217,19 @@ t.test('shared: a job whose every run dies with its node is failed with a reason
   t.match(done.error?.message, /given up after 2 attempts: each run stopped with its node/);
   t.equal(await f.inputRows(), 0, 'the input row is deleted when the job ends');
 });
+
+t.test('shared: a job left processing with nothing to run it is failed by a starting node; queued ones are not', { skip: missing }, async (t) => {
+  const f = await sharedFleet();
+  t.teardown(() => f.close());
+  const a = (await f.node('A')) as BullJobQueue<Node>;
+  const { job: orphan } = await f.jobs.create({ family: 'receipt' }); // its node died before queueing it
+  const { job: queued } = await f.jobs.create({ family: 'receipt' });
+  await a.submit(echo, queued.id, { json: { text: 'q', n: 1 }, bytes: { a: Buffer.from('a'), b: Buffer.from('b') } }); // no worker yet
+  t.equal(await a.failOrphans(50), 1, 'one orphan');
+  const o = (await f.jobs.get(orphan.id))!;
+  t.equal(o.status, 'failed');
+  t.match(o.error?.message, /stopped while this job was processing/);
+  t.equal((await f.jobs.get(queued.id))!.status, 'processing', 'the queued job is left to the queue');
+  await a.start();
+  t.equal((await ended(f.jobs, queued.id)).status, 'completed');
+});
