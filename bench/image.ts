@@ -155,21 +155,25 @@ if (!SKIP_HTTP) {
 // ------------------------------------------------------------------ 2. chroma key vs ffmpeg
 const ffmpegOk = spawnSync('ffmpeg', ['-version']).error === undefined;
 const chromaRows: Array<Record<string, string | number>> = [];
+const stepRows: Array<Record<string, string | number>> = [];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-bench-image-'));
 for (const n of SKIP_CHROMA ? [] : sizes) {
   const g = inputs[n]!.green;
   const runs = 3;
   const ours: number[] = [];
   let oursIou = 0, key = '';
+  const steps: Record<string, number[]> = {};
   for (let i = 0; i < runs + 1; i++) {
     const t0 = performance.now();
     const r = await chromaKey({ image: g.png, color: 'auto', trimTransparent: false });
     if (i > 0) ours.push(performance.now() - t0);
+    if (i > 0) for (const [k, v] of Object.entries(r.timings_ms)) (steps[k] ??= []).push(v);
     const rgba = await decodeRgba(r.png);
     oursIou = iou(rgba.data, 4, g.alpha);
     key = r.removedColor;
   }
-  chromaRows.push({ tool: 'sejong chroma-key (in-process, auto colour + tolerance)', input: `${n}x${n}`, 'p50 ms': Math.round(pct(ours, 50)), 'alpha IoU': oursIou.toFixed(4), settings: `auto → ${key}` });
+  stepRows.push({ input: `${n}x${n}`, ...Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, r1(pct(v, 50))])) });
+  chromaRows.push({ tool: 'sejong chroma-key (in-process, auto colour + tolerance)', input: `${n}x${n}`, 'p50 ms': Math.round(pct(ours, 50)), 'alpha IoU': oursIou.toFixed(4), settings: `auto → ${key}`, load: os.loadavg()[0]!.toFixed(1) });
   if (ffmpegOk) {
     const src = path.join(tmp, `g${n}.png`);
     fs.writeFileSync(src, g.png);
@@ -191,7 +195,7 @@ for (const n of SKIP_CHROMA ? [] : sizes) {
       execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', src, '-vf', `chromakey=0x${key.slice(1)}:${best.sim}:${best.blend},format=rgba`, '-frames:v', '1', path.join(tmp, `o${n}.png`)]);
       times.push(performance.now() - t0);
     }
-    chromaRows.push({ tool: 'ffmpeg -vf chromakey (CLI: decode + key + PNG encode)', input: `${n}x${n}`, 'p50 ms': Math.round(pct(times, 50)), 'alpha IoU': best.iou.toFixed(4), settings: `same colour, best of grid: similarity ${best.sim}, blend ${best.blend}` });
+    chromaRows.push({ tool: 'ffmpeg -vf chromakey (CLI: decode + key + PNG encode)', input: `${n}x${n}`, 'p50 ms': Math.round(pct(times, 50)), 'alpha IoU': best.iou.toFixed(4), settings: `same colour, best of grid: similarity ${best.sim}, blend ${best.blend}`, load: os.loadavg()[0]!.toFixed(1) });
   }
 }
 fs.rmSync(tmp, { recursive: true, force: true });
@@ -240,4 +244,5 @@ console.log(`image: >= ${REQUESTS} requests per cell, ${INFLIGHT || '2 x workers
 if (httpRows.length) console.log('\nHTTP API\n' + table(httpRows));
 if (scaleRows.length) console.log('\nScaling 1 -> 2 workers\n' + table(scaleRows));
 if (chromaRows.length) console.log('\nChroma key vs ffmpeg' + (ffmpegOk ? '' : ' (ffmpeg not installed: apt-get install -y ffmpeg)') + '\n' + table(chromaRows));
+if (stepRows.length) console.log('\nChroma key steps, p50 ms (timings_ms)\n' + table(stepRows));
 if (qset.length) console.log(`\nQR recognize vs jsQR (${qset.length} images: 7 distortions of tests + 12 random perspective/noise/contrast/blur/rotation)\n` + table(qrRows));
