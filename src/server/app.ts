@@ -200,9 +200,16 @@ export class HttpServer {
     };
 
     // auth and rate limit need only the headers: decide before reading a body
+    let authP: Promise<Principal> | undefined;
     try {
       if (paramError) throw paramError;
-      ctx.principal = authenticate(ctx, route, outHeaders);
+      const who = authenticate(ctx, route, outHeaders);
+      if (who instanceof Promise) {
+        // shared counters (Redis): the answer comes back on a later turn; the body read starts now (uWS needs its
+        // handlers attached in this turn), still under the route cap and the body budget
+        authP = who;
+        authP.catch(() => undefined);
+      } else ctx.principal = who;
     } catch (e) {
       release();
       return fail(e);
@@ -227,12 +234,21 @@ export class HttpServer {
       const aborted = new Promise<never>((_, reject) => state.closeHandlers.push(() => reject(new Error('aborted'))));
       aborted.catch(() => undefined);
       bodyP = Promise.race([readBody(res, maxBytes, state, (size) => lease.ensure(size)), aborted]);
+      bodyP.catch(() => undefined); // read later, or never when the (shared-mode) rate limit refuses first
     }
     let streamOpened = false;
 
     void (async () => {
       try {
         let raw: Buffer;
+        if (authP) {
+          try {
+            ctx.principal = await authP;
+          } catch (e) {
+            if (hasBody) outHeaders.connection = 'close'; // the body still on its way is not read
+            throw e;
+          }
+        }
         try {
           raw = await bodyP;
         } catch (e) {
