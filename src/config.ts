@@ -82,6 +82,7 @@ export const SETTINGS = {
   queueSize: s('SEJONG_QUEUE_SIZE', '64', int(1, 100000), 'Tasks that may wait for a worker; beyond it requests get 503 SERVICE_BUSY.'),
   queueWaitMs: s('SEJONG_QUEUE_WAIT_MS', '10000', int(100, 600_000), 'Synchronous requests whose estimated wait for a worker (moving average of task durations) exceeds this get 503 SERVICE_BUSY with Retry-After; async jobs wait instead.'),
   taskTimeoutMs: s('SEJONG_TASK_TIMEOUT_MS', '30000', int(100, 3_600_000), 'Time budget of one worker task once running; past it the task is stopped and fails with 503 SERVICE_BUSY (an async job ends failed with it).'),
+  workerNice: s('SEJONG_WORKER_NICE', '10', int(0, 19), 'Scheduling niceness added to the pool\'s worker threads (Linux: per thread), so the event loop wins a core over pixel work when both want one; 0 = same priority.'),
   taskHeapMb: s('SEJONG_TASK_HEAP_MB', '1024', int(64, 16384), 'V8 old-generation limit of each worker thread in MB (image pixels are bounded by the pixel caps).'),
   adminKey: s('SEJONG_ADMIN_KEY', '', str, 'Bootstrap admin key. Unset on first start: one is generated, stored hashed and printed once.'),
   logLevel: s('SEJONG_LOG_LEVEL', 'info', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'Log level (pino).'),
@@ -132,6 +133,10 @@ export const SETTINGS = {
   databaseUrl: s('SEJONG_DATABASE_URL', '', dsn('postgres', 'postgresql'), 'Shared (fleet) mode: PostgreSQL URL of the system of record (postgres://user:pass@host:port/db). Set together with SEJONG_REDIS_URL; unset = embedded LMDB mode.'),
   redisUrl: s('SEJONG_REDIS_URL', '', dsn('redis', 'rediss'), 'Shared (fleet) mode: Redis URL for exact rate limits, the work queue and fleet-wide notices (redis://host:port). Set together with SEJONG_DATABASE_URL.'),
   engineConnectMs: s('SEJONG_ENGINE_CONNECT_MS', '5000', int(100, 600_000), 'Shared mode: how long start-up waits for PostgreSQL and Redis before it exits with an error naming the one that did not answer.'),
+  queueConcurrency: s('SEJONG_QUEUE_CONCURRENCY', '0', int(0, 1000), 'Shared mode: jobs this node runs at once from the shared queue (0 = twice SEJONG_WORKERS: a job waits on the pool or a provider part of the time).'),
+  queueAttempts: s('SEJONG_QUEUE_ATTEMPTS', '3', int(1, 100), 'Shared mode: runs a job may start (a node dying mid-job costs one); past it the job fails with a reason.'),
+  queueLockMs: s('SEJONG_QUEUE_LOCK_MS', '30000', int(500, 3_600_000), 'Shared mode: a running job\'s lock, renewed at half this by its node; a node silent this long has stalled and its job is taken again.'),
+  queueStalledMs: s('SEJONG_QUEUE_STALLED_MS', '30000', int(200, 3_600_000), 'Shared mode: how often each node looks for stalled jobs (of nodes that died mid-job) to hand out again.'),
   nodeName: s('SEJONG_NODE_NAME', '', str, 'Name of this node in a fleet (logs, metrics, the worker name in the shared queue); default host name and process id.'),
 } as const;
 

@@ -7,6 +7,7 @@ import type { Engines } from './shared/engines.js';
 import type { BlobStore } from './store/blobs.js';
 import type { VerificationStore } from './store/verifications.js';
 import type { JobEngine } from './jobs/engine.js';
+import type { JobQueue } from './jobs/queue.js';
 import type { WorkerPool } from './pool/pool.js';
 import type { KeyStore } from './auth/keys.js';
 import type { RateLimiter } from './auth/rate-limit.js';
@@ -59,6 +60,8 @@ export interface Services {
   /** e-KYC verification audit records */
   verifications: VerificationStore;
   jobs: JobEngine;
+  /** where async job work runs: in-process (embedded) or the shared BullMQ queue (any node); chosen at start */
+  queue: JobQueue<Services>;
   pool: WorkerPool;
   keys: KeyStore;
   limiter: RateLimiter;

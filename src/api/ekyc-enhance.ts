@@ -6,7 +6,9 @@ import { form } from '../server/validate.js';
 import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import type { Services } from '../services.js';
 import type { Family } from '../jobs/families.js';
-import type { Completion, JobRecord } from '../jobs/engine.js';
+import type { Completion } from '../jobs/engine.js';
+import { defineRunner, type JobInput, type Runner } from '../jobs/runners.js';
+import type { PrivacyRegion } from '../enhance/tiling.js';
 import { Callbacks } from '../providers/callbacks.js';
 import { LmdbCallbackRepository, type CallbackRepository } from '../providers/callback-repo.js';
 import { PgCallbackRepository } from '../providers/callback-repo-pg.js';
@@ -62,7 +64,7 @@ const statusUrl = (s: Services, family: Family, id: string) =>
  * Create the job, register its callback, run the work in the background. Without a callback the request waits for
  * the outcome (synchronous mode); with one it answers 202 at once and the completion is POSTed.
  */
-async function startJob(
+async function startJob<I extends JobInput>(
   ctx: Ctx,
   opts: {
     family: Family;
@@ -71,7 +73,8 @@ async function startJob(
     tenant?: string;
     callbackUrl?: string;
     callbackMeta?: unknown;
-    work: (job: JobRecord) => Promise<Completion>;
+    runner: Runner<I, Services>;
+    input: I;
   },
 ): Promise<object> {
   const { services } = ctx;
@@ -82,26 +85,18 @@ async function startJob(
   if (callbackUrl) {
     await callbacksOf(services).register({ jobId: job.id, url: callbackUrl, meta: opts.callbackMeta, type: opts.family === 'ekyc_enhance' ? 'ekyc.enhance' : 'ekyc.pipeline' });
   }
-  let thrown: unknown;
-  const done = jobs.run(job.id, async () => {
-    try {
-      const c = await opts.work(job);
-      await services.spend.record({ keyId: ctx.principal.keyId, tenant: opts.tenant, family: opts.family, cost: c.actualCost ?? opts.estimatedCost, at: services.clock.now() });
-      return c;
-    } catch (e) {
-      thrown = e;
-      throw e;
-    }
-  });
   ctx.logExtra.jobId = job.id;
   if (callbackUrl) {
+    // answered at once: the work goes to the queue (any node of a fleet may run it)
+    await services.queue.submit(opts.runner, job.id, opts.input);
     return reply.json({
       success: true, jobId: job.id, accessKey, status: 'processing',
       statusUrl: statusUrl(services, opts.family, job.id), enhancedImageUrl: imageUrl(services, opts.family, job.id),
       estimatedCostUsd: opts.estimatedCost, callback: { url: callbackUrl },
     }, 202);
   }
-  await done;
+  // synchronous mode: the request waits for its own job, so the work runs here, on the node holding the request
+  const { thrown } = await services.queue.runHere(opts.runner, job.id, opts.input);
   if (thrown) {
     if (isApiError(thrown)) throw thrown;
     throw new ApiError('INTERNAL_ERROR', `Processing failed: ${(thrown as Error)?.message ?? String(thrown)}`, { details: { jobId: job.id } });
@@ -111,6 +106,79 @@ async function startJob(
   return { ...j.result, accessKey };
 }
 
+// ------------------------------------------------------------------ the runners (any node runs an async job)
+/** a privacy region as JSON (the same fields as PrivacyRegion) */
+type Region = { [K in keyof PrivacyRegion]: PrivacyRegion[K] };
+type EnhanceInput = JobInput<{ docType: DocType; mode: PrivacyMode; regions: Region[]; tenant: string | null; keyId: string | null }, 'image'>;
+type PipelineInput = JobInput<{
+  docType: DocType | null; privacyMode: PrivacyMode | null; privacyRegions: Region[] | null;
+  skipCrop: boolean; skipOcr: boolean; skipEnhance: boolean; cost: number; tenant: string | null; keyId: string | null;
+}, 'image'>;
+
+const recordSpend = (services: Services, a: { keyId: string | null; tenant: string | null }, family: Family, cost: number) =>
+  services.spend.record({ keyId: a.keyId ?? undefined, tenant: a.tenant ?? undefined, family, cost, at: services.clock.now() });
+
+export const enhanceRunner = defineRunner<EnhanceInput, Services>('ekyc-enhance', async ({ json: a, bytes }, { services, jobId, progress }) => {
+  const e = await runEnhance(services, {
+    image: bytes.image,
+    regions: a.regions,
+    onProgress: (p, tiles) => progress(p, { tilesProcessed: tiles }),
+  });
+  const result = {
+    success: true,
+    jobId,
+    status: 'completed',
+    docType: a.docType,
+    privacyMode: a.mode,
+    privacyRegions: e.regions,
+    enhancedImageUrl: imageUrl(services, 'ekyc_enhance', jobId),
+    qualityBefore: qualitySummary(e.qualityBefore),
+    qualityAfter: qualitySummary(e.qualityAfter),
+    tilesProcessed: e.tilesProcessed,
+    processingTimeMs: e.processingTimeMs,
+    estimatedCostUsd: COSTS.enhance,
+    tenantId: a.tenant,
+    width: e.width,
+    height: e.height,
+    filters: e.params.params,
+  };
+  await recordSpend(services, a, 'ekyc_enhance', COSTS.enhance);
+  return { result, blobs: { image: { bytes: e.jpeg, contentType: 'image/jpeg' }, png: { bytes: e.png, contentType: 'image/png' } }, actualCost: COSTS.enhance };
+});
+
+export const pipelineRunner = defineRunner<PipelineInput, Services>('ekyc-pipeline', async ({ json: a, bytes }, { services, jobId, progress }) => {
+  const t0 = Date.now();
+  const skip = { skipCrop: a.skipCrop, skipOcr: a.skipOcr, skipEnhance: a.skipEnhance };
+  const c: PipelineContext = await runPipeline(services, {
+    image: bytes.image,
+    docType: a.docType ?? undefined,
+    privacyMode: a.privacyMode ?? undefined,
+    privacyRegions: a.privacyRegions ?? undefined,
+    ...skip,
+    enhancedImageUrl: imageUrl(services, 'ekyc_pipeline', jobId),
+    onProgress: (p) => progress(p),
+  });
+  const result = {
+    success: true,
+    jobId,
+    status: 'completed',
+    docType: c.docType ?? null,
+    docTypeSource: c.docTypeSource,
+    docTypeConfidence: c.docTypeConfidence ?? null,
+    steps: { perspectiveCrop: c.steps.perspectiveCrop, qualityAnalysis: c.steps.qualityAnalysis, ocr: c.steps.ocr, enhance: c.steps.enhance },
+    totalTimeMs: Date.now() - t0,
+    estimatedCostUsd: a.cost,
+    tenantId: a.tenant,
+  };
+  const blobs: Completion['blobs'] = {};
+  if (c.enhanced) {
+    blobs.image = { bytes: c.enhanced.jpeg, contentType: 'image/jpeg' };
+    blobs.png = { bytes: c.enhanced.png, contentType: 'image/png' };
+  }
+  await recordSpend(services, a, 'ekyc_pipeline', a.cost);
+  return { result, blobs, actualCost: a.cost };
+});
+
 // ------------------------------------------------------------------ POST /api/v1/ekyc/enhance
 async function enhanceHandler(ctx: Ctx<EnhanceFields>): Promise<object> {
   const b = ctx.body;
@@ -118,7 +186,6 @@ async function enhanceHandler(ctx: Ctx<EnhanceFields>): Promise<object> {
   const { mode, regions } = resolveRegions(b.doc_type, b.privacy_mode as PrivacyMode | undefined, explicit);
   const callbackMeta = parseMeta(b.callback_meta);
   const image = ctx.files.image!.data;
-  const { services } = ctx;
   return startJob(ctx, {
     family: 'ekyc_enhance',
     estimatedCost: COSTS.enhance,
@@ -126,32 +193,8 @@ async function enhanceHandler(ctx: Ctx<EnhanceFields>): Promise<object> {
     tenant: b.tenant_id,
     callbackUrl: b.callback_url,
     callbackMeta,
-    work: async (job) => {
-      const e = await runEnhance(services, {
-        image,
-        regions,
-        onProgress: (p, tiles) => services.jobs.progress(job.id, p, { tilesProcessed: tiles }),
-      });
-      const result = {
-        success: true,
-        jobId: job.id,
-        status: 'completed',
-        docType: b.doc_type,
-        privacyMode: mode,
-        privacyRegions: e.regions,
-        enhancedImageUrl: imageUrl(services, 'ekyc_enhance', job.id),
-        qualityBefore: qualitySummary(e.qualityBefore),
-        qualityAfter: qualitySummary(e.qualityAfter),
-        tilesProcessed: e.tilesProcessed,
-        processingTimeMs: e.processingTimeMs,
-        estimatedCostUsd: COSTS.enhance,
-        tenantId: b.tenant_id ?? null,
-        width: e.width,
-        height: e.height,
-        filters: e.params.params,
-      };
-      return { result, blobs: { image: { bytes: e.jpeg, contentType: 'image/jpeg' }, png: { bytes: e.png, contentType: 'image/png' } }, actualCost: COSTS.enhance };
-    },
+    runner: enhanceRunner,
+    input: { json: { docType: b.doc_type, mode, regions, tenant: b.tenant_id ?? null, keyId: ctx.principal.keyId ?? null }, bytes: { image } },
   });
 }
 
@@ -165,7 +208,6 @@ async function pipelineHandler(ctx: Ctx<PipelineFields>): Promise<object> {
   const skip = { skipCrop: b.skip_crop ?? false, skipOcr: b.skip_ocr ?? false, skipEnhance: b.skip_enhance ?? false };
   const cost = pipelineCost(skip);
   const image = ctx.files.image!.data;
-  const { services } = ctx;
   return startJob(ctx, {
     family: 'ekyc_pipeline',
     estimatedCost: cost,
@@ -173,35 +215,13 @@ async function pipelineHandler(ctx: Ctx<PipelineFields>): Promise<object> {
     tenant: b.tenant_id,
     callbackUrl: b.callback_url,
     callbackMeta,
-    work: async (job) => {
-      const t0 = Date.now();
-      const c: PipelineContext = await runPipeline(services, {
-        image,
-        docType: b.doc_type as DocType | undefined,
-        privacyMode: b.privacy_mode as PrivacyMode | undefined,
-        privacyRegions: explicit,
-        ...skip,
-        enhancedImageUrl: imageUrl(services, 'ekyc_pipeline', job.id),
-        onProgress: (p) => services.jobs.progress(job.id, p),
-      });
-      const result = {
-        success: true,
-        jobId: job.id,
-        status: 'completed',
-        docType: c.docType ?? null,
-        docTypeSource: c.docTypeSource,
-        docTypeConfidence: c.docTypeConfidence ?? null,
-        steps: { perspectiveCrop: c.steps.perspectiveCrop, qualityAnalysis: c.steps.qualityAnalysis, ocr: c.steps.ocr, enhance: c.steps.enhance },
-        totalTimeMs: Date.now() - t0,
-        estimatedCostUsd: cost,
-        tenantId: b.tenant_id ?? null,
-      };
-      const blobs: Completion['blobs'] = {};
-      if (c.enhanced) {
-        blobs.image = { bytes: c.enhanced.jpeg, contentType: 'image/jpeg' };
-        blobs.png = { bytes: c.enhanced.png, contentType: 'image/png' };
-      }
-      return { result, blobs, actualCost: cost };
+    runner: pipelineRunner,
+    input: {
+      json: {
+        docType: b.doc_type ?? null, privacyMode: b.privacy_mode ?? null, privacyRegions: explicit ?? null, ...skip,
+        cost, tenant: b.tenant_id ?? null, keyId: ctx.principal.keyId ?? null,
+      },
+      bytes: { image },
     },
   });
 }

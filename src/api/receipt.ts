@@ -6,11 +6,30 @@ import { z } from 'zod';
 import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
 import type { ReceiptOutput } from '../tasks/receipt.js';
+import type { Services } from '../services.js';
+import { defineRunner, type JobInput } from '../jobs/runners.js';
 
 const MB = 1024 * 1024;
 // unknown query parameters (cache-busters) are ignored on this GET result route; key is still checked
 const imageQuery = z.object({ key: z.string().min(1).max(200).optional() });
 const iso = (t?: number) => (t === undefined ? null : new Date(t).toISOString());
+
+/** The work of a receipt_ job (any node): the pixels of the image checked at acceptance. */
+export const receiptRunner = defineRunner<JobInput<Record<string, never>, 'image'>, Services>('receipt', async (input, { services }) => {
+  const t0 = performance.now();
+  const r = await services.pool.run<ReceiptOutput>('receipt', { image: input.bytes.image, field: 'image', maxPixels: services.config.maxInputPixels });
+  const png = Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength);
+  return {
+    result: {
+      width: r.width, height: r.height, dpi: r.dpi, format: 'PNG', bitDepth: 1, fileSize: png.length,
+      angle: r.angle, angleSource: r.angleSource, paperFound: r.paperFound, paperCorners: r.paperCorners, cropBox: r.cropBox,
+      threshold: r.threshold, steps: r.steps, inputDimensions: [r.inputWidth, r.inputHeight],
+      processingTimeMs: Math.round(performance.now() - t0),
+    },
+    blobs: { image: { bytes: png, contentType: 'image/png' } },
+    actualCost: 0,
+  };
+});
 
 async function optimize(ctx: Ctx) {
   const { services } = ctx;
@@ -18,21 +37,7 @@ async function optimize(ctx: Ctx) {
   // header check now (bad image → 4xx at once, no job), pixels in the background
   await services.pool.run('image-info', { image: bytes, field: 'image', maxPixels: services.config.maxInputPixels }, { transfer: false });
   const { job, accessKey } = await services.jobs.create({ family: 'receipt', owner: ctx.principal.keyId, estimatedCost: 0, meta: {} });
-  void services.jobs.run(job.id, async () => {
-    const t0 = performance.now();
-    const r = await services.pool.run<ReceiptOutput>('receipt', { image: bytes, field: 'image', maxPixels: services.config.maxInputPixels });
-    const png = Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength);
-    return {
-      result: {
-        width: r.width, height: r.height, dpi: r.dpi, format: 'PNG', bitDepth: 1, fileSize: png.length,
-        angle: r.angle, angleSource: r.angleSource, paperFound: r.paperFound, paperCorners: r.paperCorners, cropBox: r.cropBox,
-        threshold: r.threshold, steps: r.steps, inputDimensions: [r.inputWidth, r.inputHeight],
-        processingTimeMs: Math.round(performance.now() - t0),
-      },
-      blobs: { image: { bytes: png, contentType: 'image/png' } },
-      actualCost: 0,
-    };
-  });
+  await services.queue.submit(receiptRunner, job.id, { json: {}, bytes: { image: bytes } });
   ctx.logExtra.jobId = job.id;
   return { success: true, jobId: job.id, accessKey, status: 'processing' };
 }

@@ -14,6 +14,9 @@ import { LmdbJobRepo } from '../jobs/repo-lmdb.js';
 import { PgJobRepo } from '../jobs/repo-pg.js';
 import { Sealer } from '../jobs/sealed-keys.js';
 import { JobEngine } from '../jobs/engine.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { LocalJobQueue } from '../jobs/queue-local.js';
+import { BullJobQueue } from '../jobs/queue-bullmq.js';
 import { WorkerPool } from '../pool/pool.js';
 import { KeyStore } from '../auth/keys.js';
 import { RateLimiter } from '../auth/rate-limit.js';
@@ -67,10 +70,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const { blobs, jobRepo, verifications } = jobStorage(engines);
   const jobs = new JobEngine({ repo: jobRepo, sealer: new Sealer(store) }, blobs, clock, config.tombstoneDays * 86400_000);
   const keys = new KeyStore(store);
-  const pool = new WorkerPool({ workers: config.workers, queueSize: config.queueSize, waitBudgetMs: config.queueWaitMs, taskTimeoutMs: config.taskTimeoutMs, heapMb: config.taskHeapMb, workerData: { maxInputPixels: config.maxInputPixels } });
+  const pool = new WorkerPool({ workers: config.workers, queueSize: config.queueSize, waitBudgetMs: config.queueWaitMs, taskTimeoutMs: config.taskTimeoutMs, heapMb: config.taskHeapMb, nice: config.workerNice, workerData: { maxInputPixels: config.maxInputPixels } });
   let port = config.port;
   const services: Services = {
     config, clock, log, engines, store, blobs, verifications, jobs, pool, keys,
+    queue: undefined as unknown as JobQueue<Services>, // set just below (the queue runs jobs with these services)
     limiter: new RateLimiter(store),
     fetcher: new SafeFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs, maxBytes: Math.round(config.fetchMaxMb * 1048576), selfPort: () => port }),
     requestLog: new RequestLog(store, config.logRetentionDays * 86400_000),
@@ -78,10 +82,11 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     baseUrl: () => config.publicUrl || `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
     ext: {},
   };
+  services.queue = await openJobQueue(services);
   const generatedAdminKey = await ensureAdminKey(services, opts.printSecret);
   // embedded: this node is alone on its store, so what it left processing died with it. Shared: other nodes may be
   // running those jobs; a dead node's jobs are recovered by the queue (stalled jobs), not by a starting node.
-  const recovered = engines.mode === 'embedded' ? await jobs.recoverInterrupted() : 0;
+  const recovered = await services.queue.recover();
   if (recovered) log.warn({ msg: 'jobs interrupted by a previous stop were marked failed', count: recovered });
 
   const modules = await loadApiModules();
@@ -89,6 +94,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   let openApi: string | undefined;
   services.ext.openApiJson = () => (openApi ??= JSON.stringify(buildOpenApi(routes, '3.6.0')));
   for (const m of modules) await m.mod.start?.(services);
+  await services.queue.start(); // every api module has defined its job runners by now
   const metricsServer = config.metrics ? await startMetrics(services) : undefined;
   const http = new HttpServer(services, routes);
   services.readiness = new Readiness(services, () => http.isDraining);
@@ -106,6 +112,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       await http.close();
       metricsServer?.close();
       for (const m of [...modules].reverse()) await m.mod.stop?.(services);
+      await services.queue.close();
       await jobs.drain();
       await services.limiter.close();
       await services.requestLog.flush();
@@ -124,6 +131,23 @@ function jobStorage(engines: Engines) {
     return { blobs: new PgBlobStore(engines.pg), jobRepo: new PgJobRepo(engines.pg), verifications: new PgVerificationStore(engines.pg) };
   }
   return { blobs: new LmdbBlobStore(engines.store), jobRepo: new LmdbJobRepo(engines.store), verifications: new LmdbVerificationStore(engines.store) };
+}
+
+/** The one place the job queue is chosen: in-process when embedded, the shared BullMQ queue in shared mode. */
+async function openJobQueue(services: Services): Promise<JobQueue<Services>> {
+  const { engines, config, jobs, log } = services;
+  if (engines.mode === 'embedded') return new LocalJobQueue<Services>({ jobs, services });
+  return BullJobQueue.open<Services>({ jobs, services }, {
+    pg: engines.pg,
+    connect: () => engines.queueRedis(),
+    node: engines.node,
+    concurrency: config.queueConcurrency || Math.max(4, 2 * config.workers),
+    attempts: config.queueAttempts,
+    lockMs: config.queueLockMs,
+    stalledMs: config.queueStalledMs,
+    timeoutMs: config.engineConnectMs,
+    log,
+  });
 }
 
 /** The metrics registry over this server's services; its own listener when SEJONG_METRICS_ADDR is set. */
