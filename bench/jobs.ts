@@ -38,7 +38,7 @@ ai(server.services);
 await Promise.all([0, 1, 2, 3].map(async () => {
   const r = await server.req('/api/v1/text-to-image/generate', { method: 'POST', json: { model: 'fam-b-2.5-flash-image', prompt: 'warm-up' } });
   const { jobId } = (await r.json()) as { jobId: string };
-  while (server.services.jobs.get(jobId)?.status === 'processing') await new Promise((res) => setTimeout(res, 20));
+  while ((await server.services.jobs.get(jobId))?.status === 'processing') await new Promise((res) => setTimeout(res, 20));
 }));
 famb.reset();
 famb.latencyMs = LATENCY;
@@ -82,7 +82,8 @@ const acceptSecs = (performance.now() - tStart) / 1000;
 // wait for every job to finish
 const deadline = Date.now() + 300_000;
 for (;;) {
-  const pending = ids.filter((id) => id && server.services.jobs.get(id)?.status === 'processing').length;
+  const states = await Promise.all(ids.map(async (id) => (id ? (await server.services.jobs.get(id))?.status : undefined)));
+  const pending = states.filter((st) => st === 'processing').length;
   if (!pending || Date.now() > deadline) break;
   await new Promise((r) => setTimeout(r, 50));
 }
@@ -98,8 +99,9 @@ for (const rec of famb.requests) {
 }
 const toComplete: number[] = [];
 let completed = 0, failed = 0;
-ids.forEach((id, i) => {
-  const j = id ? server.services.jobs.get(id) : undefined;
+const records = await Promise.all(ids.map((id) => (id ? server.services.jobs.get(id) : undefined)));
+ids.forEach((_id, i) => {
+  const j = records[i];
   if (j?.status === 'completed') completed++;
   if (j?.status === 'failed') failed++;
   const a = answered.get(i);

@@ -7,6 +7,8 @@ import { form } from '../server/validate.js';
 import { estimateTokenCost, tokenCost } from '../catalog/catalog.js';
 import { ai, formTtlHours, iso, jobError, MAX_PROMPT, poolRun, startAi } from '../providers/ai/service.js';
 import type { Services } from '../services.js';
+import { defineRunner, type JobInput } from '../jobs/runners.js';
+import { ApiError } from '../domain/errors.js';
 
 export const DEFAULT_ANALYZE_MODEL = 'fam-b-3-flash-preview';
 export const DEFAULT_ANALYZE_PROMPT = 'Describe this image in detail: objects, people, text (transcribed exactly), colours and layout.';
@@ -26,6 +28,33 @@ type Fields = z.infer<typeof fields>;
 export async function start(services: Services): Promise<void> {
   await startAi(services);
 }
+
+type AnalyzeInput = JobInput<{
+  model: string; preset: 'ocr' | 'qr' | 'enhance' | null; prompt: string; temperature: number; keyId: string | null; mime: string;
+}, 'image'>;
+
+/** The work of an analyze_ job (any node): optional preprocessing in the pool, then the provider call. */
+export const analyzeRunner = defineRunner<AnalyzeInput, Services>('analyze', async ({ json: a, bytes }, { services, progress }) => {
+  const t0 = performance.now();
+  const gw = ai(services);
+  const m = gw.catalog.get(a.model);
+  if (!m) throw new ApiError('INTERNAL_ERROR', `The model ${a.model} is no longer in this node's catalog`);
+  let image = { data: new Uint8Array(bytes.image.buffer, bytes.image.byteOffset, bytes.image.byteLength), mime: a.mime };
+  let steps: string[] = [];
+  if (a.preset) {
+    const p = await poolRun<{ bytes: Uint8Array; mime: string; steps: string[] }>(services, 'analyze-preprocess', { image: image.data, preset: a.preset, maxPixels: services.config.maxInputPixels });
+    image = { data: p.bytes, mime: p.mime };
+    steps = p.steps;
+    await progress(0.3);
+  }
+  const r = await gw.text(m, { prompt: a.prompt, maxTokens: ANALYZE_MAX_TOKENS, temperature: a.temperature, image });
+  const actualCost = tokenCost(m, r.usage);
+  await services.spend.record({ keyId: a.keyId ?? undefined, family: 'analyze', cost: actualCost, at: services.clock.now() });
+  return {
+    result: { text: r.text, model: m.id, usage: r.usage, preprocessing: a.preset ? { preset: a.preset, steps } : null, processingTimeMs: Math.round(performance.now() - t0) },
+    actualCost,
+  };
+});
 
 async function analyze(ctx: Ctx<Fields>) {
   const b = ctx.body;
@@ -49,23 +78,9 @@ async function analyze(ctx: Ctx<Fields>) {
     family: 'analyze', owner: keyId, ttlHours: b.ttlHours, estimatedCost,
     meta: { model: m.id, preset: preset ?? null, temperature },
   });
-  void services.jobs.run(job.id, async () => {
-    const t0 = performance.now();
-    let image = { data: src.bytes, mime: src.mime };
-    let steps: string[] = [];
-    if (preset) {
-      const p = await poolRun<{ bytes: Uint8Array; mime: string; steps: string[] }>(services, 'analyze-preprocess', { image: src.bytes, preset, maxPixels: services.config.maxInputPixels });
-      image = { data: p.bytes, mime: p.mime };
-      steps = p.steps;
-      await services.jobs.progress(job.id, 0.3);
-    }
-    const r = await gw.text(m, { prompt: promptText, maxTokens: ANALYZE_MAX_TOKENS, temperature, image });
-    const actualCost = tokenCost(m, r.usage);
-    await services.spend.record({ keyId, family: 'analyze', cost: actualCost, at: services.clock.now() });
-    return {
-      result: { text: r.text, model: m.id, usage: r.usage, preprocessing: preset ? { preset, steps } : null, processingTimeMs: Math.round(performance.now() - t0) },
-      actualCost,
-    };
+  await services.queue.submit(analyzeRunner, job.id, {
+    json: { model: m.id, preset: preset ?? null, prompt: promptText, temperature, keyId: keyId ?? null, mime: src.mime },
+    bytes: { image: Buffer.from(src.bytes.buffer, src.bytes.byteOffset, src.bytes.byteLength) },
   });
   return { success: true, jobId: job.id, accessKey, status: 'processing', model: m.id, estimatedCost };
 }
@@ -81,8 +96,8 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/analyze/status/:job_id', auth: 'job', tags: ['Image Analysis'],
     summary: 'Status of an analysis job; result is the model\'s answer text',
-    handler: (ctx) => {
-      const j = ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, 'analyze');
+    handler: async (ctx) => {
+      const j = await ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, 'analyze');
       const r = j.result ?? {};
       return {
         jobId: j.id, status: j.status, model: j.meta.model,

@@ -6,8 +6,12 @@ import { form } from '../server/validate.js';
 import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import type { Services } from '../services.js';
 import type { Family } from '../jobs/families.js';
-import type { Completion, JobRecord } from '../jobs/engine.js';
+import type { Completion } from '../jobs/engine.js';
+import { defineRunner, type JobInput, type Runner } from '../jobs/runners.js';
+import type { PrivacyRegion } from '../enhance/tiling.js';
 import { Callbacks } from '../providers/callbacks.js';
+import { LmdbCallbackRepository, type CallbackRepository } from '../providers/callback-repo.js';
+import { PgCallbackRepository } from '../providers/callback-repo-pg.js';
 import { DOC_TYPES, PRIVACY_MODES, parsePrivacyRegions, resolveRegions, type DocType, type PrivacyMode } from '../enhance/privacy.js';
 import { runEnhance, qualitySummary } from '../enhance/pipeline.js';
 import { runPipeline, type PipelineContext } from '../enhance/ekyc-pipeline.js';
@@ -37,7 +41,7 @@ type EnhanceFields = z.infer<typeof enhanceFields>;
 type PipelineFields = z.infer<typeof pipelineFields>;
 
 const callbacksOf = (s: Services): Callbacks => {
-  const c = s.ext.callbacks as Callbacks | undefined;
+  const c = s.ext.callbacks;
   if (!c) throw new ApiError('INTERNAL_ERROR', 'The callback dispatcher is not running');
   return c;
 };
@@ -60,7 +64,7 @@ const statusUrl = (s: Services, family: Family, id: string) =>
  * Create the job, register its callback, run the work in the background. Without a callback the request waits for
  * the outcome (synchronous mode); with one it answers 202 at once and the completion is POSTed.
  */
-async function startJob(
+async function startJob<I extends JobInput>(
   ctx: Ctx,
   opts: {
     family: Family;
@@ -69,7 +73,8 @@ async function startJob(
     tenant?: string;
     callbackUrl?: string;
     callbackMeta?: unknown;
-    work: (job: JobRecord) => Promise<Completion>;
+    runner: Runner<I, Services>;
+    input: I;
   },
 ): Promise<object> {
   const { services } = ctx;
@@ -80,34 +85,99 @@ async function startJob(
   if (callbackUrl) {
     await callbacksOf(services).register({ jobId: job.id, url: callbackUrl, meta: opts.callbackMeta, type: opts.family === 'ekyc_enhance' ? 'ekyc.enhance' : 'ekyc.pipeline' });
   }
-  let thrown: unknown;
-  const done = jobs.run(job.id, async () => {
-    try {
-      const c = await opts.work(job);
-      await services.spend.record({ keyId: ctx.principal.keyId, tenant: opts.tenant, family: opts.family, cost: c.actualCost ?? opts.estimatedCost, at: services.clock.now() });
-      return c;
-    } catch (e) {
-      thrown = e;
-      throw e;
-    }
-  });
   ctx.logExtra.jobId = job.id;
   if (callbackUrl) {
+    // answered at once: the work goes to the queue (any node of a fleet may run it)
+    await services.queue.submit(opts.runner, job.id, opts.input);
     return reply.json({
       success: true, jobId: job.id, accessKey, status: 'processing',
       statusUrl: statusUrl(services, opts.family, job.id), enhancedImageUrl: imageUrl(services, opts.family, job.id),
       estimatedCostUsd: opts.estimatedCost, callback: { url: callbackUrl },
     }, 202);
   }
-  await done;
+  // synchronous mode: the request waits for its own job, so the work runs here, on the node holding the request
+  const { thrown } = await services.queue.runHere(opts.runner, job.id, opts.input);
   if (thrown) {
     if (isApiError(thrown)) throw thrown;
     throw new ApiError('INTERNAL_ERROR', `Processing failed: ${(thrown as Error)?.message ?? String(thrown)}`, { details: { jobId: job.id } });
   }
-  const j = jobs.get(job.id)!;
+  const j = (await jobs.get(job.id))!;
   if (j.status !== 'completed') throw new ApiError((j.error?.code as 'INTERNAL_ERROR') ?? 'INTERNAL_ERROR', j.error?.message ?? 'The job did not complete');
   return { ...j.result, accessKey };
 }
+
+// ------------------------------------------------------------------ the runners (any node runs an async job)
+/** a privacy region as JSON (the same fields as PrivacyRegion) */
+type Region = { [K in keyof PrivacyRegion]: PrivacyRegion[K] };
+type EnhanceInput = JobInput<{ docType: DocType; mode: PrivacyMode; regions: Region[]; tenant: string | null; keyId: string | null }, 'image'>;
+type PipelineInput = JobInput<{
+  docType: DocType | null; privacyMode: PrivacyMode | null; privacyRegions: Region[] | null;
+  skipCrop: boolean; skipOcr: boolean; skipEnhance: boolean; cost: number; tenant: string | null; keyId: string | null;
+}, 'image'>;
+
+const recordSpend = (services: Services, a: { keyId: string | null; tenant: string | null }, family: Family, cost: number) =>
+  services.spend.record({ keyId: a.keyId ?? undefined, tenant: a.tenant ?? undefined, family, cost, at: services.clock.now() });
+
+export const enhanceRunner = defineRunner<EnhanceInput, Services>('ekyc-enhance', async ({ json: a, bytes }, { services, jobId, progress }) => {
+  const e = await runEnhance(services, {
+    image: bytes.image,
+    regions: a.regions,
+    onProgress: (p, tiles) => progress(p, { tilesProcessed: tiles }),
+  });
+  const result = {
+    success: true,
+    jobId,
+    status: 'completed',
+    docType: a.docType,
+    privacyMode: a.mode,
+    privacyRegions: e.regions,
+    enhancedImageUrl: imageUrl(services, 'ekyc_enhance', jobId),
+    qualityBefore: qualitySummary(e.qualityBefore),
+    qualityAfter: qualitySummary(e.qualityAfter),
+    tilesProcessed: e.tilesProcessed,
+    processingTimeMs: e.processingTimeMs,
+    estimatedCostUsd: COSTS.enhance,
+    tenantId: a.tenant,
+    width: e.width,
+    height: e.height,
+    filters: e.params.params,
+  };
+  await recordSpend(services, a, 'ekyc_enhance', COSTS.enhance);
+  return { result, blobs: { image: { bytes: e.jpeg, contentType: 'image/jpeg' }, png: { bytes: e.png, contentType: 'image/png' } }, actualCost: COSTS.enhance };
+});
+
+export const pipelineRunner = defineRunner<PipelineInput, Services>('ekyc-pipeline', async ({ json: a, bytes }, { services, jobId, progress }) => {
+  const t0 = Date.now();
+  const skip = { skipCrop: a.skipCrop, skipOcr: a.skipOcr, skipEnhance: a.skipEnhance };
+  const c: PipelineContext = await runPipeline(services, {
+    image: bytes.image,
+    docType: a.docType ?? undefined,
+    privacyMode: a.privacyMode ?? undefined,
+    privacyRegions: a.privacyRegions ?? undefined,
+    ...skip,
+    enhancedImageUrl: imageUrl(services, 'ekyc_pipeline', jobId),
+    onProgress: (p) => progress(p),
+  });
+  const result = {
+    success: true,
+    jobId,
+    status: 'completed',
+    docType: c.docType ?? null,
+    docTypeSource: c.docTypeSource,
+    docTypeConfidence: c.docTypeConfidence ?? null,
+    steps: { perspectiveCrop: c.steps.perspectiveCrop, qualityAnalysis: c.steps.qualityAnalysis, ocr: c.steps.ocr, enhance: c.steps.enhance },
+    totalTimeMs: Date.now() - t0,
+    estimatedCostUsd: a.cost,
+    tenantId: a.tenant,
+  };
+  const blobs: Completion['blobs'] = {};
+  if (c.enhanced) {
+    blobs.image = { bytes: c.enhanced.jpeg, contentType: 'image/jpeg' };
+    blobs.png = { bytes: c.enhanced.png, contentType: 'image/png' };
+  }
+  await recordSpend(services, a, 'ekyc_pipeline', a.cost);
+  return { result, blobs, actualCost: a.cost };
+});
 
 // ------------------------------------------------------------------ POST /api/v1/ekyc/enhance
 async function enhanceHandler(ctx: Ctx<EnhanceFields>): Promise<object> {
@@ -116,7 +186,6 @@ async function enhanceHandler(ctx: Ctx<EnhanceFields>): Promise<object> {
   const { mode, regions } = resolveRegions(b.doc_type, b.privacy_mode as PrivacyMode | undefined, explicit);
   const callbackMeta = parseMeta(b.callback_meta);
   const image = ctx.files.image!.data;
-  const { services } = ctx;
   return startJob(ctx, {
     family: 'ekyc_enhance',
     estimatedCost: COSTS.enhance,
@@ -124,32 +193,8 @@ async function enhanceHandler(ctx: Ctx<EnhanceFields>): Promise<object> {
     tenant: b.tenant_id,
     callbackUrl: b.callback_url,
     callbackMeta,
-    work: async (job) => {
-      const e = await runEnhance(services, {
-        image,
-        regions,
-        onProgress: (p, tiles) => services.jobs.progress(job.id, p, { tilesProcessed: tiles }),
-      });
-      const result = {
-        success: true,
-        jobId: job.id,
-        status: 'completed',
-        docType: b.doc_type,
-        privacyMode: mode,
-        privacyRegions: e.regions,
-        enhancedImageUrl: imageUrl(services, 'ekyc_enhance', job.id),
-        qualityBefore: qualitySummary(e.qualityBefore),
-        qualityAfter: qualitySummary(e.qualityAfter),
-        tilesProcessed: e.tilesProcessed,
-        processingTimeMs: e.processingTimeMs,
-        estimatedCostUsd: COSTS.enhance,
-        tenantId: b.tenant_id ?? null,
-        width: e.width,
-        height: e.height,
-        filters: e.params.params,
-      };
-      return { result, blobs: { image: { bytes: e.jpeg, contentType: 'image/jpeg' }, png: { bytes: e.png, contentType: 'image/png' } }, actualCost: COSTS.enhance };
-    },
+    runner: enhanceRunner,
+    input: { json: { docType: b.doc_type, mode, regions, tenant: b.tenant_id ?? null, keyId: ctx.principal.keyId ?? null }, bytes: { image } },
   });
 }
 
@@ -163,7 +208,6 @@ async function pipelineHandler(ctx: Ctx<PipelineFields>): Promise<object> {
   const skip = { skipCrop: b.skip_crop ?? false, skipOcr: b.skip_ocr ?? false, skipEnhance: b.skip_enhance ?? false };
   const cost = pipelineCost(skip);
   const image = ctx.files.image!.data;
-  const { services } = ctx;
   return startJob(ctx, {
     family: 'ekyc_pipeline',
     estimatedCost: cost,
@@ -171,45 +215,23 @@ async function pipelineHandler(ctx: Ctx<PipelineFields>): Promise<object> {
     tenant: b.tenant_id,
     callbackUrl: b.callback_url,
     callbackMeta,
-    work: async (job) => {
-      const t0 = Date.now();
-      const c: PipelineContext = await runPipeline(services, {
-        image,
-        docType: b.doc_type as DocType | undefined,
-        privacyMode: b.privacy_mode as PrivacyMode | undefined,
-        privacyRegions: explicit,
-        ...skip,
-        enhancedImageUrl: imageUrl(services, 'ekyc_pipeline', job.id),
-        onProgress: (p) => services.jobs.progress(job.id, p),
-      });
-      const result = {
-        success: true,
-        jobId: job.id,
-        status: 'completed',
-        docType: c.docType ?? null,
-        docTypeSource: c.docTypeSource,
-        docTypeConfidence: c.docTypeConfidence ?? null,
-        steps: { perspectiveCrop: c.steps.perspectiveCrop, qualityAnalysis: c.steps.qualityAnalysis, ocr: c.steps.ocr, enhance: c.steps.enhance },
-        totalTimeMs: Date.now() - t0,
-        estimatedCostUsd: cost,
-        tenantId: b.tenant_id ?? null,
-      };
-      const blobs: Completion['blobs'] = {};
-      if (c.enhanced) {
-        blobs.image = { bytes: c.enhanced.jpeg, contentType: 'image/jpeg' };
-        blobs.png = { bytes: c.enhanced.png, contentType: 'image/png' };
-      }
-      return { result, blobs, actualCost: cost };
+    runner: pipelineRunner,
+    input: {
+      json: {
+        docType: b.doc_type ?? null, privacyMode: b.privacy_mode ?? null, privacyRegions: explicit ?? null, ...skip,
+        cost, tenant: b.tenant_id ?? null, keyId: ctx.principal.keyId ?? null,
+      },
+      bytes: { image },
     },
   });
 }
 
 // ------------------------------------------------------------------ status and image
 function statusHandler(family: Family) {
-  return (ctx: Ctx): object => {
+  return async (ctx: Ctx): Promise<object> => {
     const { jobs } = ctx.services;
     // an expired job answers 410 IMAGE_EXPIRED, as every other status endpoint does (docs/enhance.md)
-    const j = jobs.read(ctx.principal, ctx.params.jobId!, family);
+    const j = await jobs.read(ctx.principal, ctx.params.jobId!, family);
     const r = (j.result ?? {}) as Record<string, unknown>;
     const base: Record<string, unknown> = {
       jobId: j.id,
@@ -233,16 +255,16 @@ function statusHandler(family: Family) {
     } else {
       Object.assign(base, { steps: r.steps ?? null, docType: r.docType ?? null, totalTimeMs: r.totalTimeMs ?? null });
     }
-    const cb = (ctx.services.ext.callbacks as Callbacks | undefined)?.forJob(j.id);
+    const cb = await ctx.services.ext.callbacks?.forJob(j.id);
     if (cb) base.callback = { state: cb.state, attempts: cb.attempts, lastStatus: cb.lastStatus ?? null, nextAttemptAt: cb.nextAt ? new Date(cb.nextAt).toISOString() : null };
     return base;
   };
 }
 
 function imageHandler(family: Family) {
-  return (ctx: Ctx<unknown, { format?: 'jpeg' | 'png' }>) => {
+  return async (ctx: Ctx<unknown, { format?: 'jpeg' | 'png' }>) => {
     const { jobs } = ctx.services;
-    const j = jobs.read(ctx.principal, ctx.params.jobId!, family); // 404 unknown / other family, 410 expired
+    const j = await jobs.read(ctx.principal, ctx.params.jobId!, family); // 404 unknown / other family, 410 expired
     if (j.status === 'processing') {
       return reply.json({ jobId: j.id, status: 'processing', progress: Math.round(j.progress * 1000) / 1000 }, 202, { 'retry-after': '1' });
     }
@@ -251,7 +273,7 @@ function imageHandler(family: Family) {
     }
     const name = ctx.query.format === 'png' ? 'png' : 'image';
     if (!j.blobs?.[name]) throw new ApiError('NOT_FOUND', `Job ${j.id} has no enhanced image (the enhance step was skipped)`);
-    const b = jobs.blob(j, name);
+    const b = await jobs.blob(j, name);
     return reply.binary(b.bytes, b.contentType, 200, { 'cache-control': 'private, max-age=3600' });
   };
 }
@@ -306,11 +328,21 @@ export const routes: RouteDef[] = [
 ];
 
 export async function start(services: Services): Promise<void> {
-  const cb = new Callbacks({ store: services.store, clock: services.clock, fetcher: services.fetcher, jobs: services.jobs, log: services.log, config: services.config });
+  // the outbox: the one place its storage is chosen (PostgreSQL in shared mode, where any node delivers)
+  const { engines } = services;
+  let repo: CallbackRepository;
+  if (engines.mode === 'shared') repo = new PgCallbackRepository(engines.pg);
+  else {
+    const lmdb = new LmdbCallbackRepository(services.store, services.jobs.sealer);
+    await lmdb.init();
+    repo = lmdb;
+  }
+  const node = engines.mode === 'shared' ? engines.node : 'local';
+  const cb = new Callbacks({ repo, node, clock: services.clock, fetcher: services.fetcher, jobs: services.jobs, log: services.log, config: services.config });
   services.ext.callbacks = cb;
   await cb.start();
 }
 
 export async function stop(services: Services): Promise<void> {
-  await (services.ext.callbacks as Callbacks | undefined)?.stop();
+  await services.ext.callbacks?.stop();
 }

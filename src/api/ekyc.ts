@@ -7,6 +7,7 @@ import { ApiError, invalid } from '../domain/errors.js';
 import { form } from '../server/validate.js';
 import { randomSuffix } from '../jobs/ids.js';
 import type { Services } from '../services.js';
+import type { VerificationRecord } from '../store/verifications.js';
 import { DEFAULT_FACE_THRESHOLD } from '../vision/calibration.js';
 import { LAYOUTS, type DocType } from '../vision/layouts.js';
 import {
@@ -103,18 +104,7 @@ async function ocr(ctx: Ctx<z.infer<typeof ocrFields>>) {
 // ------------------------------------------------------------------ verify
 const verifyFields = z.object({ id_card_type: z.enum(['resident_registration', 'driver_license', 'passport']) }).strict();
 
-export interface VerificationRecord {
-  id: string;
-  at: string;
-  keyId?: string;
-  idCardType: IdCardType;
-  overallPassed: boolean;
-  failureReasons: string[];
-  ocr: { nameMasked: string; birthYear: string; idNumberMasked: string; confidence: number; mrzValid?: boolean };
-  faceMatch: { similarity: number; threshold: number; passed: boolean; idFaceDetected: boolean; selfieFaceDetected: boolean };
-  liveness: { score: number; threshold: number; passed: boolean; faceDetected: boolean };
-  processingTimeMs: number;
-}
+export type { VerificationRecord } from '../store/verifications.js';
 
 export function maskName(n: string): string {
   const c = [...n.replace(/\s+/g, ' ').trim()];
@@ -164,7 +154,7 @@ async function verify(ctx: Ctx<z.infer<typeof verifyFields>>) {
     liveness: { score: liveR.score, threshold: LIVENESS_DEFAULT_THRESHOLD, passed: livePassed, faceDetected: liveR.faceDetected },
     processingTimeMs,
   };
-  await services.store.db<VerificationRecord>('ekyc-verifications').put(id, record);
+  await services.verifications.put(record);
   ctx.logExtra.verificationId = id;
   ctx.logExtra.overallPassed = overall;
   return {
@@ -200,7 +190,7 @@ function checkAccount(b: { bankCode: string; accountNumber: string }): void {
 }
 
 function provider(s: Services): PaymentProvider {
-  let p = s.ext.payment as PaymentProvider | undefined;
+  let p = s.ext.payment;
   if (!p) {
     p = paymentProvider(s.config);
     s.ext.payment = p;

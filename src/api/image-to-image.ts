@@ -8,6 +8,7 @@ import { form } from '../server/validate.js';
 import { imageCost } from '../catalog/catalog.js';
 import { ai, aspectRatio, formTtlHours, jobError, markImage, MAX_PROMPT, startAi } from '../providers/ai/service.js';
 import type { Services } from '../services.js';
+import { defineRunner, type JobInput } from '../jobs/runners.js';
 
 export const DEFAULT_I2I_MODEL = 'fam-b-2.5-flash-image';
 export const DEFAULT_I2I_PROMPT = 'Turn this photo into a friendly caricature: exaggerate the characteristic features a little, keep the person recognisable, clean background.';
@@ -27,6 +28,28 @@ type Fields = z.infer<typeof fields>;
 export async function start(services: Services): Promise<void> {
   await startAi(services);
 }
+
+type I2IInput = JobInput<{
+  model: string; prompt: string; aspectRatio: z.infer<typeof aspectRatio> | null; temperature: number; keyId: string | null; mime: string;
+}, 'image'>;
+
+/** The work of a caric_ job (any node): the provider call on the normalised image, then the AI mark. */
+export const imageToImageRunner = defineRunner<I2IInput, Services>('image-to-image', async ({ json: a, bytes }, { services }) => {
+  const t0 = performance.now();
+  const m = ai(services).catalog.get(a.model);
+  if (!m) throw new ApiError('INTERNAL_ERROR', `The model ${a.model} is no longer in this node's catalog`);
+  const ar = a.aspectRatio ?? undefined;
+  const image = { data: new Uint8Array(bytes.image.buffer, bytes.image.byteOffset, bytes.image.byteLength), mime: a.mime };
+  const up = await ai(services).image(m, { prompt: a.prompt, aspectRatio: ar, temperature: a.temperature, image });
+  const marked = await markImage(services, m.id, up.data);
+  const actualCost = imageCost(m, { aspectRatio: ar });
+  await services.spend.record({ keyId: a.keyId ?? undefined, family: 'caric', cost: actualCost, at: services.clock.now() });
+  return {
+    result: { model: m.id, width: marked.width, height: marked.height, processingTime: Math.round(performance.now() - t0) / 1000 },
+    blobs: { image: { bytes: marked.png, contentType: 'image/png' } },
+    actualCost,
+  };
+});
 
 async function generate(ctx: Ctx<Fields>) {
   const b = ctx.body;
@@ -53,24 +76,16 @@ async function generate(ctx: Ctx<Fields>) {
     family: 'caric', owner: keyId, ttlHours: b.ttlHours, estimatedCost,
     meta: { model: m.id, aspectRatio: ar ?? null, temperature, source: field },
   });
-  void services.jobs.run(job.id, async () => {
-    const t0 = performance.now();
-    const up = await gw.image(m, { prompt: b.prompt?.trim() ? b.prompt : DEFAULT_I2I_PROMPT, aspectRatio: ar, temperature, image: { data: src.bytes, mime: src.mime } });
-    const marked = await markImage(services, m.id, up.data);
-    const actualCost = imageCost(m, { aspectRatio: ar });
-    await services.spend.record({ keyId, family: 'caric', cost: actualCost, at: services.clock.now() });
-    return {
-      result: { model: m.id, width: marked.width, height: marked.height, processingTime: Math.round(performance.now() - t0) / 1000 },
-      blobs: { image: { bytes: marked.png, contentType: 'image/png' } },
-      actualCost,
-    };
+  await services.queue.submit(imageToImageRunner, job.id, {
+    json: { model: m.id, prompt: b.prompt?.trim() ? b.prompt : DEFAULT_I2I_PROMPT, aspectRatio: ar ?? null, temperature, keyId: keyId ?? null, mime: src.mime },
+    bytes: { image: Buffer.from(src.bytes.buffer, src.bytes.byteOffset, src.bytes.byteLength) },
   });
   return { success: true, jobId: job.id, accessKey, status: 'processing', model: m.id, estimatedCost };
 }
 
-function status(ctx: Ctx) {
+async function status(ctx: Ctx) {
   const { services } = ctx;
-  const j = services.jobs.read(ctx.principal, ctx.params.job_id!, 'caric');
+  const j = await services.jobs.read(ctx.principal, ctx.params.job_id!, 'caric');
   const prefix = ctx.path.startsWith('/api/v1/caricature/') ? '/api/v1/caricature' : '/api/v1/image-to-image';
   const base = { jobId: j.id, status: j.status, model: j.meta.model, estimatedCost: j.estimatedCost ?? null };
   if (j.status === 'completed') {
@@ -91,11 +106,11 @@ function status(ctx: Ctx) {
 // unknown query parameters (cache-busters) are ignored; the known ones are still checked
 const imageQuery = z.object({ accessKey: z.string().min(1).max(200).optional(), key: z.string().min(1).max(200).optional() });
 
-function image(ctx: Ctx<unknown, z.infer<typeof imageQuery>>) {
+async function image(ctx: Ctx<unknown, z.infer<typeof imageQuery>>) {
   const q = ctx.query;
   const { jobs } = ctx.services;
-  const j = jobs.readByAccessKey(q.accessKey ?? q.key, 'caric', 'accessKey');
-  const img = jobs.blob(j, 'image');
+  const j = await jobs.readByAccessKey(q.accessKey ?? q.key, 'caric', 'accessKey');
+  const img = await jobs.blob(j, 'image');
   return reply.binary(img.bytes, 'image/png', 200, { 'content-disposition': `inline; filename="${j.id}.png"`, 'cache-control': 'private, no-store' });
 }
 

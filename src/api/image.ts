@@ -31,11 +31,11 @@ type Body = z.infer<typeof body>;
 const ALL_FAMILIES = Object.keys(FAMILIES) as Family[];
 
 /** The bytes of an earlier job's image (owner or admin only; expired → 410). */
-function jobImage(ctx: Ctx, id: string): Buffer {
+async function jobImage(ctx: Ctx, id: string): Promise<Buffer> {
   const { jobs } = ctx.services;
   let j;
   try {
-    j = jobs.read(ctx.principal, id, ALL_FAMILIES);
+    j = await jobs.read(ctx.principal, id, ALL_FAMILIES);
   } catch (e) {
     if (e instanceof ApiError && e.code === 'JOB_NOT_FOUND') throw new ApiError('JOB_NOT_FOUND', `No job with id ${id} for jobId`, { field: 'jobId' });
     throw e;
@@ -43,7 +43,7 @@ function jobImage(ctx: Ctx, id: string): Buffer {
   if (j.status === 'processing') throw invalid('jobId', 'a completed job', `job ${id} still processing`);
   const name = j.blobs?.image ? 'image' : Object.keys(j.blobs ?? {})[0];
   if (!name) throw invalid('jobId', 'a job with an image result', `job ${id} (${j.family}) without an image`);
-  return jobs.blob(j, name).bytes;
+  return (await jobs.blob(j, name)).bytes;
 }
 
 async function removeBackground(ctx: Ctx<Body>) {
@@ -54,7 +54,7 @@ async function removeBackground(ctx: Ctx<Body>) {
     throw new ApiError('INVALID_REQUEST', b.imageUrl ? 'Send either imageUrl or jobId, not both' : 'imageUrl or jobId is required (the source image)', { field: b.imageUrl ? 'jobId' : 'imageUrl' });
   }
   const field = b.imageUrl ? 'imageUrl' : 'jobId';
-  const src = b.imageUrl ? await services.fetcher.fetchImage(b.imageUrl, 'imageUrl') : jobImage(ctx, b.jobId!);
+  const src = b.imageUrl ? await services.fetcher.fetchImage(b.imageUrl, 'imageUrl') : await jobImage(ctx, b.jobId!);
   const r = await services.pool.run<ChromaKeyOutput>('chroma-key', {
     image: src,
     field,
@@ -107,10 +107,10 @@ async function removeBackground(ctx: Ctx<Body>) {
   };
 }
 
-function result(ctx: Ctx) {
+async function result(ctx: Ctx) {
   const { jobs } = ctx.services;
-  const j = jobs.read(ctx.principal, ctx.params.job_id!, 'bg_remove');
-  const img = jobs.blob(j, 'image');
+  const j = await jobs.read(ctx.principal, ctx.params.job_id!, 'bg_remove');
+  const img = await jobs.blob(j, 'image');
   return reply.binary(img.bytes, img.contentType, 200, { 'content-disposition': `inline; filename="${j.id}.png"`, 'cache-control': 'private, no-store' });
 }
 

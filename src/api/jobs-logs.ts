@@ -18,10 +18,10 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/jobs', auth: 'key', tags: ['Jobs & Logs'], summary: 'The caller\'s jobs, newest first',
     query: jobsQuery,
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const q = ctx.query;
       const { jobs } = ctx.services;
-      const r = jobs.list(ctx.principal.keyId!, { family: q.family, status: q.status, limit: q.limit ?? 50, cursor: q.cursor });
+      const r = await jobs.list(ctx.principal.keyId!, { family: q.family, status: q.status, limit: q.limit ?? 50, cursor: q.cursor });
       return {
         jobs: r.jobs.map((j) => ({
           jobId: j.id, family: j.family, status: jobs.isExpired(j) ? 'expired' : j.status, progress: j.progress,

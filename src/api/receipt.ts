@@ -6,11 +6,30 @@ import { z } from 'zod';
 import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
 import type { ReceiptOutput } from '../tasks/receipt.js';
+import type { Services } from '../services.js';
+import { defineRunner, type JobInput } from '../jobs/runners.js';
 
 const MB = 1024 * 1024;
 // unknown query parameters (cache-busters) are ignored on this GET result route; key is still checked
 const imageQuery = z.object({ key: z.string().min(1).max(200).optional() });
 const iso = (t?: number) => (t === undefined ? null : new Date(t).toISOString());
+
+/** The work of a receipt_ job (any node): the pixels of the image checked at acceptance. */
+export const receiptRunner = defineRunner<JobInput<Record<string, never>, 'image'>, Services>('receipt', async (input, { services }) => {
+  const t0 = performance.now();
+  const r = await services.pool.run<ReceiptOutput>('receipt', { image: input.bytes.image, field: 'image', maxPixels: services.config.maxInputPixels });
+  const png = Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength);
+  return {
+    result: {
+      width: r.width, height: r.height, dpi: r.dpi, format: 'PNG', bitDepth: 1, fileSize: png.length,
+      angle: r.angle, angleSource: r.angleSource, paperFound: r.paperFound, paperCorners: r.paperCorners, cropBox: r.cropBox,
+      threshold: r.threshold, steps: r.steps, inputDimensions: [r.inputWidth, r.inputHeight],
+      processingTimeMs: Math.round(performance.now() - t0),
+    },
+    blobs: { image: { bytes: png, contentType: 'image/png' } },
+    actualCost: 0,
+  };
+});
 
 async function optimize(ctx: Ctx) {
   const { services } = ctx;
@@ -18,27 +37,13 @@ async function optimize(ctx: Ctx) {
   // header check now (bad image → 4xx at once, no job), pixels in the background
   await services.pool.run('image-info', { image: bytes, field: 'image', maxPixels: services.config.maxInputPixels }, { transfer: false });
   const { job, accessKey } = await services.jobs.create({ family: 'receipt', owner: ctx.principal.keyId, estimatedCost: 0, meta: {} });
-  void services.jobs.run(job.id, async () => {
-    const t0 = performance.now();
-    const r = await services.pool.run<ReceiptOutput>('receipt', { image: bytes, field: 'image', maxPixels: services.config.maxInputPixels });
-    const png = Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength);
-    return {
-      result: {
-        width: r.width, height: r.height, dpi: r.dpi, format: 'PNG', bitDepth: 1, fileSize: png.length,
-        angle: r.angle, angleSource: r.angleSource, paperFound: r.paperFound, paperCorners: r.paperCorners, cropBox: r.cropBox,
-        threshold: r.threshold, steps: r.steps, inputDimensions: [r.inputWidth, r.inputHeight],
-        processingTimeMs: Math.round(performance.now() - t0),
-      },
-      blobs: { image: { bytes: png, contentType: 'image/png' } },
-      actualCost: 0,
-    };
-  });
+  await services.queue.submit(receiptRunner, job.id, { json: {}, bytes: { image: bytes } });
   ctx.logExtra.jobId = job.id;
   return { success: true, jobId: job.id, accessKey, status: 'processing' };
 }
 
-function status(ctx: Ctx) {
-  const j = ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, 'receipt');
+async function status(ctx: Ctx) {
+  const j = await ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, 'receipt');
   const out: Record<string, unknown> = { jobId: j.id, status: j.status, progress: j.progress, result: null, details: null, createdAt: iso(j.createdAt), expiresAt: iso(j.expiresAt) };
   if (j.status === 'completed') {
     const r = j.result ?? {};
@@ -52,10 +57,10 @@ function status(ctx: Ctx) {
   return out;
 }
 
-function image(ctx: Ctx) {
+async function image(ctx: Ctx) {
   const { jobs } = ctx.services;
-  const j = jobs.read(ctx.principal, ctx.params.job_id!, 'receipt');
-  const img = jobs.blob(j, 'image');
+  const j = await jobs.read(ctx.principal, ctx.params.job_id!, 'receipt');
+  const img = await jobs.blob(j, 'image');
   return reply.binary(img.bytes, img.contentType, 200, { 'content-disposition': `inline; filename="${j.id}.png"`, 'cache-control': 'private, no-store' });
 }
 

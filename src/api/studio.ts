@@ -7,6 +7,7 @@ import { defineRoute, json, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
 import { ApiError } from '../domain/errors.js';
 import type { Services } from '../services.js';
+import { defineRunner, type Json, type JobInput, type RunnerCtx } from '../jobs/runners.js';
 import type { Family } from '../jobs/families.js';
 import type { JobRecord } from '../jobs/engine.js';
 import { sniffFormat } from '../tasks/lib/image-io.js';
@@ -68,19 +69,27 @@ async function create(ctx: Ctx<Record<string, unknown>>, f: StudioFeature) {
     meta: { featureId: f.id, params, faceDetected: null, faceCount: null, facesTreated: null, estimatedTime },
   });
   await services.jobs.progress(job.id, PROGRESS.fetched);
-  void services.jobs.run(job.id, () => work(services, f, job.id, bytes, fmt, params, keyId));
+  await services.queue.submit(studioRunner, job.id, { json: { featureId: f.id, fmt, params: params as StudioInput['json']['params'], keyId: keyId ?? null }, bytes: { image: bytes } });
   ctx.logExtra.jobId = job.id;
   return { success: true, jobId: job.id, accessKey, status: 'processing', featureId: f.id, estimatedCost, estimatedTime };
 }
 
-async function work(services: Services, f: StudioFeature, id: string, bytes: Buffer, fmt: string, params: Record<string, unknown>, keyId?: string) {
+type StudioInput = JobInput<{ featureId: StudioFeature['id']; fmt: string; params: { [k: string]: Json | undefined }; keyId: string | null }, 'image'>;
+
+/** The work of a studio_skin / studio_reshape / studio_makeup job (any node). */
+export const studioRunner = defineRunner<StudioInput, Services>('studio', async ({ json: a, bytes }, { services, progress }) => {
+  const f = FEATURE_BY_ID[a.featureId];
+  if (!f) throw new ApiError('INTERNAL_ERROR', `No studio feature ${a.featureId} on this node`);
+  return work(services, f, progress, bytes.image, a.fmt, a.params, a.keyId ?? undefined);
+});
+
+async function work(services: Services, f: StudioFeature, report: RunnerCtx['progress'], bytes: Buffer, fmt: string, params: Record<string, unknown>, keyId?: string) {
   const t0 = performance.now();
   const task = TASK[f.id]!;
-  const { jobs } = services;
   // the fetched bytes stay on this side (no transfer): they are the answer when there is no face
   const det = await stage<DetectOutput>(services, task, { stage: 'detect', image: bytes, field: 'imageUrl', maxPixels: services.config.maxInputPixels, maxFaces: MAX_FACES }, false);
   const n = det.faces.length;
-  await jobs.progress(id, PROGRESS.detected, { faceDetected: n > 0, faceCount: det.found, facesTreated: n });
+  await report(PROGRESS.detected, { faceDetected: n > 0, faceCount: det.found, facesTreated: n });
   const base = { featureId: f.id, faceDetected: n > 0, faceCount: det.found, facesTreated: n, width: det.width, height: det.height, faces: det.faces.map((x) => ({ box: x.box, score: x.score })) };
   let image: { bytes: Uint8Array; contentType: string };
   if (n === 0) {
@@ -94,7 +103,7 @@ async function work(services: Services, f: StudioFeature, id: string, bytes: Buf
       const out = await stage<ApplyOutput>(services, task, { stage: 'apply', rgb, width: det.width, height: det.height, faces: [det.faces[i]!.landmarks], params, encode: last });
       if (last) png = out.png;
       else rgb = out.rgb!;
-      await jobs.progress(id, PROGRESS.detected + ((PROGRESS.treated - PROGRESS.detected) * (i + 1)) / n);
+      await report(PROGRESS.detected + ((PROGRESS.treated - PROGRESS.detected) * (i + 1)) / n);
     }
     image = { bytes: png!, contentType: 'image/png' };
   }
@@ -119,8 +128,8 @@ function accessKeyFor(ctx: Ctx, j: JobRecord): string | undefined {
   return ctx.principal.kind === 'token' ? ctx.principal.token : undefined;
 }
 
-function status(ctx: Ctx) {
-  const j = ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, STUDIO_FAMILIES);
+async function status(ctx: Ctx) {
+  const j = await ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, STUDIO_FAMILIES);
   const f = featureOf(j);
   const r = j.result ?? {};
   const faceDetected = (r.faceDetected ?? j.meta.faceDetected ?? null) as boolean | null;
@@ -159,11 +168,11 @@ function status(ctx: Ctx) {
 // unknown query parameters (cache-busters) are ignored; key is still checked
 const imageQuery = z.object({ key: z.string().max(200).optional() });
 
-function image(ctx: Ctx<unknown, z.infer<typeof imageQuery>>) {
+async function image(ctx: Ctx<unknown, z.infer<typeof imageQuery>>) {
   const q = ctx.query;
   const { jobs } = ctx.services;
-  const j = jobs.readByAccessKey(q.key, STUDIO_FAMILIES, 'key');
-  const img = jobs.blob(j, 'image');
+  const j = await jobs.readByAccessKey(q.key, STUDIO_FAMILIES, 'key');
+  const img = await jobs.blob(j, 'image');
   const ext = img.contentType === 'image/jpeg' ? 'jpg' : img.contentType.split('/')[1] ?? 'png';
   return reply.binary(img.bytes, img.contentType, 200, { 'content-disposition': `inline; filename="${j.id}.${ext}"`, 'cache-control': 'private, no-store' });
 }

@@ -6,6 +6,9 @@ import { invalid } from '../domain/errors.js';
 import { imageCost, type ImageSize } from '../catalog/catalog.js';
 import { ai, aspectRatio, iso, jobError, markImage, prompt, startAi, ttlHours, withStyle } from '../providers/ai/service.js';
 import type { Services } from '../services.js';
+import { answerCache } from './answer-cache.js';
+import { defineRunner, type JobInput } from '../jobs/runners.js';
+import { ApiError } from '../domain/errors.js';
 
 const generateBody = z.object({
   model: z.string().min(1).max(100),
@@ -20,6 +23,29 @@ const generateBody = z.object({
 type GenerateBody = z.infer<typeof generateBody>;
 
 const downloadUrl = (services: Services, id: string) => `${services.baseUrl()}/api/v1/text-to-image/download/${id}`;
+
+type T2IInput = JobInput<{
+  model: string; prompt: string; aspectRatio: z.infer<typeof aspectRatio> | null; imageSize: ImageSize | null;
+  systemInstruction: string | null; keyId: string | null;
+}, never>;
+
+/** The work of a txt2img_ job (any node): the provider call, then the AI mark. */
+export const textToImageRunner = defineRunner<T2IInput, Services>('text-to-image', async ({ json: a }, { services }) => {
+  const t0 = performance.now();
+  const m = ai(services).catalog.get(a.model);
+  if (!m) throw new ApiError('INTERNAL_ERROR', `The model ${a.model} is no longer in this node's catalog`);
+  const imageSize = a.imageSize ?? undefined;
+  const aspect = a.aspectRatio ?? undefined;
+  const up = await ai(services).image(m, { prompt: a.prompt, aspectRatio: aspect, imageSize, systemInstruction: a.systemInstruction ?? undefined });
+  const marked = await markImage(services, m.id, up.data);
+  const actualCost = imageCost(m, { imageSize, aspectRatio: aspect });
+  await services.spend.record({ keyId: a.keyId ?? undefined, family: 'txt2img', cost: actualCost, at: services.clock.now() });
+  return {
+    result: { model: m.id, width: marked.width, height: marked.height, processingTimeMs: Math.round(performance.now() - t0) },
+    blobs: { image: { bytes: marked.png, contentType: 'image/png' } },
+    actualCost,
+  };
+});
 
 export async function start(services: Services): Promise<void> {
   await startAi(services);
@@ -50,17 +76,12 @@ export const routes: RouteDef[] = [
         family: 'txt2img', owner: keyId, ttlHours: b.ttlHours, estimatedCost,
         meta: { model: m.id, aspectRatio: b.aspect_ratio ?? null, imageSize: imageSize ?? null, storageType: b.storage_type ?? null },
       });
-      void services.jobs.run(job.id, async () => {
-        const t0 = performance.now();
-        const up = await gw.image(m, { prompt: withStyle(b.prompt, b.style), aspectRatio: b.aspect_ratio, imageSize, systemInstruction: b.system_instruction });
-        const marked = await markImage(services, m.id, up.data);
-        const actualCost = imageCost(m, { imageSize, aspectRatio: b.aspect_ratio });
-        await services.spend.record({ keyId, family: 'txt2img', cost: actualCost, at: services.clock.now() });
-        return {
-          result: { model: m.id, width: marked.width, height: marked.height, processingTimeMs: Math.round(performance.now() - t0) },
-          blobs: { image: { bytes: marked.png, contentType: 'image/png' } },
-          actualCost,
-        };
+      await services.queue.submit(textToImageRunner, job.id, {
+        json: {
+          model: m.id, prompt: withStyle(b.prompt, b.style), aspectRatio: b.aspect_ratio ?? null, imageSize: imageSize ?? null,
+          systemInstruction: b.system_instruction ?? null, keyId: keyId ?? null,
+        },
+        bytes: {},
       });
       return {
         success: true, jobId: job.id, accessKey, status: 'processing', model: m.id, estimatedCost,
@@ -71,13 +92,13 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/text-to-image/status/:job_id', auth: 'job', tags: ['Text-to-Image'],
     summary: 'Status of a text-to-image job; the completed image is inline in imageData (base64 PNG)',
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const { jobs } = ctx.services;
-      const j = jobs.read(ctx.principal, ctx.params.job_id!, 'txt2img');
+      const j = await jobs.read(ctx.principal, ctx.params.job_id!, 'txt2img');
       const base = { jobId: j.id, status: j.status, model: j.meta.model, estimatedCost: j.estimatedCost ?? null };
       if (j.status === 'completed') {
-        const body = jobs.completedJson(j, 'txt2img-status', () => ({
-          ...base, imageUrl: downloadUrl(ctx.services, j.id), imageData: jobs.blob(j, 'image').bytes.toString('base64'),
+        const body = await answerCache(ctx.services).jsonAsync(j, 'txt2img-status', async () => ({
+          ...base, imageUrl: downloadUrl(ctx.services, j.id), imageData: (await jobs.blob(j, 'image')).bytes.toString('base64'),
           processingTimeMs: j.result?.processingTimeMs ?? null, actualCost: j.actualCost ?? null,
           width: j.result?.width, height: j.result?.height, expiresAt: iso(j.expiresAt),
         }));
@@ -91,10 +112,10 @@ export const routes: RouteDef[] = [
     method: 'GET', path: '/api/v1/text-to-image/download/:job_id', auth: 'job', tags: ['Text-to-Image'],
     summary: 'The generated image as binary PNG',
     responses: { 200: { description: 'PNG image', contentType: 'image/png' } },
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const { jobs } = ctx.services;
-      const j = jobs.read(ctx.principal, ctx.params.job_id!, 'txt2img');
-      const img = jobs.blob(j, 'image');
+      const j = await jobs.read(ctx.principal, ctx.params.job_id!, 'txt2img');
+      const img = await jobs.blob(j, 'image');
       return reply.binary(img.bytes, 'image/png', 200, { 'content-disposition': `inline; filename="${j.id}.png"`, 'cache-control': 'private, no-store' });
     },
   }),

@@ -1,6 +1,6 @@
-// The job engine: records in LMDB, access keys, states, progress, TTL with tombstones, crash recovery.
-import type { Database } from 'lmdb';
-import type { Store } from '../store/env.js';
+// The job engine: access keys, states, progress, TTL with tombstones, crash recovery, sealing, authorization.
+// Persistence is a JobRepo (repo-lmdb.ts embedded, repo-pg.ts shared), chosen at start-up (server/start.ts).
+import { Store } from '../store/env.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Clock } from '../clock.js';
 import type { Principal } from '../domain/principal.js';
@@ -8,48 +8,18 @@ import { ApiError, isApiError } from '../domain/errors.js';
 import { FAMILIES, familyOfId, type Family } from './families.js';
 import { newAccessKey, newJobId, sameHash, sha256 } from './ids.js';
 import { Sealer } from './sealed-keys.js';
+import type { JobRecord, JobStatus } from './record.js';
+import type { JobRepo } from './repo.js';
+import { LmdbJobRepo } from './repo-lmdb.js';
+import { FinishedCache } from './finished-cache.js';
 import { inJobScope } from '../pool/scope.js';
 
-const ANSWER_CACHE_CHARS = 64 * 1024 * 1024;
 /** families whose result images are ID cards (personal data): their blobs are stored sealed too */
 const SEALED_BLOB_FAMILIES: ReadonlySet<Family> = new Set<Family>(['ekyc_enhance', 'ekyc_pipeline']);
+/** records the sweeper handles per claim (one transaction in shared mode) */
+const SWEEP_BATCH = 100;
 
-export type JobStatus = 'processing' | 'completed' | 'failed';
-
-export interface JobRecord {
-  id: string;
-  family: Family;
-  owner?: string; // API key id
-  accessKeyHash: string;
-  /** the access key sealed with the installation key, to rebuild result URLs (see sealed-keys.ts) */
-  sealedAccessKey?: string;
-  status: JobStatus;
-  /** 0..1 */
-  progress: number;
-  createdAt: number;
-  updatedAt: number;
-  completedAt?: number;
-  ttlMs: number;
-  /** set when the job finishes: completedAt + ttlMs */
-  expiresAt?: number;
-  /** expired: blobs deleted, result dropped, kept to answer 410 */
-  tombstone?: boolean;
-  estimatedCost?: number;
-  actualCost?: number;
-  /** family data set at creation (no personal data, no image bytes) */
-  meta: Record<string, unknown>;
-  /** JSON result of a completed job (as read: stored sealed, see sealedResult) */
-  result?: Record<string, unknown>;
-  /** the result as stored: sealed with the installation key (it may hold personal data), dropped at expiry */
-  sealedResult?: Uint8Array;
-  /** blob ids by name (e.g. { image: 'txt2img_…/image' }) */
-  blobs?: Record<string, string>;
-  /** the blobs are sealed with the installation key (ID card images) */
-  sealedBlobs?: boolean;
-  /** field: the request field a refusal names (as in the error shape of a direct answer) */
-  error?: { code: string; message: string; field?: string };
-  tenant?: string;
-}
+export type { JobRecord, JobStatus } from './record.js';
 
 export interface CreateJob {
   family: Family;
@@ -68,56 +38,32 @@ export interface Completion {
 
 export type JobListener = (job: JobRecord) => void;
 
+/** Where an engine keeps its records: the embedded store (repository and sealer opened on it), or given parts. */
+export type JobEngineSource = Store | { repo: JobRepo; sealer: Sealer };
+
 export class JobEngine {
-  readonly jobs: Database<JobRecord, string>;
-  private readonly byKey: Database<string, string>;
-  private readonly byOwner: Database<null, [string, number, string]>;
-  private readonly active: Database<null, string>;
-  private readonly expiry: Database<null, [number, string]>;
+  /** the persistence of job records (LMDB or PostgreSQL); only the engine should write through it */
+  readonly repo: JobRepo;
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly listeners = new Set<JobListener>();
+  private readonly finished = new FinishedCache();
   private sweepTimer?: NodeJS.Timeout;
   /** the installation's sealer of data at rest (also used by the callback outbox) */
   readonly sealer: Sealer;
-  /** serialised answers of completed jobs (immutable until expiry, which read() checks first) */
-  private readonly answers = new Map<string, string>();
-  private answerBytes = 0;
 
   constructor(
-    private readonly store: Store,
+    source: JobEngineSource,
     private readonly blobs: BlobStore,
     private readonly clock: Clock,
     private readonly tombstoneMs = 7 * 86400_000,
   ) {
-    this.jobs = store.db<JobRecord, string>('jobs', { cache: true });
-    this.byKey = store.db<string, string>('job-access-keys');
-    this.byOwner = store.db<null, [string, number, string]>('jobs-by-owner');
-    this.active = store.db<null, string>('jobs-active');
-    this.expiry = store.db<null, [number, string]>('jobs-expiry');
-    this.sealer = new Sealer(store);
-  }
-
-  /**
-   * The JSON text of a completed job's answer, built once and kept (bounded): a completed job does not change
-   * until it expires, and read() answers 410 before this is reached. Polls of finished jobs then skip the work.
-   */
-  completedJson(job: JobRecord, kind: string, build: () => unknown): string {
-    if (job.status !== 'completed') return JSON.stringify(build());
-    const k = `${kind}\u0000${job.id}`;
-    let s = this.answers.get(k);
-    if (s === undefined) {
-      s = JSON.stringify(build());
-      // at most 64 MB of answers (an answer may carry a whole image), oldest dropped first
-      if (s.length > ANSWER_CACHE_CHARS / 4) return s;
-      while (this.answerBytes + s.length > ANSWER_CACHE_CHARS && this.answers.size > 0) {
-        const [oldest, text] = this.answers.entries().next().value!;
-        this.answers.delete(oldest);
-        this.answerBytes -= text.length;
-      }
-      this.answers.set(k, s);
-      this.answerBytes += s.length;
+    if (source instanceof Store) {
+      this.repo = new LmdbJobRepo(source);
+      this.sealer = new Sealer(source);
+    } else {
+      this.repo = source.repo;
+      this.sealer = source.sealer;
     }
-    return s;
   }
 
   /** The clear access key of a job, for result URLs that must carry it (`?key=`). */
@@ -145,17 +91,18 @@ export class JobEngine {
       meta: req.meta ?? {},
       tenant: req.tenant,
     };
-    await this.store.transaction(() => {
-      this.jobs.put(job.id, job);
-      this.byKey.put(job.accessKeyHash, job.id);
-      if (job.owner) this.byOwner.put([job.owner, now, job.id], null);
-      this.active.put(job.id, null);
-    });
+    await this.repo.insert(job);
     return { job, accessKey };
   }
 
-  get(id: string): JobRecord | undefined {
-    return this.open(this.jobs.get(id));
+  /** A job as callers see it (result unsealed); finished records come from this node's cache until they expire. */
+  async get(id: string): Promise<JobRecord | undefined> {
+    const now = this.clock.now();
+    const hit = this.finished.get(id, now);
+    if (hit) return this.open({ ...hit });
+    const j = await this.repo.get(id);
+    this.finished.offer(j, now);
+    return this.open(j);
   }
 
   /** A stored record as callers see it: the result unsealed, on a copy (the stored one stays sealed). */
@@ -166,9 +113,8 @@ export class JobEngine {
   }
 
   /** The job of this family by access key (for `/image?key=` endpoints). */
-  findByAccessKey(accessKey: string): JobRecord | undefined {
-    const id = this.byKey.get(sha256(accessKey));
-    return id ? this.get(id) : undefined;
+  async findByAccessKey(accessKey: string): Promise<JobRecord | undefined> {
+    return this.open(await this.repo.getByAccessKeyHash(sha256(accessKey)));
   }
 
   isExpired(job: JobRecord): boolean {
@@ -179,9 +125,9 @@ export class JobEngine {
    * Read a job for a request: checks family, caller (owner key, admin, or the job's access key), expiry.
    * Throws JOB_NOT_FOUND (unknown, other family, other owner) or IMAGE_EXPIRED.
    */
-  read(principal: Principal, id: string, family: Family | Family[], opts: { allowExpired?: boolean } = {}): JobRecord {
+  async read(principal: Principal, id: string, family: Family | Family[], opts: { allowExpired?: boolean } = {}): Promise<JobRecord> {
     const families = Array.isArray(family) ? family : [family];
-    const job = this.get(id);
+    const job = familyOfId(id) && families.includes(familyOfId(id)!) ? await this.get(id) : undefined;
     if (!job || !families.includes(job.family) || familyOfId(id) !== job.family) {
       throw new ApiError('JOB_NOT_FOUND', `No ${families.join(' or ')} job with id ${id}`);
     }
@@ -193,10 +139,10 @@ export class JobEngine {
   }
 
   /** Read a job by its access key given as a query parameter. */
-  readByAccessKey(accessKey: string | undefined, family: Family | Family[], param: string): JobRecord {
+  async readByAccessKey(accessKey: string | undefined, family: Family | Family[], param: string): Promise<JobRecord> {
     const families = Array.isArray(family) ? family : [family];
     if (!accessKey) throw new ApiError('INVALID_API_KEY', `The ${param} query parameter (the job's access key) is required`, { field: param });
-    const job = this.findByAccessKey(accessKey);
+    const job = await this.findByAccessKey(accessKey);
     if (!job) throw new ApiError('INVALID_API_KEY', `The ${param} query parameter is not a valid access key`, { field: param });
     if (!families.includes(job.family)) throw new ApiError('JOB_NOT_FOUND', `No ${families.join(' or ')} job for this access key`);
     if (this.isExpired(job)) throw new ApiError('IMAGE_EXPIRED', `The result of job ${job.id} expired`);
@@ -214,20 +160,24 @@ export class JobEngine {
     throw new ApiError('INVALID_API_KEY', 'An API key or this job\'s access key is required');
   }
 
+  /** Progress of a processing job: monotonic (never goes back), ignored once the job finished. */
   async progress(id: string, progress: number, meta?: Record<string, unknown>): Promise<void> {
-    await this.update(id, (j) => {
-      if (j.status !== 'processing') return false;
-      j.progress = Math.max(j.progress, Math.min(1, progress));
+    await this.repo.mutate(id, (j) => {
+      if (j.status !== 'processing') return undefined;
+      const p = Math.max(j.progress, Math.min(1, progress));
+      if (p === j.progress && !meta) return undefined;
+      j.progress = p;
       if (meta) Object.assign(j.meta, meta);
-      return true;
+      j.updatedAt = this.clock.now();
+      return j;
     });
   }
 
   async complete(id: string, c: Completion): Promise<JobRecord | undefined> {
     const now = this.clock.now();
     const blobIds: Record<string, string> = {};
-    const job = this.get(id);
-    if (!job || job.status !== 'processing') return job;
+    const job = await this.repo.get(id);
+    if (!job || job.status !== 'processing') return this.open(job);
     const expiresAt = now + job.ttlMs;
     const seal = SEALED_BLOB_FAMILIES.has(job.family);
     for (const [name, b] of Object.entries(c.blobs ?? {})) {
@@ -253,15 +203,11 @@ export class JobEngine {
     });
   }
 
+  /** The one way out of processing: under the record's lock, so that of two nodes racing only the first wins. */
   private async finish(id: string, fn: (j: JobRecord) => void): Promise<JobRecord | undefined> {
     const now = this.clock.now();
-    let out: JobRecord | undefined;
-    await this.store.transaction(() => {
-      const j = this.jobs.get(id);
-      if (!j || j.status !== 'processing') {
-        out = this.open(j);
-        return;
-      }
+    const { job, changed } = await this.repo.mutate(id, (j) => {
+      if (j.status !== 'processing') return undefined;
       fn(j);
       if (j.result !== undefined) {
         j.sealedResult = this.sealer.sealValue(j.result);
@@ -270,22 +216,11 @@ export class JobEngine {
       j.completedAt = now;
       j.updatedAt = now;
       j.expiresAt = now + j.ttlMs;
-      this.jobs.put(id, j);
-      this.active.remove(id);
-      this.expiry.put([j.expiresAt, id], null);
-      out = this.open(j);
+      return j;
     });
-    if (out) for (const l of this.listeners) l(out);
+    const out = this.open(job);
+    if (changed && out) for (const l of this.listeners) l(out);
     return out;
-  }
-
-  private async update(id: string, fn: (j: JobRecord) => boolean): Promise<void> {
-    await this.store.transaction(() => {
-      const j = this.jobs.get(id);
-      if (!j || !fn(j)) return;
-      j.updatedAt = this.clock.now();
-      this.jobs.put(id, j);
-    });
   }
 
   /**
@@ -309,14 +244,9 @@ export class JobEngine {
     return p;
   }
 
-  /** Jobs in state processing, by family (the active set is small: only unfinished jobs). */
-  processingByFamily(): Record<string, number> {
-    const out: Record<string, number> = {};
-    for (const id of this.active.getKeys()) {
-      const f = familyOfId(id as string);
-      if (f) out[f] = (out[f] ?? 0) + 1;
-    }
-    return out;
+  /** Jobs in state processing, by family. */
+  processingByFamily(): Promise<Record<string, number>> {
+    return this.repo.processingByFamily();
   }
 
   onFinished(l: JobListener): () => void {
@@ -325,90 +255,86 @@ export class JobEngine {
   }
 
   /** Blob bytes of a completed job (throws JOB_FAILED / IMAGE_EXPIRED / NOT_FOUND as fits). */
-  blob(job: JobRecord, name = 'image'): { bytes: Buffer; contentType: string } {
+  async blob(job: JobRecord, name = 'image'): Promise<{ bytes: Buffer; contentType: string }> {
     if (job.status === 'failed') throw new ApiError('JOB_FAILED', `Job ${job.id} failed: ${job.error?.message ?? 'unknown reason'}`);
     if (job.status !== 'completed') throw new ApiError('CONFLICT', `Job ${job.id} is still processing; poll its status and fetch the result when it is completed`);
     if (this.isExpired(job)) throw new ApiError('IMAGE_EXPIRED', `The result of job ${job.id} expired`);
     const blobId = job.blobs?.[name];
-    const bytes = blobId ? this.blobs.get(blobId) : undefined;
-    const meta = blobId ? this.blobs.getMeta(blobId) : undefined;
-    const plain = bytes && job.sealedBlobs ? this.sealer.unsealBytes(bytes) : bytes;
-    if (!plain || !meta) throw new ApiError('IMAGE_EXPIRED', `The result of job ${job.id} is no longer stored`);
-    return { bytes: plain, contentType: meta.contentType };
+    const b = blobId ? await this.blobs.read(blobId) : undefined;
+    const plain = b && job.sealedBlobs ? this.sealer.unsealBytes(b.bytes) : b?.bytes;
+    if (!plain || !b) throw new ApiError('IMAGE_EXPIRED', `The result of job ${job.id} is no longer stored`);
+    return { bytes: plain, contentType: b.meta.contentType };
   }
 
   /** Jobs of one owner, newest first, with an opaque cursor. */
-  list(owner: string, opts: { family?: Family; status?: JobStatus | 'expired'; limit: number; cursor?: string }): { jobs: JobRecord[]; nextCursor?: string } {
+  async list(owner: string, opts: { family?: Family; status?: JobStatus | 'expired'; limit: number; cursor?: string }): Promise<{ jobs: JobRecord[]; nextCursor?: string }> {
     const out: JobRecord[] = [];
-    let start: [string, number, string] = [owner, Number.MAX_SAFE_INTEGER, '\uffff'];
+    let after: { createdAt: number; id: string } | undefined;
     if (opts.cursor) {
       const [t, id] = Buffer.from(opts.cursor, 'base64url').toString().split('|');
       if (!t || !id || !/^\d+$/.test(t)) throw new ApiError('INVALID_REQUEST', 'Expected a cursor returned by this endpoint for cursor', { field: 'cursor' });
-      start = [owner, Number(t), id];
+      after = { createdAt: Number(t), id };
     }
-    let nextCursor: string | undefined;
-    for (const { key } of this.byOwner.getRange({ start, end: [owner, -1, ''], reverse: true, exclusiveStart: Boolean(opts.cursor) } as never)) {
-      const k = key as [string, number, string];
-      if (k[0] !== owner) break;
-      const j = this.get(k[2]);
-      if (!j) continue;
-      if (opts.family && j.family !== opts.family) continue;
-      const st = this.isExpired(j) ? 'expired' : j.status;
-      if (opts.status && st !== opts.status) continue;
-      if (out.length === opts.limit) {
-        const last = out[out.length - 1]!;
-        nextCursor = Buffer.from(`${last.createdAt}|${last.id}`).toString('base64url');
-        break;
+    const batch = Math.min(500, Math.max(50, opts.limit + 1));
+    for (;;) {
+      const page = await this.repo.pageByOwner(owner, after, batch);
+      for (const stored of page) {
+        const j = this.open(stored)!;
+        if (opts.family && j.family !== opts.family) continue;
+        const st = this.isExpired(j) ? 'expired' : j.status;
+        if (opts.status && st !== opts.status) continue;
+        if (out.length === opts.limit) {
+          const last = out[out.length - 1]!;
+          return { jobs: out, nextCursor: Buffer.from(`${last.createdAt}|${last.id}`).toString('base64url') };
+        }
+        out.push(j);
       }
-      out.push(j);
+      if (page.length < batch) return { jobs: out };
+      const last = page[page.length - 1]!;
+      after = { createdAt: last.createdAt, id: last.id };
     }
-    return { jobs: out, nextCursor };
   }
 
-  /** On start-up: jobs left processing by a crash are failed with a reason (never left hanging). */
+  /**
+   * On start-up of a node that runs alone on its store (embedded mode): jobs left processing by a crash are failed
+   * with a reason (never left hanging). In shared mode this is not called: other nodes may be running those jobs,
+   * and a dead node's jobs are the queue's to take again (stalled-job recovery); see processingIds().
+   */
   async recoverInterrupted(): Promise<number> {
-    const ids = [...this.active.getKeys()] as string[];
-    for (const id of ids) {
-      const j = this.jobs.get(id);
-      if (j?.status === 'processing') await this.fail(id, 'INTERNAL_ERROR', 'The server stopped while this job was processing; please submit it again');
-      else await this.active.remove(id);
-    }
+    const ids = await this.repo.processingIds();
+    for (const id of ids) await this.fail(id, 'INTERNAL_ERROR', 'The server stopped while this job was processing; please submit it again');
     return ids.length;
   }
 
-  /** Delete expired blobs (tombstone the job) and forget tombstones older than tombstoneMs. */
+  /** Ids of jobs still processing whose last change is older than `ms` (for a queue's recovery of a dead node's jobs). */
+  processingIds(olderThanMs?: number): Promise<string[]> {
+    return this.repo.processingIds(olderThanMs === undefined ? undefined : this.clock.now() - olderThanMs);
+  }
+
+  /**
+   * Delete expired blobs (tombstone the job) and forget tombstones older than tombstoneMs. Safe on every node at
+   * once: the repository claims each due record for one sweeper only.
+   */
   async sweep(): Promise<{ expired: number; forgotten: number }> {
     const now = this.clock.now();
     let expired = 0;
     let forgotten = 0;
-    const due: Array<[number, string]> = [];
-    for (const key of this.expiry.getKeys({ end: [now, '\uffff'] })) due.push(key as [number, string]);
-    for (const [at, id] of due) {
-      const j = this.jobs.get(id);
-      if (!j) {
-        await this.expiry.remove([at, id]);
-        continue;
-      }
-      if (!j.tombstone) {
+    for (;;) {
+      const n = await this.repo.sweepDue(now, SWEEP_BATCH, async (j) => {
+        this.finished.delete(j.id);
+        if (j.tombstone) {
+          forgotten++;
+          return 'forget';
+        }
         for (const blobId of Object.values(j.blobs ?? {})) await this.blobs.delete(blobId);
-        await this.store.transaction(() => {
-          j.tombstone = true;
-          delete j.result;
-          delete j.sealedResult;
-          this.jobs.put(id, j);
-          this.expiry.remove([at, id]);
-          this.expiry.put([at + this.tombstoneMs, id], null);
-        });
+        j.tombstone = true;
+        delete j.result;
+        delete j.sealedResult;
         expired++;
-      } else {
-        await this.store.transaction(() => {
-          this.jobs.remove(id);
-          this.byKey.remove(j.accessKeyHash);
-          if (j.owner) this.byOwner.remove([j.owner, j.createdAt, id]);
-          this.expiry.remove([at, id]);
-        });
-        forgotten++;
-      }
+        // forgotten at a later sweep, never in the same one
+        return { tombstone: j, sweepAt: Math.max((j.expiresAt ?? now) + this.tombstoneMs, now + 1) };
+      });
+      if (n < SWEEP_BATCH) break;
     }
     await this.blobs.sweep(now);
     return { expired, forgotten };

@@ -2,46 +2,25 @@
 // (https://www.standardwebhooks.com): headers webhook-id, webhook-timestamp, webhook-signature
 // = "v1," + base64(HMAC-SHA256(key, `${id}.${timestamp}.${body}`)).
 //
-// Delivery is at-least-once and survives restarts: the callback is recorded in LMDB when the job is created
-// (state "waiting"), armed when the job finishes (state "pending", body frozen), and retried with backoff until
-// it is delivered (2xx) or SEJONG_CALLBACK_RETRY_HOURS have passed. Every attempt carries the same webhook-id, so a
-// receiver can drop duplicates. A graceful stop waits for attempts in flight and records their outcome; after a
-// crash an attempt whose outcome was not recorded is made again (a receiver may then see it twice, same id).
+// Delivery is at-least-once and survives restarts and node deaths: the callback is recorded in the outbox when
+// the job is created (state "waiting"), armed when the job finishes (state "pending", body frozen), and retried
+// with backoff until it is delivered (2xx) or SEJONG_CALLBACK_RETRY_HOURS have passed. Each attempt is made by
+// the one node that claimed the callback (a lease); a node that dies mid-attempt leaves the lease to run out and
+// another node makes the attempt again. Every attempt carries the same webhook-id and the same body, so a
+// receiver drops duplicates by webhook-id: after a crash (or a lease that ran out while the receiver was slow)
+// it may see one callback twice, never two different bodies under one id.
+//
+// The rules live here once; the outbox itself is a CallbackRepository (LMDB embedded, PostgreSQL shared).
 import type { CallbackPayload } from './callback-payload.js';
 import crypto from 'node:crypto';
-import type { Database } from 'lmdb';
 import type { Logger } from 'pino';
-import type { Store } from '../store/env.js';
 import type { Clock } from '../clock.js';
 import type { SafeFetcher } from './fetch.js';
-import type { JobEngine, JobRecord } from '../jobs/engine.js';
+import type { JobRecord } from '../jobs/engine.js';
+import type { Sealer } from '../jobs/sealed-keys.js';
+import { type CallbackRecord, type CallbackRepository, type CallbackState, type Outcome } from './callback-repo.js';
 
-export type CallbackState = 'waiting' | 'pending' | 'delivered' | 'failed';
-
-export interface CallbackRecord {
-  /** webhook-id, the same on every attempt */
-  id: string;
-  jobId: string;
-  url: string;
-  /** the client's callback_meta, returned unchanged: stored sealed (see sealedMeta), never in clear */
-  meta?: unknown;
-  /** callback_meta sealed with the installation key (it may hold personal data) */
-  sealedMeta?: Uint8Array;
-  /** event type prefix, e.g. ekyc.enhance */
-  type: string;
-  state: CallbackState;
-  createdAt: number;
-  /** set when armed: the exact bytes signed and sent on every attempt, sealed (unsealed only to send) */
-  body?: string;
-  armedAt?: number;
-  /** no attempt after this */
-  giveUpAt?: number;
-  nextAt?: number;
-  attempts: number;
-  lastStatus?: number;
-  lastError?: string;
-  doneAt?: number;
-}
+export type { CallbackRecord, CallbackState } from './callback-repo.js';
 
 /** Delays before attempt 2, 3, … (ms); the last one repeats until the retry window closes. */
 export const BACKOFF_MS = [5_000, 30_000, 120_000, 300_000, 600_000, 1_200_000, 1_800_000];
@@ -74,13 +53,22 @@ export function verify(secret: string, headers: Record<string, string | undefine
   });
 }
 
+export interface CallbackJobs {
+  get(id: string): JobRecord | undefined | Promise<JobRecord | undefined>;
+  onFinished(l: (job: JobRecord) => void): () => void;
+  /** the installation's sealer of data at rest (bodies and callback_meta are sealed in the outbox) */
+  readonly sealer: Sealer;
+}
+
 export interface CallbackDeps {
-  store: Store;
+  repo: CallbackRepository;
   clock: Clock;
   fetcher: SafeFetcher;
-  jobs: JobEngine;
+  jobs: CallbackJobs;
   log: Logger;
   config: { webhookSecret: string; callbackRetryHours: number };
+  /** this node's name in the fleet (claims carry it); one fixed name in embedded mode */
+  node: string;
 }
 
 export interface CallbackOptions {
@@ -90,35 +78,54 @@ export interface CallbackOptions {
   timeoutMs?: number;
   /** finished records are forgotten after this (ms) */
   keepMs?: number;
+  /** how long a claim holds before another node may take the callback (ms); well above timeoutMs */
+  leaseMs?: number;
+  /** callbacks attempted at once by this node */
+  batch?: number;
+}
+
+/** A waiting callback whose job record cannot be found is sent as failed only after this (another node's job
+ * may not be visible yet; past this it is gone: expired or deleted). */
+export const JOB_GONE_AFTER_MS = 15 * 60_000;
+
+/** The record after an attempt: delivered on 2xx; failed on 410 or once the window closed; else retried later. */
+export function afterAttempt(rec: CallbackRecord, now: number, status: number | undefined, error: string | undefined, jitter = Math.random()): Outcome {
+  const attempts = rec.attempts + 1;
+  if (!error) return { state: 'delivered', attempts, lastStatus: status, doneAt: now, dropBody: true };
+  // 410 Gone: the receiver asks us to stop (Standard Webhooks). Otherwise retry until the window closes, the last
+  // attempt exactly at its end, so that a receiver down for almost the whole window still gets it.
+  if (status === 410 || now >= (rec.giveUpAt ?? 0)) return { state: 'failed', attempts, lastStatus: status, lastError: error, doneAt: now, dropBody: true };
+  const next = now + backoffMs(attempts) * (1 + jitter * 0.1);
+  return { state: 'pending', attempts, lastStatus: status, lastError: error, nextAt: Math.round(Math.min(next, rec.giveUpAt ?? next)), dropBody: false };
 }
 
 export class Callbacks {
-  private readonly db: Database<CallbackRecord, string>;
-  private readonly due: Database<null, [number, string]>;
-  private readonly byJob: Database<string, string>;
-  private readonly meta: Database<string, string>;
+  private readonly repo: CallbackRepository;
   private readonly inflight = new Map<string, Promise<void>>();
+  private readonly ticks = new Set<Promise<void>>();
   private timer?: NodeJS.Timeout;
   private unlisten?: () => void;
   private secretValue = '';
   private stopping = false;
+  private lastPurge = -Infinity;
   private readonly pollMs: number;
   private readonly timeoutMs: number;
   private readonly keepMs: number;
-  /** delivery attempts that failed (non-2xx or network), for /metrics */
+  private readonly leaseMs: number;
+  private readonly batch: number;
+  /** delivery attempts that failed (non-2xx or network) on this node, for /metrics */
   failedAttempts = 0;
 
   constructor(private readonly d: CallbackDeps, opts: CallbackOptions = {}) {
-    this.db = d.store.db<CallbackRecord, string>('callbacks');
-    this.due = d.store.db<null, [number, string]>('callbacks-due');
-    this.byJob = d.store.db<string, string>('callbacks-by-job');
-    this.meta = d.store.db<string, string>('callbacks-meta');
+    this.repo = d.repo;
     this.pollMs = opts.pollMs ?? 1000;
     this.timeoutMs = opts.timeoutMs ?? 15_000;
     this.keepMs = opts.keepMs ?? 7 * 86400_000;
+    this.leaseMs = opts.leaseMs ?? Math.max(60_000, 4 * this.timeoutMs);
+    this.batch = opts.batch ?? 32;
   }
 
-  /** The signing secret: SEJONG_WEBHOOK_SECRET, else the one generated on first start and kept in LMDB. */
+  /** The signing secret: SEJONG_WEBHOOK_SECRET, else the one generated on first start and kept in the outbox. */
   get secret(): string {
     return this.secretValue;
   }
@@ -127,31 +134,26 @@ export class Callbacks {
     this.stopping = false;
     if (this.d.config.webhookSecret) this.secretValue = this.d.config.webhookSecret;
     else {
-      // kept sealed with the installation key (a secret stored before sealing existed is sealed now)
-      const stored = this.meta.get('secret');
-      let s = stored?.startsWith('whsec_') ? stored : this.d.jobs.sealer.unseal(stored);
-      if (stored?.startsWith('whsec_')) await this.meta.put('secret', this.d.jobs.sealer.seal(stored));
+      let s = await this.repo.loadSecret();
       if (!s) {
-        s = 'whsec_' + crypto.randomBytes(32).toString('base64');
-        await this.meta.put('secret', this.d.jobs.sealer.seal(s));
-        this.d.log.info({ msg: 'generated a webhook signing secret (GET /api/v1/ekyc/enhance/webhook-secret with the admin key shows it)' });
+        // first writer wins: nodes starting together all read back the one stored
+        s = await this.repo.saveSecret('whsec_' + crypto.randomBytes(32).toString('base64'));
+        this.d.log.info({ msg: 'webhook signing secret ready (GET /api/v1/ekyc/enhance/webhook-secret with the admin key shows it)' });
       }
       this.secretValue = s;
     }
+    // claims this node's name held before a restart are free again at once (others wait for the lease)
+    await this.repo.releaseClaims(this.d.node);
     this.unlisten = this.d.jobs.onFinished((job) => {
-      const id = this.byJob.get(job.id);
-      if (id) void this.arm(id, job).then(() => this.tick()).catch((e) => this.d.log.warn({ msg: 'callback could not be armed', jobId: job.id, err: String(e) }));
+      void this.armForJob(job)
+        .then((armed) => (armed ? this.tick() : undefined))
+        .catch((e) => this.d.log.warn({ msg: 'callback could not be armed', jobId: job.id, err: String(e) }));
     });
     // callbacks whose job finished while we were down (or was failed by crash recovery) are armed now
-    for (const { value } of this.db.getRange()) {
-      if (value.state !== 'waiting') continue;
-      const job = this.d.jobs.get(value.jobId);
-      if (!job) await this.arm(value.id, undefined);
-      else if (job.status !== 'processing') await this.arm(value.id, job);
-    }
+    await this.armFinished();
     this.timer = setInterval(() => void this.tick().catch((e) => this.d.log.warn({ msg: 'callback tick failed', err: String(e) })), this.pollMs);
     this.timer.unref();
-    void this.tick();
+    void this.tick().catch(() => undefined);
   }
 
   /** Stop polling and wait for attempts in flight (their outcome is recorded). */
@@ -159,10 +161,11 @@ export class Callbacks {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     this.unlisten?.();
-    await Promise.allSettled([...this.inflight.values()]);
+    await Promise.allSettled([...this.ticks]);
+    await this.idle();
   }
 
-  /** Register the callback of a job at creation time; it is sent when the job finishes. */
+  /** Register the callback of a job at creation time; it is sent when the job finishes (on whichever node). */
   async register(opts: { jobId: string; url: string; meta?: unknown; type: string }): Promise<CallbackRecord> {
     const rec: CallbackRecord = {
       id: 'msg_' + crypto.randomBytes(16).toString('base64url'),
@@ -174,26 +177,19 @@ export class Callbacks {
       createdAt: this.d.clock.now(),
       attempts: 0,
     };
-    await this.d.store.transaction(() => {
-      this.db.put(rec.id, rec);
-      this.byJob.put(opts.jobId, rec.id);
-    });
+    await this.repo.insert(rec);
     // the job may have finished before we registered (a very fast job)
-    const job = this.d.jobs.get(opts.jobId);
-    if (job && job.status !== 'processing') {
-      await this.arm(rec.id, job);
-      void this.tick();
-    }
-    return this.db.get(rec.id)!;
+    const job = await this.d.jobs.get(opts.jobId);
+    if (job && job.status !== 'processing' && (await this.arm(rec, job))) void this.tick().catch(() => undefined);
+    return (await this.repo.get(rec.id))!;
   }
 
-  get(id: string): CallbackRecord | undefined {
-    return this.db.get(id);
+  get(id: string): Promise<CallbackRecord | undefined> {
+    return this.repo.get(id);
   }
 
-  forJob(jobId: string): CallbackRecord | undefined {
-    const id = this.byJob.get(jobId);
-    return id ? this.db.get(id) : undefined;
+  forJob(jobId: string): Promise<CallbackRecord | undefined> {
+    return this.repo.forJob(jobId);
   }
 
   /** The JSON body of a job's callback. */
@@ -210,36 +206,60 @@ export class Callbacks {
     };
   }
 
-  private async arm(id: string, job: JobRecord | undefined): Promise<void> {
-    const now = this.d.clock.now();
-    await this.d.store.transaction(() => {
-      const rec = this.db.get(id);
-      if (!rec || rec.state !== 'waiting') return;
-      const sealer = this.d.jobs.sealer;
-      const meta = rec.sealedMeta !== undefined ? sealer.unsealValue(rec.sealedMeta) : rec.meta;
-      rec.body = sealer.seal(JSON.stringify(Callbacks.payload(rec, job, now, meta)));
-      delete rec.sealedMeta; // now inside the sealed body
-      delete rec.meta;
-      rec.state = 'pending';
-      rec.armedAt = now;
-      rec.giveUpAt = now + Math.round(this.d.config.callbackRetryHours * 3600_000);
-      rec.nextAt = now;
-      this.db.put(id, rec);
-      this.due.put([now, id], null);
-    });
+  private async armForJob(job: JobRecord): Promise<boolean> {
+    const rec = await this.repo.forJob(job.id);
+    return rec?.state === 'waiting' ? this.arm(rec, job) : false;
   }
 
-  /** Attempt every due callback now (called by the poll timer; tests call it after moving a manual clock). */
+  /** Arm waiting callbacks whose job has finished, whichever node ran it or heard of it (each tick). */
+  private async armFinished(): Promise<number> {
+    let n = 0;
+    const now = this.d.clock.now();
+    for (const rec of await this.repo.waiting(200)) {
+      const job = await this.d.jobs.get(rec.jobId);
+      if (job ? job.status !== 'processing' : rec.createdAt + JOB_GONE_AFTER_MS <= now) n += Number(await this.arm(rec, job));
+    }
+    return n;
+  }
+
+  /** Freeze the body (sealed) and make the callback due now; false when it was armed already. */
+  private async arm(rec: CallbackRecord, job: JobRecord | undefined): Promise<boolean> {
+    const now = this.d.clock.now();
+    const sealer = this.d.jobs.sealer;
+    const meta = rec.sealedMeta !== undefined ? sealer.unsealValue(rec.sealedMeta) : rec.meta;
+    const body = sealer.seal(JSON.stringify(Callbacks.payload(rec, job, now, meta)));
+    return this.repo.arm(rec.id, { body, armedAt: now, giveUpAt: now + Math.round(this.d.config.callbackRetryHours * 3600_000), nextAt: now });
+  }
+
+  /** Arm finished jobs' callbacks and attempt every due one this node can claim (poll timer; tests after moving a
+   * manual clock). */
   async tick(): Promise<void> {
     if (this.stopping) return;
+    const p = this.tickOnce();
+    this.ticks.add(p);
+    try {
+      await p;
+    } finally {
+      this.ticks.delete(p);
+    }
+  }
+
+  private async tickOnce(): Promise<void> {
+    await this.armFinished();
+    if (this.stopping) return; // claim nothing once stop() began: its leases would hold up the other nodes
     const now = this.d.clock.now();
+    const free = this.batch - this.inflight.size;
+    const claimed = free > 0 ? await this.repo.claimDue(now, this.d.node, now + this.leaseMs, free) : [];
     const started: Promise<void>[] = [];
-    for (const key of this.due.getKeys({ end: [now, '\uffff'] })) {
-      const [, id] = key as [number, string];
-      if (this.inflight.has(id)) continue;
-      const p = this.attempt(id, key as [number, string]).finally(() => this.inflight.delete(id));
-      this.inflight.set(id, p);
+    for (const rec of claimed) {
+      if (this.inflight.has(rec.id)) continue;
+      const p = this.attempt(rec).finally(() => this.inflight.delete(rec.id));
+      this.inflight.set(rec.id, p);
       started.push(p);
+    }
+    if (now - this.lastPurge >= Math.min(this.keepMs, 60_000)) {
+      this.lastPurge = now;
+      await this.repo.purge(now - this.keepMs);
     }
     await Promise.allSettled(started);
   }
@@ -249,19 +269,13 @@ export class Callbacks {
     while (this.inflight.size) await Promise.allSettled([...this.inflight.values()]);
   }
 
-  private async attempt(id: string, dueKey: [number, string]): Promise<void> {
-    const rec = this.db.get(id);
-    if (!rec || rec.state !== 'pending' || !rec.body) {
-      await this.due.remove(dueKey);
-      // a finished record's last due entry is its forget time
-      if (rec && (rec.state === 'delivered' || rec.state === 'failed') && (rec.doneAt ?? 0) + this.keepMs <= this.d.clock.now()) await this.forget(rec);
-      return;
-    }
+  /** One attempt of a callback this node has claimed. */
+  private async attempt(rec: CallbackRecord): Promise<void> {
     const ts = Math.floor(this.d.clock.now() / 1000);
     let status: number | undefined;
     let error: string | undefined;
     // sealed at rest; a body written before bodies were sealed is sent as it is
-    const body = rec.body.startsWith('{') ? rec.body : this.d.jobs.sealer.unseal(rec.body);
+    const body = rec.body === undefined ? undefined : rec.body.startsWith('{') ? rec.body : this.d.jobs.sealer.unseal(rec.body);
     try {
       if (body === undefined) throw new Error('the sealed callback body cannot be opened with this installation key');
       const r = await this.d.fetcher.fetch(rec.url, {
@@ -283,53 +297,20 @@ export class Callbacks {
     } catch (e) {
       error = (e as Error).message ?? String(e);
     }
-    const now = this.d.clock.now();
-    await this.d.store.transaction(() => {
-      const cur = this.db.get(id);
-      this.due.remove(dueKey);
-      if (!cur || cur.state !== 'pending') return;
-      cur.attempts += 1;
-      cur.lastStatus = status;
-      cur.lastError = error;
-      if (!error) {
-        cur.state = 'delivered';
-        cur.doneAt = now;
-        delete cur.nextAt;
-        delete cur.body; // the body may carry OCR fields: not kept once sent
-        this.due.put([now + this.keepMs, id], null); // forget later
-      } else {
-        const next = now + backoffMs(cur.attempts) * (1 + Math.random() * 0.1);
-        // 410 Gone: the receiver asks us to stop (Standard Webhooks). Otherwise retry until the window closes, the
-        // last attempt exactly at its end, so that a receiver down for almost the whole window still gets it.
-        if (status === 410 || now >= (cur.giveUpAt ?? 0)) {
-          cur.state = 'failed';
-          cur.doneAt = now;
-          delete cur.nextAt;
-          delete cur.body;
-          this.due.put([now + this.keepMs, id], null);
-        } else {
-          cur.nextAt = Math.round(Math.min(next, cur.giveUpAt ?? next));
-          this.due.put([cur.nextAt, id], null);
-        }
-      }
-      this.db.put(id, cur);
-    });
-    const after = this.db.get(id);
     if (error) this.failedAttempts++;
-    if (after?.state === 'failed') this.d.log.warn({ msg: 'callback given up', jobId: after.jobId, attempts: after.attempts, lastError: after.lastError });
+    let after: CallbackRecord | undefined;
+    try {
+      after = await this.repo.settle(rec.id, this.d.node, afterAttempt(rec, this.d.clock.now(), status, error));
+    } catch (e) {
+      this.d.log.warn({ msg: 'callback outcome not recorded (the attempt is made again after the lease)', id: rec.id, jobId: rec.jobId, err: String(e) });
+      return;
+    }
+    if (!after) this.d.log.warn({ msg: 'callback claim lost before its outcome was recorded (another node retries it)', id: rec.id, jobId: rec.jobId });
+    else if (after.state === 'failed') this.d.log.warn({ msg: 'callback given up', jobId: after.jobId, attempts: after.attempts, lastError: after.lastError });
   }
 
-  /** Records by state (pending = the backlog awaiting delivery) plus failed attempts so far, for /metrics. */
-  counts(): Record<string, number> {
-    const out: Record<string, number> = { waiting: 0, pending: 0, delivered: 0, failed: 0 };
-    for (const { value } of this.db.getRange()) out[value.state] = (out[value.state] ?? 0) + 1;
-    return out;
-  }
-
-  private async forget(rec: CallbackRecord): Promise<void> {
-    await this.d.store.transaction(() => {
-      this.db.remove(rec.id);
-      if (this.byJob.get(rec.jobId) === rec.id) this.byJob.remove(rec.jobId);
-    });
+  /** Records by state (pending = the backlog awaiting delivery, fleet-wide in shared mode), for /metrics. */
+  async counts(): Promise<Record<CallbackState, number>> {
+    return this.repo.counts();
   }
 }

@@ -10,7 +10,7 @@ const JOB_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
 /** Scrape-time views of services that live elsewhere (callbacks, law) and may be absent. */
 export interface MetricSources {
-  callbacks?: () => { states: Record<string, number>; failedAttempts: number } | undefined;
+  callbacks?: () => Promise<{ states: Record<string, number>; failedAttempts: number } | undefined>;
   law?: () => { documents: number; articles: number; indexGeneration: number } | undefined;
 }
 
@@ -31,23 +31,25 @@ export class Metrics {
     new client.Gauge({ name: 'sejong_pool_queue', help: 'Tasks waiting for a worker', registers: reg, collect() { this.set(pool.queued); } });
     new client.Gauge({
       name: 'sejong_jobs_processing', help: 'Jobs in state processing, by family', labelNames: ['family'] as const, registers: reg,
-      collect() {
+      async collect() {
+        const counts = await jobs.processingByFamily();
         this.reset();
-        for (const [family, n] of Object.entries(jobs.processingByFamily())) this.set({ family }, n);
+        for (const [family, n] of Object.entries(counts)) this.set({ family }, n);
       },
     });
     new client.Gauge({
       name: 'sejong_callbacks', help: 'Completion callbacks in the outbox by state (pending = backlog awaiting delivery)', labelNames: ['state'] as const, registers: reg,
-      collect() {
+      async collect() {
+        const states = (await sources.callbacks?.().catch(() => undefined))?.states;
         this.reset();
-        for (const [state, n] of Object.entries(sources.callbacks?.()?.states ?? {})) this.set({ state }, n);
+        for (const [state, n] of Object.entries(states ?? {})) this.set({ state }, n);
       },
     });
     let failedSeen = 0;
     new client.Counter({
       name: 'sejong_callback_failed_attempts_total', help: 'Callback delivery attempts that failed (non-2xx answer or network error)', registers: reg,
-      collect() {
-        const n = sources.callbacks?.()?.failedAttempts ?? 0;
+      async collect() {
+        const n = (await sources.callbacks?.().catch(() => undefined))?.failedAttempts ?? 0;
         if (n > failedSeen) this.inc(n - failedSeen);
         failedSeen = n;
       },

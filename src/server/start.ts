@@ -5,9 +5,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pino, { type Logger } from 'pino';
 import type { Config } from '../config.js';
 import { systemClock, type Clock } from '../clock.js';
-import { openEngines, closeEngines } from '../shared/engines.js';
-import { BlobStore } from '../store/blobs.js';
+import { openEngines, closeEngines, type Engines } from '../shared/engines.js';
+import { LmdbBlobStore } from '../store/blobs.js';
+import { PgBlobStore } from '../store/blobs-pg.js';
+import { LmdbVerificationStore } from '../store/verifications.js';
+import { PgVerificationStore } from '../store/verifications-pg.js';
+import { LmdbJobRepo } from '../jobs/repo-lmdb.js';
+import { PgJobRepo } from '../jobs/repo-pg.js';
+import { Sealer } from '../jobs/sealed-keys.js';
 import { JobEngine } from '../jobs/engine.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { LocalJobQueue } from '../jobs/queue-local.js';
+import { BullJobQueue } from '../jobs/queue-bullmq.js';
 import { WorkerPool } from '../pool/pool.js';
 import { KeyStore } from '../auth/keys.js';
 import { RateLimiter } from '../auth/rate-limit.js';
@@ -20,6 +29,7 @@ import { HttpServer, nativeUwsLoaded } from './app.js';
 import { ensureAdminKey } from '../auth/bootstrap.js';
 import { Metrics } from './metrics.js';
 import { Readiness } from './readiness.js';
+import { buildOpenApi } from './openapi.js';
 import type { Server as NodeHttpServer } from 'node:http';
 
 export interface StartOptions {
@@ -36,6 +46,8 @@ export interface RunningServer {
   url: string;
   /** set when a new admin key was generated on this start */
   generatedAdminKey?: string;
+  /** the route table of every api module (bench, tools) */
+  routes: readonly RouteDef[];
   close(): Promise<void>;
 }
 
@@ -55,13 +67,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const log = opts.log ?? pino({ level: config.logLevel, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ sync: false }));
   const engines = await openEngines(config);
   const store = engines.store;
-  const blobs = new BlobStore(store);
-  const jobs = new JobEngine(store, blobs, clock, config.tombstoneDays * 86400_000);
+  const { blobs, jobRepo, verifications } = jobStorage(engines);
+  const jobs = new JobEngine({ repo: jobRepo, sealer: new Sealer(store) }, blobs, clock, config.tombstoneDays * 86400_000);
   const keys = new KeyStore(store);
   const pool = new WorkerPool({ workers: config.workers, queueSize: config.queueSize, waitBudgetMs: config.queueWaitMs, taskTimeoutMs: config.taskTimeoutMs, heapMb: config.taskHeapMb, workerData: { maxInputPixels: config.maxInputPixels } });
   let port = config.port;
   const services: Services = {
-    config, clock, log, engines, store, blobs, jobs, pool, keys,
+    config, clock, log, engines, store, blobs, verifications, jobs, pool, keys,
+    queue: undefined as unknown as JobQueue<Services>, // set just below (the queue runs jobs with these services)
     limiter: new RateLimiter(store),
     fetcher: new SafeFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs, maxBytes: Math.round(config.fetchMaxMb * 1048576), selfPort: () => port }),
     requestLog: new RequestLog(store, config.logRetentionDays * 86400_000),
@@ -69,14 +82,19 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     baseUrl: () => config.publicUrl || `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
     ext: {},
   };
+  services.queue = await openJobQueue(services);
   const generatedAdminKey = await ensureAdminKey(services, opts.printSecret);
-  const recovered = await jobs.recoverInterrupted();
+  // embedded: this node is alone on its store, so what it left processing died with it. Shared: other nodes may be
+  // running those jobs; a dead node's jobs are recovered by the queue (stalled jobs), not by a starting node.
+  const recovered = await services.queue.recover();
   if (recovered) log.warn({ msg: 'jobs interrupted by a previous stop were marked failed', count: recovered });
 
   const modules = await loadApiModules();
   const routes: RouteDef[] = modules.flatMap((m) => m.mod.routes ?? []);
-  services.ext.routes = routes;
+  let openApi: string | undefined;
+  services.ext.openApiJson = () => (openApi ??= JSON.stringify(buildOpenApi(routes, '3.6.0')));
   for (const m of modules) await m.mod.start?.(services);
+  await services.queue.start(); // every api module has defined its job runners by now
   const metricsServer = config.metrics ? await startMetrics(services) : undefined;
   const http = new HttpServer(services, routes);
   services.readiness = new Readiness(services, () => http.isDraining);
@@ -94,6 +112,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       await http.close();
       metricsServer?.close();
       for (const m of [...modules].reverse()) await m.mod.stop?.(services);
+      await services.queue.close();
       await jobs.drain();
       await services.limiter.close();
       await services.requestLog.flush();
@@ -103,15 +122,40 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       log.info({ msg: 'stopped' });
       log.flush?.();
     })());
-  return { services, http, port, url: `http://127.0.0.1:${port}`, generatedAdminKey, close };
+  return { services, http, port, url: `http://127.0.0.1:${port}`, generatedAdminKey, routes, close };
+}
+
+/** Where job records, result blobs and e-KYC verification records live: chosen here, once, by the engines' mode. */
+function jobStorage(engines: Engines) {
+  if (engines.mode === 'shared') {
+    return { blobs: new PgBlobStore(engines.pg), jobRepo: new PgJobRepo(engines.pg), verifications: new PgVerificationStore(engines.pg) };
+  }
+  return { blobs: new LmdbBlobStore(engines.store), jobRepo: new LmdbJobRepo(engines.store), verifications: new LmdbVerificationStore(engines.store) };
+}
+
+/** The one place the job queue is chosen: in-process when embedded, the shared BullMQ queue in shared mode. */
+async function openJobQueue(services: Services): Promise<JobQueue<Services>> {
+  const { engines, config, jobs, log } = services;
+  if (engines.mode === 'embedded') return new LocalJobQueue<Services>({ jobs, services });
+  return BullJobQueue.open<Services>({ jobs, services }, {
+    pg: engines.pg,
+    connect: () => engines.queueRedis(),
+    node: engines.node,
+    concurrency: config.queueConcurrency || Math.max(4, 2 * config.workers),
+    attempts: config.queueAttempts,
+    lockMs: config.queueLockMs,
+    stalledMs: config.queueStalledMs,
+    timeoutMs: config.engineConnectMs,
+    log,
+  });
 }
 
 /** The metrics registry over this server's services; its own listener when SEJONG_METRICS_ADDR is set. */
 async function startMetrics(services: Services): Promise<NodeHttpServer | undefined> {
-  const ext = services.ext as { law?: { catalog: Array<{ article_count: number }>; info(): { index_gen: number } }; callbacks?: { counts(): Record<string, number>; failedAttempts: number } };
+  const { ext } = services;
   services.metrics = new Metrics(services, {
     law: () => ext.law && { documents: ext.law.catalog.length, articles: ext.law.catalog.reduce((n, d) => n + d.article_count, 0), indexGeneration: ext.law.info().index_gen },
-    callbacks: () => ext.callbacks && { states: ext.callbacks.counts(), failedAttempts: ext.callbacks.failedAttempts },
+    callbacks: async () => ext.callbacks && { states: await ext.callbacks.counts(), failedAttempts: ext.callbacks.failedAttempts },
   });
   if (!services.config.metricsAddr) return undefined;
   const server = await services.metrics.listenSeparately(services.config.metricsAddr);

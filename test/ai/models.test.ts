@@ -101,7 +101,7 @@ t.test('no provider configured: every AI endpoint → 502 naming the missing set
     t.same([e.status, e.code], [502, 'AI_API_ERROR'], p);
     t.match(e.message, re);
   }
-  t.equal(server.services.jobs.list(server.apiKeyId, { limit: 10 }).jobs.length, 0, 'no job was created');
+  t.equal((await server.services.jobs.list(server.apiKeyId, { limit: 10 })).jobs.length, 0, 'no job was created');
   // validation still comes first
   const bad = await errorOf(await server.req('/api/v1/text-to-image/generate', { method: 'POST', json: { model: 'fam-c-image-1', prompt: 'x', image_size: '1K' } }));
   t.equal(bad.status, 400);

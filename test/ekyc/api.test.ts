@@ -129,7 +129,7 @@ t.test('verify: passes end to end, audit record without images', async (t) => {
   t.equal(j.results.liveness.passed, true);
   t.equal(j.overall_passed, true, JSON.stringify(j.failure_reasons));
   t.same(j.failure_reasons, []);
-  const rec = await s.services.store.db('ekyc-verifications').get(j.verification_id);
+  const rec = (await s.services.verifications.get(j.verification_id))!;
   t.ok(rec, 'audit record stored');
   t.equal(rec.overallPassed, true);
   const text = JSON.stringify(rec);

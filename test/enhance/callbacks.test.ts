@@ -35,7 +35,7 @@ async function receiver(): Promise<{ url: string; got: Received[]; status: { cod
   return { url: `http://127.0.0.1:${port}/hook`, got, status, close: () => new Promise((r) => srv.close(() => r())) };
 }
 
-const cbOf = (s: TestServer) => s.services.ext.callbacks as Callbacks;
+const cbOf = (s: TestServer): Callbacks => s.services.ext.callbacks!;
 
 async function waitJob(s: TestServer, id: string): Promise<Record<string, any>> {
   for (let i = 0; i < 600; i++) {
@@ -172,7 +172,7 @@ t.test('callback: a job interrupted by a restart still gets its (failed) callbac
   }
   const attempts = rcv.got.length - before;
   t.ok(attempts >= 6, `retried ${attempts} times within the hour`);
-  const final = cbOf(s).get(rec.id)!;
+  const final = (await cbOf(s).get(rec.id))!;
   t.equal(final.state, 'failed');
   t.equal(final.body, undefined, 'the body is not kept after giving up');
   t.ok(final.doneAt! - final.armedAt! >= 60 * 60_000, `gave up only at the end of the window (${(final.doneAt! - final.armedAt!) / 60_000} min)`);
@@ -184,7 +184,7 @@ t.test('callback: a receiver that does not answer in time is retried (same id)',
   const path = await import('node:path');
   const { default: pino } = await import('pino');
   const { Store } = await import('../../src/store/env.js');
-  const { BlobStore } = await import('../../src/store/blobs.js');
+  const { LmdbBlobStore } = await import('../../src/store/blobs.js');
   const { JobEngine } = await import('../../src/jobs/engine.js');
   const { SafeFetcher } = await import('../../src/providers/fetch.js');
   const { ManualClock } = await import('../../src/clock.js');
@@ -192,9 +192,11 @@ t.test('callback: a receiver that does not answer in time is retried (same id)',
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-cb-'));
   const store = new Store(dir);
   const clock = new ManualClock();
-  const jobs = new JobEngine(store, new BlobStore(store), clock);
+  const jobs = new JobEngine(store, new LmdbBlobStore(store), clock);
   const fetcher = new SafeFetcher({ allow: ['127.0.0.1'], timeoutMs: 5000, maxBytes: 1 << 20 });
-  const cb = new Callbacks({ store, clock, fetcher, jobs, log: pino({ level: 'silent' }), config: { webhookSecret: SECRET, callbackRetryHours: 1 } }, { timeoutMs: 300, pollMs: 3_600_000 });
+  const { LmdbCallbackRepository } = await import('../../src/providers/callback-repo.js');
+  const repo = new LmdbCallbackRepository(store, jobs.sealer);
+  const cb = new Callbacks({ repo, node: 'local', clock, fetcher, jobs, log: pino({ level: 'silent' }), config: { webhookSecret: SECRET, callbackRetryHours: 1 } }, { timeoutMs: 300, pollMs: 3_600_000 });
   // first request: no answer at all; later ones: 204
   const got: string[] = [];
   const srv = http.createServer((req, res) => {
@@ -214,15 +216,15 @@ t.test('callback: a receiver that does not answer in time is retried (same id)',
   const { job } = await jobs.create({ family: 'ekyc_pipeline' });
   const rec = await cb.register({ jobId: job.id, url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/h`, type: 'ekyc.pipeline' });
   await jobs.complete(job.id, { result: { success: true } });
-  for (let i = 0; i < 100 && (cb.get(rec.id)?.attempts ?? 0) < 1; i++) {
+  for (let i = 0; i < 100 && ((await cb.get(rec.id))?.attempts ?? 0) < 1; i++) {
     await new Promise((r) => setTimeout(r, 20));
     await cb.tick();
     await cb.idle();
   }
-  t.match(cb.get(rec.id), { state: 'pending', attempts: 1, lastError: /time limit/ }, 'the silent receiver timed out');
+  t.match(await cb.get(rec.id), { state: 'pending', attempts: 1, lastError: /time limit/ }, 'the silent receiver timed out');
   clock.advance(6_000);
   await cb.tick();
   await cb.idle();
-  t.match(cb.get(rec.id), { state: 'delivered', attempts: 2, lastStatus: 204 });
+  t.match(await cb.get(rec.id), { state: 'delivered', attempts: 2, lastStatus: 204 });
   t.same(got, [rec.id, rec.id], 'both attempts with the same webhook-id');
 });

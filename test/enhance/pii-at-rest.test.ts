@@ -24,7 +24,7 @@ async function receiver() {
   return { url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/hook`, got, status, close: () => new Promise<void>((r) => srv.close(() => r())) };
 }
 
-const cbOf = (s: TestServer) => s.services.ext.callbacks as Callbacks;
+const cbOf = (s: TestServer): Callbacks => s.services.ext.callbacks!;
 async function until(s: TestServer, fn: () => boolean): Promise<void> {
   for (let i = 0; i < 300 && !fn(); i++) {
     await cbOf(s).tick();
@@ -74,8 +74,8 @@ t.test('pipeline result, callback body and callback_meta are sealed in LMDB; the
   t.equal(st.steps.ocr.fields.jumin_full.text, readRrn, 'the status poll returns the unsealed fields to the owner');
   await until(s, () => rcv.got.length >= 1);
   t.equal(rcv.got.length, 1, 'first attempt made and refused');
-  t.equal(cbOf(s).forJob(jobId)!.state, 'pending', 'the body waits in the outbox');
-  t.notOk(cbOf(s).forJob(jobId)!.body!.startsWith('{'), 'the stored body is sealed');
+  t.equal((await cbOf(s).forJob(jobId))!.state, 'pending', 'the body waits in the outbox');
+  t.notOk((await cbOf(s).forJob(jobId))!.body!.startsWith('{'), 'the stored body is sealed');
 
   const needles = [...new Set([rrn, rrn.replace('-', ''), readRrn, readRrn.replace(/\D/g, ''), name, address, address.split(' ').slice(0, 3).join(' '), read.name!.text, read.address!.text].filter((n) => n && n.length >= 2))];
   t.same(foundInDataFile(s.dataDir, needles), [], 'no name, resident number (with or without hyphen) or address in data.mdb');
@@ -91,12 +91,12 @@ t.test('pipeline result, callback body and callback_meta are sealed in LMDB; the
   const body = JSON.parse(rcv.got[1]!);
   t.same(body.callback_meta, meta, 'callback_meta delivered unchanged');
   t.equal(body.result.steps.ocr.fields.jumin_full.text, readRrn);
-  t.equal(cbOf(s).forJob(jobId)!.state, 'delivered');
+  t.equal((await cbOf(s).forJob(jobId))!.state, 'delivered');
 
   // after the result TTL the sweeper drops the sealed result; the tombstone keeps no personal data
   (s.clock as any).advance(2 * 3600_000);
   await s.services.jobs.sweep();
-  const stored = s.services.jobs.jobs.get(jobId)!;
+  const stored = (await s.services.jobs.repo.get(jobId))!;
   t.equal(stored.tombstone, true);
   t.equal(stored.sealedResult, undefined, 'the sealed result is gone');
   t.equal(stored.result, undefined);
@@ -110,13 +110,13 @@ t.test('ID card images of e-KYC jobs are stored sealed and served in clear', asy
   const marker = Buffer.from('CARD-IMAGE-BYTES 900101-1234567 홍길동 '.repeat(20));
   const { job } = await jobs.create({ family: 'ekyc_enhance' });
   await jobs.complete(job.id, { result: { note: 'ok' }, blobs: { image: { bytes: marker, contentType: 'image/jpeg' } } });
-  const done = jobs.get(job.id)!;
+  const done = (await jobs.get(job.id))!;
   t.equal(done.sealedBlobs, true);
-  t.same(jobs.blob(done, 'image'), { bytes: marker, contentType: 'image/jpeg' }, 'read back in clear');
+  t.same(await jobs.blob(done, 'image'), { bytes: marker, contentType: 'image/jpeg' }, 'read back in clear');
   t.same(done.result, { note: 'ok' });
   t.same(foundInDataFile(s.dataDir, ['CARD-IMAGE-BYTES', '9001011234567', '홍길동']), []);
   const { job: other } = await jobs.create({ family: 'receipt' });
   await jobs.complete(other.id, { blobs: { image: { bytes: Buffer.from('RECEIPT-IMAGE'), contentType: 'image/png' } } });
-  t.equal(jobs.get(other.id)!.sealedBlobs, undefined, 'other families keep plain blobs');
-  t.equal(jobs.blob(jobs.get(other.id)!, 'image').bytes.toString(), 'RECEIPT-IMAGE');
+  t.equal((await jobs.get(other.id))!.sealedBlobs, undefined, 'other families keep plain blobs');
+  t.equal((await jobs.blob((await jobs.get(other.id))!, 'image')).bytes.toString(), 'RECEIPT-IMAGE');
 });

@@ -134,6 +134,9 @@ export async function startRedis(): Promise<RedisServer> {
       });
     });
     child.stdout!.resume();
+    // a running server must not keep the test process alive (it is killed at exit or by remove())
+    child.unref();
+    for (const s of [child.stdout, child.stderr]) (s as unknown as { unref?: () => void } | null)?.unref?.();
   };
   const stop = async () => {
     const c = child;

@@ -1,0 +1,185 @@
+// The shared queue: one BullMQ queue in Redis, a worker on every node. A submit seals the job's input into PostgreSQL
+// (job_inputs, migration 0020) and adds a BullMQ job named after the runner, with our job id as its id; any node's
+// worker takes it, unseals the input and runs the runner in-process (engine.run: job scope, drain tracking).
+// A node dying mid-job stops renewing its lock: another node's stalled check hands the job out again, and a run
+// that starts past the attempt limit fails the job with a reason. Runners are safe to run twice: the engine
+// completes only a processing job. The input row is deleted when the job ends.
+import { Queue, Worker, type Job } from 'bullmq';
+import type { Pg } from '../shared/pg.js';
+import { withTimeout } from '../shared/pg.js';
+import type { Redis } from '../shared/redis.js';
+import { engineBusy } from '../shared/errors.js';
+import { runnerNamed, type Json, type JobInput, type Runner } from './runners.js';
+import { runInProcess, type JobQueue, type QueueDeps } from './queue.js';
+
+export const QUEUE_NAME = 'jobs';
+const PREFIX = 'sejong';
+
+export interface BullQueueOptions {
+  pg: Pg;
+  /** a new BullMQ connection (engines.queueRedis) */
+  connect(): Promise<Redis>;
+  node: string;
+  /** jobs this node runs at once */
+  concurrency: number;
+  /** runs a job may start before it is failed */
+  attempts: number;
+  lockMs: number;
+  stalledMs: number;
+  /** how long a submit waits for Redis before answering 503 */
+  timeoutMs: number;
+  log?: { warn(o: object): void; error(o: object): void };
+}
+
+interface Data {
+  runner: string;
+}
+
+interface Stored {
+  json: Json;
+  bytes: Record<string, Uint8Array>;
+}
+
+export class BullJobQueue<S = unknown> implements JobQueue<S> {
+  readonly kind = 'bullmq' as const;
+  private worker?: Worker<Data>;
+  private readonly conns: Redis[] = [];
+
+  private constructor(private readonly deps: QueueDeps<S>, private readonly opts: BullQueueOptions, private readonly queue: Queue<Data>) {}
+
+  static async open<S>(deps: QueueDeps<S>, opts: BullQueueOptions): Promise<BullJobQueue<S>> {
+    const conn = await opts.connect();
+    const q = new BullJobQueue<S>(deps, opts, new Queue<Data>(QUEUE_NAME, { connection: conn, prefix: PREFIX }));
+    q.conns.push(conn);
+    q.queue.on('error', (e) => opts.log?.warn({ msg: 'job queue error', err: e.message }));
+    return q;
+  }
+
+  async submit<I extends JobInput>(runner: Runner<I, S>, jobId: string, input: I): Promise<void> {
+    const { jobs } = this.deps;
+    const sealed = jobs.sealer.sealValue({ json: input.json, bytes: input.bytes } satisfies Stored);
+    await this.opts.pg.query('insert into job_inputs (job_id, runner, sealed) values ($1, $2, $3) on conflict (job_id) do nothing', [jobId, runner.name, sealed]);
+    try {
+      await withTimeout(
+        this.queue.add(runner.name, { runner: runner.name }, {
+          jobId,
+          attempts: this.opts.attempts,
+          backoff: { type: 'fixed', delay: 1000 },
+          removeOnComplete: true,
+          removeOnFail: { age: 7 * 86400, count: 10_000 },
+        }),
+        this.opts.timeoutMs,
+        `Redis did not take the job within ${this.opts.timeoutMs} ms`,
+      );
+    } catch (e) {
+      // never accepted: the job must not stay processing with nobody to run it
+      await jobs.fail(jobId, 'SERVICE_BUSY', 'The work queue (Redis) could not be reached when this job was submitted; please submit it again');
+      await this.dropInput(jobId).catch(() => undefined);
+      this.opts.log?.warn({ msg: 'job not queued', jobId, err: (e as Error).message });
+      throw engineBusy('Redis');
+    }
+  }
+
+  runHere<I extends JobInput>(runner: Runner<I, S>, jobId: string, input: I): Promise<{ thrown?: unknown }> {
+    return runInProcess(this.deps, runner, jobId, input);
+  }
+
+  /**
+   * Jobs BullMQ gave up on while no node recorded it (the last node died in its 'failed' handler) are failed in the
+   * engine now. Jobs still waiting or running are left to the queue: any node takes them (never failed at start).
+   */
+  async recover(): Promise<number> {
+    let n = 0;
+    for (const bj of await this.queue.getFailed(0, 999)) {
+      if (!bj?.id) continue;
+      const j = await this.deps.jobs.get(bj.id);
+      if (j?.status !== 'processing') continue;
+      await this.giveUp(bj.id, bj.failedReason || 'unknown reason', bj.attemptsStarted || bj.attemptsMade);
+      n++;
+    }
+    return n;
+  }
+
+  async start(): Promise<void> {
+    const conn = await this.opts.connect();
+    this.conns.push(conn);
+    const w = new Worker<Data>(QUEUE_NAME, (bj) => this.process(bj), {
+      connection: conn,
+      prefix: PREFIX,
+      name: this.opts.node,
+      concurrency: this.opts.concurrency,
+      lockDuration: this.opts.lockMs,
+      stalledInterval: this.opts.stalledMs,
+      // the attempt limit is ours (process() checks attemptsStarted): BullMQ must not fail a stalled job first
+      maxStalledCount: this.opts.attempts + 1,
+      autorun: true,
+    });
+    w.on('error', (e) => this.opts.log?.warn({ msg: 'job worker error', err: e.message }));
+    // process() threw (the engine or the input store was unreachable): retried with backoff up to attempts
+    w.on('failed', (bj, err) => {
+      if (!bj?.id || bj.attemptsMade < (bj.opts.attempts ?? 1)) return;
+      void this.giveUp(bj.id, err.message, bj.attemptsMade).catch((e) => this.opts.log?.error({ msg: 'could not fail job', jobId: bj.id, err: (e as Error).message }));
+    });
+    this.worker = w;
+  }
+
+  private async process(bj: Job<Data>): Promise<string> {
+    const id = bj.id!;
+    const { jobs } = this.deps;
+    const attempt = bj.attemptsStarted;
+    const job = await jobs.get(id);
+    if (!job || job.status !== 'processing') {
+      // already ended (a node completed it and died before BullMQ heard), or gone: nothing to run twice
+      await this.dropInput(id);
+      return 'ended';
+    }
+    if (attempt > this.opts.attempts) {
+      await this.giveUp(id, 'each run stopped with its node (killed or cut off from Redis mid-job)', attempt - 1);
+      return 'given up';
+    }
+    const runner = runnerNamed(bj.data.runner);
+    const input = await this.loadInput(id);
+    if (!runner || !input) {
+      const why = !runner ? `no job runner named ${bj.data.runner} on node ${this.opts.node}` : 'its input is no longer stored (or cannot be unsealed on this node)';
+      await jobs.fail(id, 'INTERNAL_ERROR', `The job could not be run: ${why}; please submit it again`);
+      await this.dropInput(id);
+      return 'failed';
+    }
+    await runInProcess(this.deps, runner as Runner<JobInput, S>, id, input, attempt);
+    await this.dropInput(id);
+    return 'done';
+  }
+
+  private async giveUp(id: string, reason: string, attempts: number): Promise<void> {
+    await this.deps.jobs.fail(id, 'INTERNAL_ERROR', `The job was given up after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${reason}; please submit it again`);
+    await this.dropInput(id);
+  }
+
+  private async loadInput(id: string): Promise<JobInput | undefined> {
+    const r = await this.opts.pg.query<{ sealed: Buffer }>('select sealed from job_inputs where job_id = $1', [id]);
+    const v = r.rows[0] ? this.deps.jobs.sealer.unsealValue<Stored>(r.rows[0].sealed) : undefined;
+    if (!v) return undefined;
+    const bytes: Record<string, Buffer> = {};
+    for (const [k, b] of Object.entries(v.bytes ?? {})) bytes[k] = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+    return { json: v.json, bytes };
+  }
+
+  private async dropInput(id: string): Promise<void> {
+    await this.opts.pg.query('delete from job_inputs where job_id = $1', [id]);
+  }
+
+  /** Jobs waiting, running, failed, as BullMQ counts them (metrics, tests). */
+  async counts(): Promise<Record<string, number>> {
+    return this.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+  }
+
+  async close(opts: { drain?: boolean } = {}): Promise<void> {
+    const drain = opts.drain ?? true;
+    const w = this.worker;
+    this.worker = undefined;
+    // drain: wait for this node's running jobs; else drop them as a dying node would (their locks lapse)
+    await w?.close(!drain).catch(() => undefined);
+    await this.queue.close().catch(() => undefined);
+    for (const c of this.conns.splice(0)) c.disconnect();
+  }
+}
