@@ -1,0 +1,161 @@
+// The fleet test of issue #14, over the public HTTP API only: three real sejong processes in shared mode (one
+// PostgreSQL, one Redis) behind HAProxy on loopback. Async jobs created round-robin and polled on another node while
+// a node is killed with SIGKILL and restarted; a key's per-minute limit across the three; an enhance callback whose
+// receiver fails once, delivered with the same webhook-id after the node that accepted it is killed.
+// Parts that need a concern still being built (fleet-wide API keys, the print ledger) run as `todo` until it lands.
+import t from 'tap';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { enginesMissing } from '../helpers/engines.js';
+import { call, haproxyMissing, startFleet, type Fleet, type FleetNode } from '../helpers/fleet.js';
+import { FambFake } from '../fakes/famb.js';
+import { formData } from '../helpers/server.js';
+import { renderCard } from '../helpers/id-cards.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const missing = enginesMissing() ?? haproxyMissing();
+const MODEL = 'fam-b-2.5-flash-image';
+const JOBS = Number(process.env.FLEET_JOBS ?? 300);
+
+/** run fn(i) for i < n with at most `width` at once */
+async function each(n: number, width: number, fn: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => { while (next < n) await fn(next++); }));
+}
+
+/** a request to the first live node from `start` on; a refused connection or a 502/503 moves to the next node */
+async function onNode(fleet: Fleet, start: number, pathname: string, init: Parameters<typeof call>[2]): Promise<{ res: Response; node: FleetNode }> {
+  let last = '';
+  for (let k = 0; k < 60; k++) {
+    const node = fleet.nodes[(start + k) % fleet.nodes.length]!;
+    if (!node.proc) continue;
+    try {
+      const res = await call(node.url, pathname, init);
+      if (res.status !== 502 && res.status !== 503) return { res, node };
+      last = `${res.status} ${await res.text()}`;
+    } catch (e) {
+      last = (e as Error).message;
+    }
+    await sleep(200);
+  }
+  throw new Error(`${pathname}: no node answered (${last})`);
+}
+
+async function newKey(base: string, adminKey: string, body: Record<string, unknown> = {}): Promise<{ id: string; key: string }> {
+  const r = await call(base, '/api/v1/admin/keys', { method: 'POST', key: adminKey, json: { name: 'fleet', ...body } });
+  if (r.status !== 201) throw new Error(`key: ${r.status} ${await r.text()}`);
+  return (await r.json()) as { id: string; key: string };
+}
+
+t.test('fleet of three behind HAProxy', { skip: missing }, async (t) => {
+  const famb = await new FambFake({ imageBase: 48 }).start();
+  famb.latencyMs = 150;
+  t.teardown(() => famb.close());
+  const fleet = await startFleet({
+    nodes: 3,
+    env: { SEJONG_FAMB_URL: famb.url, SEJONG_FAMB_KEY: famb.key, SEJONG_FETCH_ALLOW: '127.0.0.1', SEJONG_QUEUE_SIZE: '1000' },
+  });
+  t.teardown(() => fleet.close());
+
+  // a key made through the balancer; is it known on every node (fleet-wide keys) yet?
+  const { key } = await newKey(fleet.url, fleet.adminKey);
+  const known = await Promise.all(fleet.nodes.map(async (n) => (await call(n.url, '/api/v1/text-to-image/models', { key })).status));
+  const keysShared = known.every((s) => s === 200);
+  const noKeys = keysShared ? false : `API keys are not fleet-wide yet (the key answers ${known.join('/')} on the three nodes): fleet-auth`;
+
+  t.test(`${JOBS} async jobs round-robin, polled on another node, one node SIGKILLed and restarted`, { todo: noKeys }, async (t) => {
+    const jobs: Array<{ id: string; at: number }> = [];
+    const victim = fleet.nodes[1]!;
+    let outage: Promise<void> | undefined;
+    await each(JOBS, 12, async (i) => {
+      if (i === Math.floor(JOBS / 3)) outage = (async () => { await victim.kill('SIGKILL'); await sleep(1500); await victim.start(); })();
+      const { res, node } = await onNode(fleet, i % 3, '/api/v1/text-to-image/generate', { method: 'POST', key, json: { model: MODEL, prompt: `fleet job ${i}` } });
+      const b = (await res.json()) as { jobId?: string };
+      if (res.status !== 200 || !b.jobId) throw new Error(`job ${i}: ${res.status} ${JSON.stringify(b)}`);
+      jobs.push({ id: b.jobId, at: fleet.nodes.indexOf(node) });
+    });
+    await outage;
+    t.equal(jobs.length, JOBS, `${JOBS} jobs accepted (a request to the dead node went to the next one)`);
+    const final = new Map<string, { status: string; error?: { code?: string; message?: string } }>();
+    const deadline = Date.now() + 240_000;
+    await each(jobs.length, 24, async (i) => {
+      const j = jobs[i]!;
+      while (Date.now() < deadline) {
+        const { res } = await onNode(fleet, j.at + 1, `/api/v1/text-to-image/status/${j.id}`, { key });
+        const b = (await res.json()) as { status: string; error?: { code?: string; message?: string } };
+        if (res.status === 200 && b.status !== 'processing') { final.set(j.id, b); return; }
+        if (res.status !== 200) { final.set(j.id, { status: `http ${res.status}`, error: b.error }); return; }
+        await sleep(300);
+      }
+    });
+    const stuck = jobs.filter((j) => !final.has(j.id)).map((j) => j.id);
+    t.same(stuck, [], 'no job left processing');
+    const bad = [...final].filter(([, b]) => !(b.status === 'completed' || (b.status === 'failed' && b.error?.code && b.error.message)));
+    t.same(bad, [], 'every job completed, or failed with a code and a reason');
+    const completed = [...final].filter(([, b]) => b.status === 'completed').map(([id]) => id);
+    t.ok(completed.length >= JOBS * 0.9, `${completed.length} of ${JOBS} completed (the rest failed with a reason)`);
+    const unreadable: string[] = [];
+    const sizes = new Map<string, Set<number>>();
+    await each(completed.length, 12, async (i) => {
+      const id = completed[i]!;
+      for (const n of fleet.nodes) {
+        const r = await call(n.url, `/api/v1/text-to-image/download/${id}`, { key });
+        const bytes = Buffer.from(await r.arrayBuffer());
+        if (r.status !== 200 || bytes.subarray(1, 4).toString() !== 'PNG') unreadable.push(`${id}@${n.name}: ${r.status}`);
+        (sizes.get(id) ?? sizes.set(id, new Set()).get(id)!).add(bytes.length);
+      }
+    });
+    t.same(unreadable, [], 'every result is readable (a PNG) from every node');
+    t.same([...sizes].filter(([, s]) => s.size !== 1), [], 'the three nodes serve the same bytes');
+  });
+
+  t.test('a key\'s per-minute limit holds exactly across the three nodes', { todo: noKeys }, async (t) => {
+    const LIMIT = 30;
+    const { key: k } = await newKey(fleet.url, fleet.adminKey, { rateLimitPerMinute: LIMIT });
+    // a burst well inside one minute (a fixed window must not turn over in the middle)
+    while (new Date().getUTCSeconds() > 40) await sleep(500);
+    const statuses: number[] = new Array(LIMIT + 15);
+    await Promise.all(Array.from(statuses, async (_, i) => {
+      statuses[i] = (await call(fleet.nodes[i % 3]!.url, '/api/v1/text-to-image/models', { key: k })).status;
+    }));
+    t.same({ ok: statuses.filter((s) => s === 200).length, limited: statuses.filter((s) => s === 429).length }, { ok: LIMIT, limited: 15 }, `${LIMIT} answered, the rest 429, over three nodes`);
+  });
+
+  t.test('200 concurrent prints, a third sent twice with one job_id, a node killed mid-way: balance = start - charges', { todo: 'not written yet: needs the print setup (album, advertiser, approved creative) over HTTP and the fleet-wide ledger (fleet-print)' }, async () => undefined);
+
+  t.test('an enhance callback whose receiver fails once is delivered with the same webhook-id after its node dies', async (t) => {
+    const hits: Array<{ id: string; body: string; at: number }> = [];
+    let failFirst = true;
+    const rcv = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        hits.push({ id: String(req.headers['webhook-id']), body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        res.statusCode = failFirst ? 500 : 200;
+        failFirst = false;
+        res.end();
+      });
+    }).listen(0, '127.0.0.1');
+    await new Promise((r) => rcv.once('listening', r));
+    t.teardown(() => new Promise<void>((r) => rcv.close(() => r())));
+    const url = `http://127.0.0.1:${(rcv.address() as AddressInfo).port}/hook`;
+    const a = fleet.nodes[2]!;
+    const { key: ka } = await newKey(a.url, fleet.adminKey);
+    const card = await renderCard('jumin', { seed: 7 });
+    const r = await call(a.url, '/api/v1/ekyc/enhance', { method: 'POST', key: ka, body: formData({ doc_type: 'jumin', callback_url: url, callback_meta: '{"order":"FLEET-1"}' }, { image: { data: card.image, type: 'image/png' } }) });
+    const accepted = (await r.json()) as { jobId?: string };
+    t.equal(r.status, 202, `node ${a.name} accepted the job (${JSON.stringify(accepted).slice(0, 200)})`);
+    for (let i = 0; i < 600 && hits.length < 1; i++) await sleep(200);
+    t.equal(hits.length, 1, 'the first attempt reached the receiver (which answered 500)');
+    await a.kill('SIGKILL');
+    t.teardown(() => (a.proc ? undefined : a.start()));
+    // the next attempt comes after the backoff (5 s), or after the lease if the dead node had not recorded the 500
+    for (let i = 0; i < 900 && hits.length < 2; i++) await sleep(200);
+    t.equal(hits.length, 2, 'a second attempt was made by a node that is up');
+    t.equal(hits[1]?.id, hits[0]?.id, 'with the same webhook-id');
+    t.equal(hits[1]?.body, hits[0]?.body, 'and the same body');
+    t.match(JSON.parse(hits[1]?.body ?? '{}'), { type: 'ekyc.enhance.completed', jobId: accepted.jobId, status: 'completed', callback_meta: { order: 'FLEET-1' } });
+    await sleep(6000);
+    t.equal(hits.length, 2, 'delivered once after the success (no further attempt)');
+  });
+});
