@@ -154,7 +154,7 @@ t.test('fleet of three behind HAProxy', { skip: missing }, async (t) => {
     t.equal(hits.length, 2, 'a second attempt was made by a node that is up');
     t.equal(hits[1]?.id, hits[0]?.id, 'with the same webhook-id');
     t.equal(hits[1]?.body, hits[0]?.body, 'and the same body');
-    t.match(JSON.parse(hits[1]?.body ?? '{}'), { type: 'ekyc.enhance.completed', jobId: accepted.jobId, status: 'completed', callback_meta: { order: 'FLEET-1' } });
+    t.match(JSON.parse(hits[1]?.body ?? '{}'), { type: 'ekyc.enhance.completed', jobId: accepted.jobId, status: 'completed', callback_meta: { order: 'FLEET-1' } }, `the completion (${hits[1]?.body.slice(0, 400)})`);
     await sleep(6000);
     t.equal(hits.length, 2, 'delivered once after the success (no further attempt)');
   });
