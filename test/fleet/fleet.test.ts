@@ -24,13 +24,13 @@ async function each(n: number, width: number, fn: (i: number) => Promise<void>):
 }
 
 /** a request to the first live node from `start` on; a refused connection or a 502/503 moves to the next node */
-async function onNode(fleet: Fleet, start: number, pathname: string, init: Parameters<typeof call>[2]): Promise<{ res: Response; node: FleetNode }> {
+async function onNode(fleet: Fleet, start: number, pathname: string, init: Parameters<typeof call>[2], keys?: string[]): Promise<{ res: Response; node: FleetNode }> {
   let last = '';
   for (let k = 0; k < 60; k++) {
     const node = fleet.nodes[(start + k) % fleet.nodes.length]!;
     if (!node.proc) continue;
     try {
-      const res = await call(node.url, pathname, init);
+      const res = await call(node.url, pathname, keys ? { ...init, key: keys[(start + k) % fleet.nodes.length] } : init);
       if (res.status !== 502 && res.status !== 503) return { res, node };
       last = `${res.status} ${await res.text()}`;
     } catch (e) {
@@ -53,7 +53,7 @@ t.test('fleet of three behind HAProxy', { skip: missing }, async (t) => {
   t.teardown(() => famb.close());
   const fleet = await startFleet({
     nodes: 3,
-    env: { SEJONG_FAMB_URL: famb.url, SEJONG_FAMB_KEY: famb.key, SEJONG_FETCH_ALLOW: '127.0.0.1', SEJONG_QUEUE_SIZE: '1000' },
+    env: { SEJONG_FAMB_URL: famb.url, SEJONG_FAMB_KEY: famb.key, SEJONG_FETCH_ALLOW: '127.0.0.1', SEJONG_QUEUE_SIZE: '1000', SEJONG_QUEUE_LOCK_MS: '4000', SEJONG_QUEUE_STALLED_MS: '2000' },
   });
   t.teardown(() => fleet.close());
 
@@ -63,26 +63,32 @@ t.test('fleet of three behind HAProxy', { skip: missing }, async (t) => {
   const keysShared = known.every((s) => s === 200);
   const noKeys = keysShared ? false : `API keys are not fleet-wide yet (the key answers ${known.join('/')} on the three nodes): fleet-auth`;
 
-  t.test(`${JOBS} async jobs round-robin, polled on another node, one node SIGKILLed and restarted`, { todo: noKeys }, async (t) => {
-    const jobs: Array<{ id: string; at: number }> = [];
+  // a key made on each node (fleet-wide keys or not, each works on its own node); polls and downloads use the
+  // job's access key (Bearer), which any node checks against the job record
+  const keys = await Promise.all(fleet.nodes.map(async (n) => (await newKey(n.url, fleet.adminKey)).key));
+
+  t.test(`${JOBS} async jobs round-robin, polled on another node, one node SIGKILLed and restarted`, async (t) => {
+    const jobs: Array<{ id: string; at: number; token: string }> = [];
     const victim = fleet.nodes[1]!;
     let outage: Promise<void> | undefined;
     await each(JOBS, 12, async (i) => {
       if (i === Math.floor(JOBS / 3)) outage = (async () => { await victim.kill('SIGKILL'); await sleep(1500); await victim.start(); })();
-      const { res, node } = await onNode(fleet, i % 3, '/api/v1/text-to-image/generate', { method: 'POST', key, json: { model: MODEL, prompt: `fleet job ${i}` } });
-      const b = (await res.json()) as { jobId?: string };
-      if (res.status !== 200 || !b.jobId) throw new Error(`job ${i}: ${res.status} ${JSON.stringify(b)}`);
-      jobs.push({ id: b.jobId, at: fleet.nodes.indexOf(node) });
+      const { res, node } = await onNode(fleet, i % 3, '/api/v1/text-to-image/generate', { method: 'POST', json: { model: MODEL, prompt: `fleet job ${i}` } }, keys);
+      const b = (await res.json()) as { jobId?: string; accessKey?: string };
+      if (res.status !== 200 || !b.jobId || !b.accessKey) throw new Error(`job ${i}: ${res.status} ${JSON.stringify(b)}`);
+      jobs.push({ id: b.jobId, at: fleet.nodes.indexOf(node), token: b.accessKey });
     });
     await outage;
     t.equal(jobs.length, JOBS, `${JOBS} jobs accepted (a request to the dead node went to the next one)`);
+    const bearer = (j: { token: string }) => ({ authorization: `Bearer ${j.token}` });
     const final = new Map<string, { status: string; error?: { code?: string; message?: string } }>();
     const deadline = Date.now() + 240_000;
     await each(jobs.length, 24, async (i) => {
       const j = jobs[i]!;
       while (Date.now() < deadline) {
-        const { res } = await onNode(fleet, j.at + 1, `/api/v1/text-to-image/status/${j.id}`, { key });
+        const { res, node } = await onNode(fleet, j.at + 1, `/api/v1/text-to-image/status/${j.id}`, { headers: bearer(j) });
         const b = (await res.json()) as { status: string; error?: { code?: string; message?: string } };
+        if (res.status === 200 && fleet.nodes.indexOf(node) === j.at) { await sleep(100); continue; } // only the other nodes count
         if (res.status === 200 && b.status !== 'processing') { final.set(j.id, b); return; }
         if (res.status !== 200) { final.set(j.id, { status: `http ${res.status}`, error: b.error }); return; }
         await sleep(300);
@@ -91,18 +97,18 @@ t.test('fleet of three behind HAProxy', { skip: missing }, async (t) => {
     const stuck = jobs.filter((j) => !final.has(j.id)).map((j) => j.id);
     t.same(stuck, [], 'no job left processing');
     const bad = [...final].filter(([, b]) => !(b.status === 'completed' || (b.status === 'failed' && b.error?.code && b.error.message)));
-    t.same(bad, [], 'every job completed, or failed with a code and a reason');
-    const completed = [...final].filter(([, b]) => b.status === 'completed').map(([id]) => id);
+    t.same(bad, [], 'every job completed, or failed with a code and a reason (seen on a node other than its creator)');
+    const completed = jobs.filter((j) => final.get(j.id)?.status === 'completed');
     t.ok(completed.length >= JOBS * 0.9, `${completed.length} of ${JOBS} completed (the rest failed with a reason)`);
     const unreadable: string[] = [];
-    const sizes = new Map<string, Set<number>>();
+    const sizes = new Map<string, Set<string>>();
     await each(completed.length, 12, async (i) => {
-      const id = completed[i]!;
+      const j = completed[i]!;
       for (const n of fleet.nodes) {
-        const r = await call(n.url, `/api/v1/text-to-image/download/${id}`, { key });
+        const r = await call(n.url, `/api/v1/text-to-image/download/${j.id}`, { headers: bearer(j) });
         const bytes = Buffer.from(await r.arrayBuffer());
-        if (r.status !== 200 || bytes.subarray(1, 4).toString() !== 'PNG') unreadable.push(`${id}@${n.name}: ${r.status}`);
-        (sizes.get(id) ?? sizes.set(id, new Set()).get(id)!).add(bytes.length);
+        if (r.status !== 200 || bytes.subarray(1, 4).toString() !== 'PNG') unreadable.push(`${j.id}@${n.name}: ${r.status}`);
+        (sizes.get(j.id) ?? sizes.set(j.id, new Set()).get(j.id)!).add(`${bytes.length}`);
       }
     });
     t.same(unreadable, [], 'every result is readable (a PNG) from every node');

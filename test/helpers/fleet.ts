@@ -3,6 +3,7 @@
 // Nodes can be killed (SIGKILL) and restarted on the same port and data dir. Everything listens on 127.0.0.1 and
 // everything (processes, temp dirs) is removed by close() and, as a last resort, at process exit.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -228,10 +229,12 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     SEJONG_RATE_LIMIT_PER_MINUTE: '1000000',
     SEJONG_RATE_LIMIT_PER_DAY: '100000000',
     SEJONG_METRICS: 'off',
+    SEJONG_TOKEN_RATE_PER_MINUTE: '1000000',
     ...sharedEnv,
     ...opts.env,
   };
   const nodes: FleetNode[] = [];
+  const sealKey = crypto.randomBytes(32).toString('base64');
   let haproxy: ChildProcess | undefined;
   const close = async () => {
     if (haproxy) { haproxy.kill('SIGKILL'); await exited(haproxy); }
@@ -243,6 +246,9 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   try {
     for (let i = 0; i < n; i++) {
       const dataDir = opts.dataDir ? await opts.dataDir(i) : fs.mkdtempSync(path.join(os.tmpdir(), `sejong-fleet-n${i + 1}-`));
+      // one installation key (seal.key: sealed job inputs, results, callback bodies) for the whole fleet, as an
+      // operator ships it to every node (docs/scale-out.md)
+      if (!fs.existsSync(path.join(dataDir, 'seal.key'))) fs.writeFileSync(path.join(dataDir, 'seal.key'), sealKey + '\n', { mode: 0o600 });
       nodes.push(makeNode(i, await freePort(), dataDir, env, dir, opts.waitReady ?? false));
     }
     // the first node applies the migrations; the others then start side by side
