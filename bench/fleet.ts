@@ -1,4 +1,4 @@
-// Fleet benchmark (issue 14): keyed status poll and job creation, side by side in one run, on
+// Fleet benchmark (issue 14): status poll (job access key) and job creation (admin key) and job creation, side by side in one run, on
 //   A) one node in LMDB mode, B) one node in shared mode (PostgreSQL + Redis), C) three shared nodes behind HAProxy.
 // Real processes (`bin/sejong.js serve`, 1 pool worker each), loopback only; the setups run one after the other
 // (each is closed before the next starts). Text-to-image jobs against the fake family-B provider (no latency).
@@ -31,20 +31,22 @@ async function measure(label: string, start: () => Promise<Fleet>, base: (f: Fle
   const fleet = await start();
   try {
     const url = base(fleet);
-    const r = await call(url, '/api/v1/admin/keys', { method: 'POST', key: fleet.adminKey, json: { name: 'bench' } });
-    const { key } = (await r.json()) as { key: string };
+    // the admin key (SEJONG_ADMIN_KEY, the same on every node) creates; the job's access key (Bearer) polls: both are
+    // known to every node whether or not API keys are fleet-wide yet
+    const key = fleet.adminKey;
     const g = await call(url, '/api/v1/text-to-image/generate', { method: 'POST', key, json: { model: MODEL, prompt: 'bench' } });
-    const { jobId } = (await g.json()) as { jobId: string };
+    const { jobId, accessKey } = (await g.json()) as { jobId: string; accessKey: string };
     for (let i = 0; i < 200; i++) {
-      const s = (await (await call(url, `/api/v1/text-to-image/status/${jobId}`, { key })).json()) as { status: string };
+      const s = (await (await call(url, `/api/v1/text-to-image/status/${jobId}`, { headers: { authorization: `Bearer ${accessKey}` } })).json()) as { status: string };
       if (s.status !== 'processing') break;
       await sleep(100);
     }
     const headers = { 'x-api-key': key };
+    const poll = { authorization: `Bearer ${accessKey}` };
     const rows: Array<Record<string, string | number>> = [];
     const row = (what: string, x: LoadResult) => rows.push({ setup: label, what, 'req/s': Math.round(x.rps), 'p50 ms': x.p50ms, 'p99 ms': x.p99ms, errors: x.errors, non2xx: x.non2xx, tool: x.tool });
-    await load(`${url}/api/v1/text-to-image/status/${jobId}`, { connections: CONNECTIONS, seconds: 1, headers }); // warm-up
-    row('status poll', await load(`${url}/api/v1/text-to-image/status/${jobId}`, { connections: CONNECTIONS, seconds: SECONDS, headers }));
+    await load(`${url}/api/v1/text-to-image/status/${jobId}`, { connections: CONNECTIONS, seconds: 1, headers: poll }); // warm-up
+    row('status poll', await load(`${url}/api/v1/text-to-image/status/${jobId}`, { connections: CONNECTIONS, seconds: SECONDS, headers: poll }));
     row('job creation', await load(`${url}/api/v1/text-to-image/generate`, {
       connections: CONNECTIONS, seconds: SECONDS, method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ model: MODEL, prompt: 'bench' }),
@@ -61,6 +63,6 @@ const rows = [
   ...(await measure('3 nodes + HAProxy', () => startFleet({ nodes: 3, env }), (f) => f.url)),
 ];
 await famb.close();
-console.log(`\nfleet: ${SECONDS} s per line, ${CONNECTIONS} connections, ${os.cpus().length} cores, load average before ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
+console.log(`\nfleet: ${SECONDS} s per line, ${CONNECTIONS} connections, ${os.cpus().length} cores, load average at the end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
 console.log(table(rows));
 process.exit(0);
