@@ -26,16 +26,35 @@ export class RateLimiter {
     this.timer.unref();
   }
 
+  /** RateLimit-Policy header values by (perMinute, perDay) */
+  private readonly policies = new Map<string, string>();
+  /** counters changed in this event-loop turn, written once at its end */
+  private readonly pending = new Set<string>();
+  private scheduled = false;
+
   /**
-   * Every increment is put at once, not awaited: LMDB batches the puts of one event-loop turn into one asynchronous
-   * commit, so a kill -9 loses at most the increments of the batch being committed (milliseconds), not a second.
+   * Every increment is written at the end of its event-loop turn, not awaited: one put per counter per turn (a
+   * burst of requests on one key costs one put, not one each), and LMDB batches the puts of a turn into one
+   * asynchronous commit, so a kill -9 loses at most the increments of the batch being committed (milliseconds).
    */
-  private persist(key: string, value: number): void {
+  private persist(key: string): void {
     this.dirty.add(key);
-    this.counters.put(key, value).then(
-      () => this.dirty.delete(key),
-      () => undefined, // the timer below retries
-    );
+    this.pending.add(key);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      for (const k of this.pending) {
+        const v = this.mem.get(k) ?? 0;
+        this.counters.put(k, v).then(
+          () => {
+            if (!this.pending.has(k) && this.mem.get(k) === v) this.dirty.delete(k);
+          },
+          () => undefined, // the timer below retries
+        );
+      }
+      this.pending.clear();
+    });
   }
 
   /** Write counters whose put failed (or is still pending) again, in one transaction. */
@@ -71,15 +90,20 @@ export class RateLimiter {
     const d = this.count(dk);
     const mReset = Math.ceil(((minute + 1) * 60_000 - now) / 1000);
     const dReset = Math.ceil(((day + 1) * 86_400_000 - now) / 1000);
-    const policy = `"minute";q=${perMinute};w=60, "day";q=${perDay};w=86400`;
+    const pk = `${perMinute}/${perDay}`;
+    let policy = this.policies.get(pk);
+    if (policy === undefined) {
+      policy = `"minute";q=${perMinute};w=60, "day";q=${perDay};w=86400`;
+      if (this.policies.size < 1000) this.policies.set(pk, policy);
+    }
     if (m >= perMinute || d >= perDay) {
       const byDay = d >= perDay;
       return { allowed: false, window: byDay ? 'day' : 'minute', limit: byDay ? perDay : perMinute, remaining: 0, resetSeconds: byDay ? dReset : mReset, policy, retryAfter: byDay ? dReset : mReset };
     }
     this.mem.set(mk, m + 1);
     this.mem.set(dk, d + 1);
-    this.persist(mk, m + 1);
-    this.persist(dk, d + 1);
+    this.persist(mk);
+    this.persist(dk);
     if (this.mem.size > 50_000) this.prune(minute, day);
     const mLeft = perMinute - m - 1;
     const dLeft = perDay - d - 1;

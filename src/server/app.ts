@@ -18,6 +18,8 @@ interface ReqState {
   closeHandlers: Array<() => void>;
 }
 
+/** the body of a GET/DELETE: one settled promise shared by all */
+const NO_BODY: Promise<Buffer> = Promise.resolve(Buffer.alloc(0));
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function nativeUwsLoaded(): boolean {
@@ -219,10 +221,13 @@ export class HttpServer {
       release();
       return fail(busy());
     }
-    // a body the client stops sending never reaches isLast: the abort settles the read
-    const aborted = new Promise<never>((_, reject) => state.closeHandlers.push(() => reject(new Error('aborted'))));
-    aborted.catch(() => undefined);
-    const bodyP = hasBody ? Promise.race([readBody(res, maxBytes, state, (size) => lease.ensure(size)), aborted]) : Promise.resolve(Buffer.alloc(0));
+    // a body the client stops sending never reaches isLast: the abort settles the read (GET/DELETE read nothing)
+    let bodyP: Promise<Buffer> = NO_BODY;
+    if (hasBody) {
+      const aborted = new Promise<never>((_, reject) => state.closeHandlers.push(() => reject(new Error('aborted'))));
+      aborted.catch(() => undefined);
+      bodyP = Promise.race([readBody(res, maxBytes, state, (size) => lease.ensure(size)), aborted]);
+    }
     let streamOpened = false;
 
     void (async () => {
@@ -325,7 +330,7 @@ export class HttpServer {
     const { services } = this;
     const p = ctx.principal;
     services.metrics?.observe(route.path, ctx.method, status, ms, code);
-    services.log.info({ msg: 'request', reqId: ctx.requestId, method: ctx.method, route: route.path, path: ctx.path, status, ms: Math.round(ms * 100) / 100, key: p.keyId, code, ...ctx.logExtra });
+    if (services.log.isLevelEnabled('info')) services.log.info({ msg: 'request', reqId: ctx.requestId, method: ctx.method, route: route.path, path: ctx.path, status, ms: Math.round(ms * 100) / 100, key: p.keyId, code, ...ctx.logExtra });
     if (p.keyId && !route.noRequestLog) {
       services.requestLog.add(p.keyId, { time: services.clock.now(), method: ctx.method, path: ctx.path, status, ms: Math.round(ms * 100) / 100, requestId: ctx.requestId, code });
     }

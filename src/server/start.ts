@@ -70,7 +70,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const { blobs, jobRepo, verifications } = jobStorage(engines);
   const jobs = new JobEngine({ repo: jobRepo, sealer: new Sealer(store) }, blobs, clock, config.tombstoneDays * 86400_000);
   const keys = new KeyStore(store);
-  const pool = new WorkerPool({ workers: config.workers, queueSize: config.queueSize, waitBudgetMs: config.queueWaitMs, taskTimeoutMs: config.taskTimeoutMs, heapMb: config.taskHeapMb, workerData: { maxInputPixels: config.maxInputPixels } });
+  const pool = new WorkerPool({ workers: config.workers, queueSize: config.queueSize, waitBudgetMs: config.queueWaitMs, taskTimeoutMs: config.taskTimeoutMs, heapMb: config.taskHeapMb, nice: config.workerNice, workerData: { maxInputPixels: config.maxInputPixels } });
   let port = config.port;
   const services: Services = {
     config, clock, log, engines, store, blobs, verifications, jobs, pool, keys,
