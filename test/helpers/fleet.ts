@@ -237,11 +237,17 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   const sealKey = crypto.randomBytes(32).toString('base64');
   let haproxy: ChildProcess | undefined;
   const close = async () => {
-    if (haproxy) { haproxy.kill('SIGKILL'); await exited(haproxy); }
-    await Promise.all(nodes.map((x) => x.kill('SIGTERM').catch(() => undefined)));
-    await redis?.remove();
-    for (const x of nodes) fs.rmSync(x.dataDir, { recursive: true, force: true });
-    fs.rmSync(dir, { recursive: true, force: true });
+    // the private redis-server's child handle is unref'd (engines.ts): keep the loop alive until it has exited
+    const keep = setInterval(() => undefined, 1000);
+    try {
+      if (haproxy) { haproxy.kill('SIGKILL'); await exited(haproxy); }
+      await Promise.all(nodes.map((x) => x.kill('SIGTERM').catch(() => undefined)));
+      await redis?.remove();
+      for (const x of nodes) fs.rmSync(x.dataDir, { recursive: true, force: true });
+      fs.rmSync(dir, { recursive: true, force: true });
+    } finally {
+      clearInterval(keep);
+    }
   };
   try {
     for (let i = 0; i < n; i++) {
