@@ -43,7 +43,8 @@ function nodeHttpPeer(services: Services, routes: readonly RouteDef[]): http.Ser
     } as unknown as Ctx;
     void (async () => {
       try {
-        ctx.principal = authenticate(ctx, m.c.r, outHeaders);
+        const who = authenticate(ctx, m.c.r, outHeaders);
+        ctx.principal = who instanceof Promise ? await who : who;
         const out = await m.c.r.handler!(ctx);
         const body = isReply(out) ? out.body : out;
         send(isReply(out) ? out.status ?? 200 : 200, JSON.stringify(body), outHeaders);

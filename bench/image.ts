@@ -1,10 +1,12 @@
 // Image-processing benchmark (issue 3).
-//  1. Per operation through the HTTP API (real server, port 0, temp LMDB): images/s and p50/p99 latency for a
-//     1024x1024 and a 2048x2048 input, pool at 1 and at 2 workers, 2 requests in flight.
+//  1. Per operation through the HTTP API (real server in a child process, port 0, temp LMDB): images/s and p50/p99
+//     latency for a 1024x1024 and a 2048x2048 input, pool at 1 and at 2 workers, 2 x workers + 2 requests in
+//     flight, and the scaling 1 -> 2 workers per operation.
 //  2. Chroma key side by side with `ffmpeg -vf chromakey` on the same green-screen images: time and alpha IoU
 //     against the true mask (ffmpeg gets its best similarity/blend of a small grid, to be fair).
 //  3. QR recognize side by side with plain jsQR on the same distorted set: decode rate and time per image.
-// Run: npm run bench -- image [--requests 6] [--skip-http]
+// Run: npm run bench -- image [--requests 12] [--inflight N] [--ops remove-background,contour] [--sizes 1024]
+//        [--workers 1,2] [--skip-http] [--skip-chroma] [--skip-qr]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +15,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import jsQRmod from 'jsqr';
-import { startTestServer, formData } from '../test/helpers/server.js';
+import { formData } from '../test/helpers/server.js';
+import { spawnServer } from './lib/server-proc.js';
 import { greenScreen, cardScene, receiptScene, qrSamples, decodeRgba, prng } from '../test/helpers/images.js';
 import { renderQrGrey } from '../src/tasks/qr-generate.js';
 import qrRecognize from '../src/tasks/qr-recognize.js';
@@ -26,8 +29,19 @@ const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : def;
 };
-const REQUESTS = arg('requests', 6);
+const REQUESTS = arg('requests', 12);
+/** requests kept in flight per cell; 0 = 2 x workers + 2 */
+const INFLIGHT = arg('inflight', 0);
 const SKIP_HTTP = process.argv.includes('--skip-http');
+const SKIP_CHROMA = process.argv.includes('--skip-chroma');
+const SKIP_QR = process.argv.includes('--skip-qr');
+const strArg = (name: string): string[] | undefined => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1]!.split(',') : undefined;
+};
+/** operation name prefixes to run, e.g. --ops remove-background,contour */
+const OPS = strArg('ops');
+const WORKERS = (strArg('workers') ?? ['1', '2']).map(Number);
 const pct = (a: number[], p: number): number => {
   const s = [...a].sort((x, y) => x - y);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
@@ -46,7 +60,7 @@ function iou(alpha: Uint8Array, ch: number, truth: Float32Array): number {
 }
 
 // ------------------------------------------------------------------ inputs
-const sizes = [1024, 2048] as const;
+const sizes = (strArg('sizes') ?? ['1024', '2048']).map(Number);
 const inputs: Record<number, { green: Awaited<ReturnType<typeof greenScreen>>; card: Buffer; receipt: Buffer; qr: Buffer; plain: Buffer }> = {};
 for (const n of sizes) {
   const green = await greenScreen({ width: n, height: n, feather: 2.5 * (n / 640), seed: 3 });
@@ -60,7 +74,11 @@ for (const n of sizes) {
 }
 
 // ------------------------------------------------------------------ 1. HTTP API
+// The server runs in its own process (bench/lib/server-proc.ts); this process is only the load generator (and
+// the file server for imageUrl). Each cell keeps `inflight` requests open (default 2 x workers + 2, enough to
+// keep every worker busy while answers travel), so images/s measures the pool, not the client's round trips.
 const httpRows: Array<Record<string, string | number>> = [];
+const scaleRows: Array<Record<string, string | number>> = [];
 if (!SKIP_HTTP) {
   const files: Record<string, Buffer> = {};
   for (const n of sizes) {
@@ -74,13 +92,16 @@ if (!SKIP_HTTP) {
   });
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
   const base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
-  for (const workers of [1, 2]) {
-    const s = await startTestServer({ workers, env: { SEJONG_FETCH_ALLOW: '127.0.0.1', SEJONG_QUEUE_SIZE: '64' } });
+  const ips: Record<string, number> = {};
+  for (const workers of WORKERS) {
+    const inflight = INFLIGHT > 0 ? INFLIGHT : 2 * workers + 2;
+    const requests = Math.max(REQUESTS, 2 * inflight);
+    const s = await spawnServer({ workers, env: { SEJONG_FETCH_ALLOW: '127.0.0.1', SEJONG_QUEUE_SIZE: '64' } });
     try {
       for (const n of sizes) {
         const inp = inputs[n]!;
         const ops: Array<{ name: string; call: () => Promise<Response> }> = [
-          { name: 'remove-background', call: () => s.req('/api/v1/image/remove-background', { method: 'POST', json: { imageUrl: `${base}/green${n}.png`, chromaKey: { color: 'auto' }, storageType: 'url' } }) },
+          { name: 'remove-background', call: () => s.req('/api/v1/image/remove-background', { method: 'POST', json: { imageUrl: `${base}/green${n}.png`, chromaKey: { color: 'auto' }, storageType: 'url_a' } }) },
           { name: 'qrcode/recognize', call: () => s.req('/api/v1/qrcode/recognize', { method: 'POST', body: formData({}, { image: { data: inp.qr, type: 'image/jpeg' } }) }) },
           { name: 'contour/extract', call: () => s.req('/api/v1/contour/extract', { method: 'POST', body: formData({}, { image: { data: inp.card, type: 'image/jpeg' } }) }) },
           { name: 'quality-check', call: () => s.req('/api/v1/ekyc/image/quality-check', { method: 'POST', body: formData({}, { image: { data: inp.card, type: 'image/jpeg' } }) }) },
@@ -98,7 +119,7 @@ if (!SKIP_HTTP) {
               }
             },
           },
-        ];
+        ].filter((o) => !OPS || OPS.some((f) => o.name.startsWith(f)));
         for (const op of ops) {
           const w = await op.call(); // warm-up
           if (w.status !== 200) throw new Error(`${op.name} ${n}: HTTP ${w.status} ${await w.text()}`);
@@ -106,8 +127,8 @@ if (!SKIP_HTTP) {
           const lat: number[] = [];
           let next = 0;
           const t0 = performance.now();
-          await Promise.all([0, 1].map(async () => {
-            while (next < REQUESTS) {
+          await Promise.all(Array.from({ length: inflight }, async () => {
+            while (next < requests) {
               next++;
               const a = performance.now();
               const res = await op.call();
@@ -117,8 +138,11 @@ if (!SKIP_HTTP) {
             }
           }));
           const secs = (performance.now() - t0) / 1000;
-          httpRows.push({ operation: op.name, input: `${n}x${n}`, workers, 'images/s': r2(REQUESTS / secs), 'p50 ms': Math.round(pct(lat, 50)), 'p99 ms': Math.round(pct(lat, 99)) });
+          ips[`${op.name} ${n} ${workers}`] = requests / secs;
+          httpRows.push({ operation: op.name, input: `${n}x${n}`, workers, 'in flight': inflight, requests, 'images/s': r2(requests / secs), 'p50 ms': Math.round(pct(lat, 50)), 'p99 ms': Math.round(pct(lat, 99)), load: os.loadavg()[0]!.toFixed(1) });
           console.error(JSON.stringify(httpRows[httpRows.length - 1]));
+          const one = ips[`${op.name} ${n} 1`];
+          if (workers === 2 && one) scaleRows.push({ operation: op.name, input: `${n}x${n}`, '1 worker img/s': r2(one), '2 workers img/s': r2(requests / secs), 'scaling 1 → 2': `${r2(requests / secs / one)}x` });
         }
       }
     } finally {
@@ -131,21 +155,25 @@ if (!SKIP_HTTP) {
 // ------------------------------------------------------------------ 2. chroma key vs ffmpeg
 const ffmpegOk = spawnSync('ffmpeg', ['-version']).error === undefined;
 const chromaRows: Array<Record<string, string | number>> = [];
+const stepRows: Array<Record<string, string | number>> = [];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-bench-image-'));
-for (const n of sizes) {
+for (const n of SKIP_CHROMA ? [] : sizes) {
   const g = inputs[n]!.green;
   const runs = 3;
   const ours: number[] = [];
   let oursIou = 0, key = '';
+  const steps: Record<string, number[]> = {};
   for (let i = 0; i < runs + 1; i++) {
     const t0 = performance.now();
     const r = await chromaKey({ image: g.png, color: 'auto', trimTransparent: false });
     if (i > 0) ours.push(performance.now() - t0);
+    if (i > 0) for (const [k, v] of Object.entries(r.timings_ms)) (steps[k] ??= []).push(v);
     const rgba = await decodeRgba(r.png);
     oursIou = iou(rgba.data, 4, g.alpha);
     key = r.removedColor;
   }
-  chromaRows.push({ tool: 'sejong chroma-key (in-process, auto colour + tolerance)', input: `${n}x${n}`, 'p50 ms': Math.round(pct(ours, 50)), 'alpha IoU': oursIou.toFixed(4), settings: `auto → ${key}` });
+  stepRows.push({ input: `${n}x${n}`, ...Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, r1(pct(v, 50))])) });
+  chromaRows.push({ tool: 'sejong chroma-key (in-process, auto colour + tolerance)', input: `${n}x${n}`, 'p50 ms': Math.round(pct(ours, 50)), 'alpha IoU': oursIou.toFixed(4), settings: `auto → ${key}`, load: os.loadavg()[0]!.toFixed(1) });
   if (ffmpegOk) {
     const src = path.join(tmp, `g${n}.png`);
     fs.writeFileSync(src, g.png);
@@ -167,19 +195,19 @@ for (const n of sizes) {
       execFileSync('ffmpeg', ['-loglevel', 'error', '-y', '-i', src, '-vf', `chromakey=0x${key.slice(1)}:${best.sim}:${best.blend},format=rgba`, '-frames:v', '1', path.join(tmp, `o${n}.png`)]);
       times.push(performance.now() - t0);
     }
-    chromaRows.push({ tool: 'ffmpeg -vf chromakey (CLI: decode + key + PNG encode)', input: `${n}x${n}`, 'p50 ms': Math.round(pct(times, 50)), 'alpha IoU': best.iou.toFixed(4), settings: `same colour, best of grid: similarity ${best.sim}, blend ${best.blend}` });
+    chromaRows.push({ tool: 'ffmpeg -vf chromakey (CLI: decode + key + PNG encode)', input: `${n}x${n}`, 'p50 ms': Math.round(pct(times, 50)), 'alpha IoU': best.iou.toFixed(4), settings: `same colour, best of grid: similarity ${best.sim}, blend ${best.blend}`, load: os.loadavg()[0]!.toFixed(1) });
   }
 }
 fs.rmSync(tmp, { recursive: true, force: true });
 
 // ------------------------------------------------------------------ 3. QR vs jsQR
-const qset = await qrSamples();
+const qset = SKIP_QR ? [] : await qrSamples();
 const rnd = prng(21);
 // a harder set: more noise / blur / contrast / perspective
 const data = 'https://sejong.example/receipt/20261122?id=42&lang=ko';
 const base = renderQrGrey({ data, width: 420, height: 420 });
 const baseRaw = { data: base.grey, width: base.width, height: base.height, channels: 1 as const };
-for (let k = 0; k < 12; k++) {
+for (let k = 0; k < (SKIP_QR ? 0 : 12); k++) {
   const skew = 20 + 50 * rnd();
   const Hinv = homography([[skew, 10 + 30 * rnd()], [420 - 30 * rnd(), skew], [420 - skew * rnd(), 420 - 20 * rnd()], [10 + 30 * rnd(), 420 - skew]], [[0, 0], [420, 0], [420, 420], [0, 420]]);
   const w = warp(baseRaw, Hinv, 420, 420, [255]);
@@ -192,7 +220,7 @@ for (let k = 0; k < 12; k++) {
 let oursOk = 0, jsOk = 0;
 const oursT: number[] = [], jsT: number[] = [];
 const methods: Record<string, number> = {};
-await qrRecognize({ image: qset[0]!.bytes }); // warm (wasm)
+if (qset.length) await qrRecognize({ image: qset[0]!.bytes }); // warm (wasm)
 for (const s of qset) {
   const t0 = performance.now();
   const r = await qrRecognize({ image: s.bytes });
@@ -212,7 +240,9 @@ const qrRows = [
   { decoder: 'jsQR 1.4.0 (decode + RGBA conversion)', decoded: `${jsOk}/${qset.length}`, 'p50 ms': Math.round(pct(jsT, 50)), 'p99 ms': Math.round(pct(jsT, 99)), note: 'inversion attempts on' },
 ];
 
-console.log(`image: ${REQUESTS} requests per cell, 2 in flight; machine: ${os.cpus().length} cores ${os.cpus()[0]?.model ?? ''}, node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z, load average ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}`);
+console.log(`image: >= ${REQUESTS} requests per cell, ${INFLIGHT || '2 x workers + 2'} in flight, server in its own process; machine: ${os.cpus().length} cores ${os.cpus()[0]?.model ?? ''}, node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z, load average ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}`);
 if (httpRows.length) console.log('\nHTTP API\n' + table(httpRows));
-console.log('\nChroma key vs ffmpeg' + (ffmpegOk ? '' : ' (ffmpeg not installed: apt-get install -y ffmpeg)') + '\n' + table(chromaRows));
-console.log(`\nQR recognize vs jsQR (${qset.length} images: 7 distortions of tests + 12 random perspective/noise/contrast/blur/rotation)\n` + table(qrRows));
+if (scaleRows.length) console.log('\nScaling 1 -> 2 workers\n' + table(scaleRows));
+if (chromaRows.length) console.log('\nChroma key vs ffmpeg' + (ffmpegOk ? '' : ' (ffmpeg not installed: apt-get install -y ffmpeg)') + '\n' + table(chromaRows));
+if (stepRows.length) console.log('\nChroma key steps, p50 ms (timings_ms)\n' + table(stepRows));
+if (qset.length) console.log(`\nQR recognize vs jsQR (${qset.length} images: 7 distortions of tests + 12 random perspective/noise/contrast/blur/rotation)\n` + table(qrRows));

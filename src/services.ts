@@ -9,8 +9,8 @@ import type { VerificationStore } from './store/verifications.js';
 import type { JobEngine } from './jobs/engine.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { WorkerPool } from './pool/pool.js';
-import type { KeyStore } from './auth/keys.js';
-import type { RateLimiter } from './auth/rate-limit.js';
+import type { Keys } from './auth/keys.js';
+import type { Limiter } from './auth/rate-limit.js';
 import type { SafeFetcher } from './providers/fetch.js';
 import type { RequestLog } from './usage/request-log.js';
 import type { Spend } from './usage/spend.js';
@@ -63,8 +63,8 @@ export interface Services {
   /** where async job work runs: in-process (embedded) or the shared BullMQ queue (any node); chosen at start */
   queue: JobQueue<Services>;
   pool: WorkerPool;
-  keys: KeyStore;
-  limiter: RateLimiter;
+  keys: Keys;
+  limiter: Limiter;
   fetcher: SafeFetcher;
   requestLog: RequestLog;
   spend: Spend;

@@ -18,12 +18,13 @@ export function hasWrk(): boolean {
   return spawnSync('wrk', ['--version']).error === undefined;
 }
 
-export async function load(url: string, opts: { connections: number; seconds: number; headers?: Record<string, string>; threads?: number }): Promise<LoadResult> {
+export async function load(url: string, opts: { connections: number; seconds: number; headers?: Record<string, string>; threads?: number; method?: string; body?: string }): Promise<LoadResult> {
   if (hasWrk()) {
     const script = `/tmp/sejong-wrk-${process.pid}.lua`;
     const hdrs = Object.entries(opts.headers ?? {}).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`).join('\n');
+    const req = opts.method ? `wrk.method = ${JSON.stringify(opts.method)}\n` + (opts.body !== undefined ? `wrk.body = ${JSON.stringify(opts.body)}\n` : '') : '';
     const lua = `${hdrs}
-local non2xx = 0
+${req}local non2xx = 0
 response = function(status, headers, body) if status < 200 or status > 299 then non2xx = non2xx + 1 end end
 done = function(summary, latency, requests)
   io.write(string.format("RESULT %f %f %f %d\\n", summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
@@ -36,7 +37,7 @@ end`;
     if (!m) throw new Error(`wrk output not understood:\n${out}`);
     return { tool: 'wrk', rps: Number(m[1]), p50ms: Number(m[2]), p99ms: Number(m[3]), errors: Number(m[4]), non2xx: non ? Number(non[1]) : 0 };
   }
-  const r = await autocannon({ url, connections: opts.connections, duration: opts.seconds, headers: opts.headers });
+  const r = await autocannon({ url, connections: opts.connections, duration: opts.seconds, headers: opts.headers, method: opts.method, body: opts.body });
   return { tool: 'autocannon', rps: r.requests.average, p50ms: r.latency.p50, p99ms: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
 

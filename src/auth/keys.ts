@@ -19,7 +19,59 @@ const CACHE_MS = 2000;
 
 export type PublicKey = Omit<ApiKeyRecord, 'hash'>;
 
-export class KeyStore {
+export interface NewKey {
+  name: string;
+  admin?: boolean;
+  rateLimitPerMinute?: number;
+  rateLimitPerDay?: number;
+  /** a given clear key (the bootstrap admin key); default a new random one */
+  key?: string;
+  now: number;
+}
+
+/** API keys as the front end and the admin routes see them (lookups synchronous: on the request path). */
+export interface Keys {
+  create(opts: NewKey): Promise<{ record: PublicKey; key: string }>;
+  lookup(key: string): ApiKeyRecord | undefined;
+  get(id: string): ApiKeyRecord | undefined;
+  list(): PublicKey[];
+  hasAdmin(): boolean;
+  update(id: string, patch: Partial<Pick<ApiKeyRecord, 'name' | 'rateLimitPerMinute' | 'rateLimitPerDay'>>): Promise<PublicKey | undefined>;
+  revoke(id: string, now: number): Promise<PublicKey | undefined>;
+  public(rec: ApiKeyRecord): PublicKey;
+  /** shared mode: a key this node's copy does not know, looked up in the shared store (new keys of other nodes) */
+  lookupMiss?(key: string): Promise<ApiKeyRecord | undefined>;
+  /** stop following changes (shared mode) */
+  close?(): void;
+}
+
+/** A new key record (and its clear key) from the create options. */
+export function newKeyRecord(opts: NewKey): { rec: ApiKeyRecord; key: string } {
+  const key = opts.key ?? `sk_${crypto.randomBytes(24).toString('base64url')}`;
+  const rec: ApiKeyRecord = {
+    id: `key_${crypto.randomBytes(8).toString('hex')}`,
+    name: opts.name,
+    hash: sha256(key),
+    admin: opts.admin ?? false,
+    rateLimitPerMinute: opts.rateLimitPerMinute,
+    rateLimitPerDay: opts.rateLimitPerDay,
+    createdAt: opts.now,
+  };
+  return { rec, key };
+}
+
+export function publicKey(rec: ApiKeyRecord): PublicKey {
+  const { hash: _hash, ...rest } = rec;
+  return rest;
+}
+
+/** The record a clear key names, when it is that key's and not revoked (constant-time hash compare). */
+export function activeMatch(rec: ApiKeyRecord | undefined, hash: string): ApiKeyRecord | undefined {
+  return rec && !rec.revokedAt && rec.hash.length === hash.length && crypto.timingSafeEqual(Buffer.from(rec.hash), Buffer.from(hash)) ? rec : undefined;
+}
+
+/** Embedded mode: keys in LMDB. */
+export class KeyStore implements Keys {
   private readonly keys: Database<ApiKeyRecord, string>;
   private readonly byHash: Database<string, string>;
   /** clear key → answer, for CACHE_MS */
@@ -29,17 +81,8 @@ export class KeyStore {
     this.byHash = store.db<string, string>('api-key-hashes');
   }
 
-  async create(opts: { name: string; admin?: boolean; rateLimitPerMinute?: number; rateLimitPerDay?: number; key?: string; now: number }): Promise<{ record: PublicKey; key: string }> {
-    const key = opts.key ?? `sk_${crypto.randomBytes(24).toString('base64url')}`;
-    const rec: ApiKeyRecord = {
-      id: `key_${crypto.randomBytes(8).toString('hex')}`,
-      name: opts.name,
-      hash: sha256(key),
-      admin: opts.admin ?? false,
-      rateLimitPerMinute: opts.rateLimitPerMinute,
-      rateLimitPerDay: opts.rateLimitPerDay,
-      createdAt: opts.now,
-    };
+  async create(opts: NewKey): Promise<{ record: PublicKey; key: string }> {
+    const { rec, key } = newKeyRecord(opts);
     await this.keys.transaction(() => {
       this.keys.put(rec.id, rec);
       this.byHash.put(rec.hash, rec.id);
@@ -61,7 +104,7 @@ export class KeyStore {
     const hash = sha256(key);
     const id = this.byHash.get(hash);
     const rec = id ? this.keys.get(id) : undefined;
-    const ok = rec && !rec.revokedAt && rec.hash.length === hash.length && crypto.timingSafeEqual(Buffer.from(rec.hash), Buffer.from(hash)) ? rec : undefined;
+    const ok = activeMatch(rec, hash);
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(key, { rec: ok ?? null, until: now + CACHE_MS });
     return ok;
@@ -99,7 +142,6 @@ export class KeyStore {
   }
 
   public(rec: ApiKeyRecord): PublicKey {
-    const { hash: _hash, ...rest } = rec;
-    return rest;
+    return publicKey(rec);
   }
 }

@@ -14,7 +14,45 @@ export interface LimitResult {
   retryAfter?: number;
 }
 
-export class RateLimiter {
+/** The per-key limiter the front end calls on every keyed request: LMDB counters (embedded) or Redis (shared). */
+export interface Limiter {
+  /** counts one request unless a window is full; synchronous when the counters are local */
+  hit(keyId: string, perMinute: number, perDay: number, now: number): LimitResult | Promise<LimitResult>;
+  close(): Promise<void>;
+}
+
+const policies = new Map<string, string>();
+/** RateLimit-Policy header value of (perMinute, perDay), cached */
+export function policyOf(perMinute: number, perDay: number): string {
+  const pk = `${perMinute}/${perDay}`;
+  let policy = policies.get(pk);
+  if (policy === undefined) {
+    policy = `"minute";q=${perMinute};w=60, "day";q=${perDay};w=86400`;
+    if (policies.size < 1000) policies.set(pk, policy);
+  }
+  return policy;
+}
+
+/** The answer for counts m (minute) and d (day) seen before this request; `allowed` when both had room. */
+export function limitResult(m: number, d: number, perMinute: number, perDay: number, now: number): LimitResult {
+  const minute = Math.floor(now / 60_000);
+  const day = Math.floor(now / 86_400_000);
+  const mReset = Math.ceil(((minute + 1) * 60_000 - now) / 1000);
+  const dReset = Math.ceil(((day + 1) * 86_400_000 - now) / 1000);
+  const policy = policyOf(perMinute, perDay);
+  if (m >= perMinute || d >= perDay) {
+    const byDay = d >= perDay;
+    return { allowed: false, window: byDay ? 'day' : 'minute', limit: byDay ? perDay : perMinute, remaining: 0, resetSeconds: byDay ? dReset : mReset, policy, retryAfter: byDay ? dReset : mReset };
+  }
+  const mLeft = perMinute - m - 1;
+  const dLeft = perDay - d - 1;
+  return mLeft <= dLeft
+    ? { allowed: true, window: 'minute', limit: perMinute, remaining: mLeft, resetSeconds: mReset, policy }
+    : { allowed: true, window: 'day', limit: perDay, remaining: dLeft, resetSeconds: dReset, policy };
+}
+
+/** Embedded mode: counters in memory, written through to LMDB. */
+export class RateLimiter implements Limiter {
   private readonly counters: Database<number, string>;
   /** in-memory mirror of the counters, written through to LMDB */
   private readonly mem = new Map<string, number>();
@@ -26,16 +64,33 @@ export class RateLimiter {
     this.timer.unref();
   }
 
+  /** counters changed in this event-loop turn, written once at its end */
+  private readonly pending = new Set<string>();
+  private scheduled = false;
+
   /**
-   * Every increment is put at once, not awaited: LMDB batches the puts of one event-loop turn into one asynchronous
-   * commit, so a kill -9 loses at most the increments of the batch being committed (milliseconds), not a second.
+   * Every increment is written at the end of its event-loop turn, not awaited: one put per counter per turn (a
+   * burst of requests on one key costs one put, not one each), and LMDB batches the puts of a turn into one
+   * asynchronous commit, so a kill -9 loses at most the increments of the batch being committed (milliseconds).
    */
-  private persist(key: string, value: number): void {
+  private persist(key: string): void {
     this.dirty.add(key);
-    this.counters.put(key, value).then(
-      () => this.dirty.delete(key),
-      () => undefined, // the timer below retries
-    );
+    this.pending.add(key);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      for (const k of this.pending) {
+        const v = this.mem.get(k) ?? 0;
+        this.counters.put(k, v).then(
+          () => {
+            if (!this.pending.has(k) && this.mem.get(k) === v) this.dirty.delete(k);
+          },
+          () => undefined, // the timer below retries
+        );
+      }
+      this.pending.clear();
+    });
   }
 
   /** Write counters whose put failed (or is still pending) again, in one transaction. */
@@ -69,23 +124,14 @@ export class RateLimiter {
     const dk = `${keyId}:d:${day}`;
     const m = this.count(mk);
     const d = this.count(dk);
-    const mReset = Math.ceil(((minute + 1) * 60_000 - now) / 1000);
-    const dReset = Math.ceil(((day + 1) * 86_400_000 - now) / 1000);
-    const policy = `"minute";q=${perMinute};w=60, "day";q=${perDay};w=86400`;
-    if (m >= perMinute || d >= perDay) {
-      const byDay = d >= perDay;
-      return { allowed: false, window: byDay ? 'day' : 'minute', limit: byDay ? perDay : perMinute, remaining: 0, resetSeconds: byDay ? dReset : mReset, policy, retryAfter: byDay ? dReset : mReset };
-    }
+    const r = limitResult(m, d, perMinute, perDay, now);
+    if (!r.allowed) return r;
     this.mem.set(mk, m + 1);
     this.mem.set(dk, d + 1);
-    this.persist(mk, m + 1);
-    this.persist(dk, d + 1);
+    this.persist(mk);
+    this.persist(dk);
     if (this.mem.size > 50_000) this.prune(minute, day);
-    const mLeft = perMinute - m - 1;
-    const dLeft = perDay - d - 1;
-    return mLeft <= dLeft
-      ? { allowed: true, window: 'minute', limit: perMinute, remaining: mLeft, resetSeconds: mReset, policy }
-      : { allowed: true, window: 'day', limit: perDay, remaining: dLeft, resetSeconds: dReset, policy };
+    return r;
   }
 
   /** drop counters of past windows */

@@ -1,8 +1,9 @@
 // `sejong keys create|list|update|revoke`: the admin API's key management, straight on the store.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
-import { Store } from '../store/env.js';
-import { KeyStore } from '../auth/keys.js';
+import { openEngines, closeEngines } from '../shared/engines.js';
+import { KeyStore, type Keys } from '../auth/keys.js';
+import { SharedKeyStore } from '../auth/keys-shared.js';
 
 const HELP = `Usage: sejong keys <create|list|update|revoke> [options]
 
@@ -11,8 +12,8 @@ const HELP = `Usage: sejong keys <create|list|update|revoke> [options]
   update ID [--name NAME] [--per-minute N] [--per-day N]        change name or limits
   revoke ID                                                     revoked keys get 401 at once
 
-Works on the store in SEJONG_DATA_DIR; stop the server first or run it against the same directory
-(LMDB allows both processes).
+Works on the store in SEJONG_DATA_DIR (LMDB allows the server and the CLI at once), or in shared mode
+(SEJONG_DATABASE_URL + SEJONG_REDIS_URL) on PostgreSQL, announcing the change to every node through Redis.
 `;
 
 const posInt = (v: string | undefined, name: string): number | undefined => {
@@ -40,8 +41,9 @@ export async function run(args: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   const config = loadConfig();
-  const store = new Store(config.dataPath);
-  const keys = new KeyStore(store);
+  // the same store the server uses: LMDB in SEJONG_DATA_DIR, or PostgreSQL (and Redis to tell the nodes) in shared mode
+  const engines = await openEngines(config);
+  const keys: Keys = engines.mode === 'shared' ? await SharedKeyStore.open(engines.pg, engines.redis, 3_600_000) : new KeyStore(engines.store);
   const out = (x: unknown) => process.stdout.write(JSON.stringify(x, null, 2) + '\n');
   try {
     switch (sub) {
@@ -85,6 +87,7 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`${(e as Error).message}\n`);
     return 1;
   } finally {
-    await store.close();
+    keys.close?.();
+    await closeEngines(engines);
   }
 }

@@ -21,6 +21,8 @@ export interface PoolOptions {
   taskTimeoutMs?: number;
   /** V8 old-generation limit per worker (MB); pixel caps bound the (external) image memory; default 1024 */
   heapMb?: number;
+  /** niceness added to the worker threads (the event loop keeps priority over pixel work); default 0 */
+  nice?: number;
   /** extra worker data (e.g. limits) */
   workerData?: Record<string, unknown>;
 }
@@ -75,6 +77,8 @@ export class WorkerPool {
       idleTimeout: 2 ** 31 - 1,
       workerData: opts.workerData ?? {},
       resourceLimits: { maxOldGenerationSizeMb: opts.heapMb ?? 1024 },
+      // per-thread nice (piscina calls @napi-rs/nice inside each worker; Linux niceness is per thread)
+      niceIncrement: opts.nice ?? 0,
     });
   }
 

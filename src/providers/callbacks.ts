@@ -108,6 +108,8 @@ export class Callbacks {
   private secretValue = '';
   private stopping = false;
   private lastPurge = -Infinity;
+  private timerBusy = false;
+  private arming?: Promise<number>;
   private readonly pollMs: number;
   private readonly timeoutMs: number;
   private readonly keepMs: number;
@@ -146,12 +148,18 @@ export class Callbacks {
     await this.repo.releaseClaims(this.d.node);
     this.unlisten = this.d.jobs.onFinished((job) => {
       void this.armForJob(job)
-        .then((armed) => (armed ? this.tick() : undefined))
+        .then((armed) => (armed ? this.tick(false) : undefined))
         .catch((e) => this.d.log.warn({ msg: 'callback could not be armed', jobId: job.id, err: String(e) }));
     });
     // callbacks whose job finished while we were down (or was failed by crash recovery) are armed now
     await this.armFinished();
-    this.timer = setInterval(() => void this.tick().catch((e) => this.d.log.warn({ msg: 'callback tick failed', err: String(e) })), this.pollMs);
+    this.timer = setInterval(() => {
+      if (this.timerBusy) return; // a slow tick (busy database) is not piled on
+      this.timerBusy = true;
+      void this.tick()
+        .catch((e) => this.d.log.warn({ msg: 'callback tick failed', err: String(e) }))
+        .finally(() => (this.timerBusy = false));
+    }, this.pollMs);
     this.timer.unref();
     void this.tick().catch(() => undefined);
   }
@@ -180,7 +188,7 @@ export class Callbacks {
     await this.repo.insert(rec);
     // the job may have finished before we registered (a very fast job)
     const job = await this.d.jobs.get(opts.jobId);
-    if (job && job.status !== 'processing' && (await this.arm(rec, job))) void this.tick().catch(() => undefined);
+    if (job && job.status !== 'processing' && (await this.arm(rec, job))) void this.tick(false).catch(() => undefined);
     return (await this.repo.get(rec.id))!;
   }
 
@@ -211,8 +219,20 @@ export class Callbacks {
     return rec?.state === 'waiting' ? this.arm(rec, job) : false;
   }
 
-  /** Arm waiting callbacks whose job has finished, whichever node ran it or heard of it (each tick). */
+  /** Arm waiting callbacks whose job has finished, whichever node ran it or heard of it (each tick). One scan at
+   * a time per node; a caller gets a scan that began after its call. */
   private async armFinished(): Promise<number> {
+    while (this.arming) await this.arming.catch(() => 0);
+    const p = this.armFinishedOnce();
+    this.arming = p;
+    try {
+      return await p;
+    } finally {
+      if (this.arming === p) this.arming = undefined;
+    }
+  }
+
+  private async armFinishedOnce(): Promise<number> {
     let n = 0;
     const now = this.d.clock.now();
     for (const rec of await this.repo.waiting(200)) {
@@ -231,11 +251,11 @@ export class Callbacks {
     return this.repo.arm(rec.id, { body, armedAt: now, giveUpAt: now + Math.round(this.d.config.callbackRetryHours * 3600_000), nextAt: now });
   }
 
-  /** Arm finished jobs' callbacks and attempt every due one this node can claim (poll timer; tests after moving a
-   * manual clock). */
-  async tick(): Promise<void> {
+  /** Arm finished jobs' callbacks (unless `arm` is false: a listener that has just armed one) and attempt every
+   * due one this node can claim (poll timer; tests after moving a manual clock). */
+  async tick(arm = true): Promise<void> {
     if (this.stopping) return;
-    const p = this.tickOnce();
+    const p = this.tickOnce(arm);
     this.ticks.add(p);
     try {
       await p;
@@ -244,8 +264,8 @@ export class Callbacks {
     }
   }
 
-  private async tickOnce(): Promise<void> {
-    await this.armFinished();
+  private async tickOnce(arm: boolean): Promise<void> {
+    if (arm) await this.armFinished();
     if (this.stopping) return; // claim nothing once stop() began: its leases would hold up the other nodes
     const now = this.d.clock.now();
     const free = this.batch - this.inflight.size;

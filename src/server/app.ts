@@ -18,6 +18,8 @@ interface ReqState {
   closeHandlers: Array<() => void>;
 }
 
+/** the body of a GET/DELETE: one settled promise shared by all */
+const NO_BODY: Promise<Buffer> = Promise.resolve(Buffer.alloc(0));
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function nativeUwsLoaded(): boolean {
@@ -198,9 +200,16 @@ export class HttpServer {
     };
 
     // auth and rate limit need only the headers: decide before reading a body
+    let authP: Promise<Principal> | undefined;
     try {
       if (paramError) throw paramError;
-      ctx.principal = authenticate(ctx, route, outHeaders);
+      const who = authenticate(ctx, route, outHeaders);
+      if (who instanceof Promise) {
+        // shared counters (Redis): the answer comes back on a later turn; the body read starts now (uWS needs its
+        // handlers attached in this turn), still under the route cap and the body budget
+        authP = who;
+        authP.catch(() => undefined);
+      } else ctx.principal = who;
     } catch (e) {
       release();
       return fail(e);
@@ -219,15 +228,27 @@ export class HttpServer {
       release();
       return fail(busy());
     }
-    // a body the client stops sending never reaches isLast: the abort settles the read
-    const aborted = new Promise<never>((_, reject) => state.closeHandlers.push(() => reject(new Error('aborted'))));
-    aborted.catch(() => undefined);
-    const bodyP = hasBody ? Promise.race([readBody(res, maxBytes, state, (size) => lease.ensure(size)), aborted]) : Promise.resolve(Buffer.alloc(0));
+    // a body the client stops sending never reaches isLast: the abort settles the read (GET/DELETE read nothing)
+    let bodyP: Promise<Buffer> = NO_BODY;
+    if (hasBody) {
+      const aborted = new Promise<never>((_, reject) => state.closeHandlers.push(() => reject(new Error('aborted'))));
+      aborted.catch(() => undefined);
+      bodyP = Promise.race([readBody(res, maxBytes, state, (size) => lease.ensure(size)), aborted]);
+      bodyP.catch(() => undefined); // read later, or never when the (shared-mode) rate limit refuses first
+    }
     let streamOpened = false;
 
     void (async () => {
       try {
         let raw: Buffer;
+        if (authP) {
+          try {
+            ctx.principal = await authP;
+          } catch (e) {
+            if (hasBody) outHeaders.connection = 'close'; // the body still on its way is not read
+            throw e;
+          }
+        }
         try {
           raw = await bodyP;
         } catch (e) {
@@ -325,7 +346,7 @@ export class HttpServer {
     const { services } = this;
     const p = ctx.principal;
     services.metrics?.observe(route.path, ctx.method, status, ms, code);
-    services.log.info({ msg: 'request', reqId: ctx.requestId, method: ctx.method, route: route.path, path: ctx.path, status, ms: Math.round(ms * 100) / 100, key: p.keyId, code, ...ctx.logExtra });
+    if (services.log.isLevelEnabled('info')) services.log.info({ msg: 'request', reqId: ctx.requestId, method: ctx.method, route: route.path, path: ctx.path, status, ms: Math.round(ms * 100) / 100, key: p.keyId, code, ...ctx.logExtra });
     if (p.keyId && !route.noRequestLog) {
       services.requestLog.add(p.keyId, { time: services.clock.now(), method: ctx.method, path: ctx.path, status, ms: Math.round(ms * 100) / 100, requestId: ctx.requestId, code });
     }

@@ -2,6 +2,8 @@
 import crypto from 'node:crypto';
 import { ApiError } from '../domain/errors.js';
 import type { Ctx, Principal, RouteDef } from './types.js';
+import type { LimitResult } from '../auth/rate-limit.js';
+import type { ApiKeyRecord } from '../auth/keys.js';
 
 function presentedKey(ctx: Ctx): { key?: string; viaBearer: boolean } {
   const x = ctx.headers['x-api-key'];
@@ -14,11 +16,24 @@ function presentedKey(ctx: Ctx): { key?: string; viaBearer: boolean } {
   return { viaBearer: false };
 }
 
-export function authenticate(ctx: Ctx, route: RouteDef, outHeaders: Record<string, string>): Principal {
+/**
+ * The caller's principal, after its rate limit. Synchronous with local counters (embedded mode); a promise when the
+ * counters are shared (Redis): the front end then awaits it before it reads the body.
+ */
+export function authenticate(ctx: Ctx, route: RouteDef, outHeaders: Record<string, string>): Principal | Promise<Principal> {
   if (route.auth === 'none') return { kind: 'anonymous' };
   const { services } = ctx;
   const { key, viaBearer } = presentedKey(ctx);
   const rec = key ? services.keys.lookup(key) : undefined;
+  // shared mode: a key created on another node a moment ago may not have reached this node's copy yet
+  if (key && !rec && services.keys.lookupMiss) {
+    return services.keys.lookupMiss(key).then((found) => decide(ctx, route, outHeaders, key, viaBearer, found));
+  }
+  return decide(ctx, route, outHeaders, key, viaBearer, rec);
+}
+
+function decide(ctx: Ctx, route: RouteDef, outHeaders: Record<string, string>, key: string | undefined, viaBearer: boolean, rec: ApiKeyRecord | undefined): Principal | Promise<Principal> {
+  const { services } = ctx;
 
   if (route.auth === 'admin') {
     if (!key) throw new ApiError('INVALID_API_KEY', 'The admin key is required (X-API-Key or Authorization: Bearer)');
@@ -32,8 +47,9 @@ export function authenticate(ctx: Ctx, route: RouteDef, outHeaders: Record<strin
       const q = route.accessKeyQuery ? ctx.rawQuery.get(route.accessKeyQuery) ?? undefined : undefined;
       const token = (viaBearer ? key : undefined) ?? q;
       if (token) {
-        limitToken(ctx, route, token, outHeaders);
-        return { kind: 'token', token };
+        const principal: Principal = { kind: 'token', token };
+        const limited = limitToken(ctx, route, token, outHeaders);
+        return limited ? limited.then(() => principal) : principal;
       }
       if (key) throw new ApiError('INVALID_API_KEY', 'The key is invalid or revoked');
       throw new ApiError('INVALID_API_KEY', 'An API key (X-API-Key) or the job\'s access key (Authorization: Bearer) is required');
@@ -42,9 +58,10 @@ export function authenticate(ctx: Ctx, route: RouteDef, outHeaders: Record<strin
   }
 
   const principal: Principal = { kind: rec.admin ? 'admin' : 'key', keyId: rec.id, keyName: rec.name };
-  if (!route.noRateLimit) {
-    const cfg = services.config;
-    const r = services.limiter.hit(rec.id, rec.rateLimitPerMinute ?? cfg.rateLimitPerMinute, rec.rateLimitPerDay ?? cfg.rateLimitPerDay, services.clock.now());
+  if (route.noRateLimit) return principal;
+  const cfg = services.config;
+  const r = services.limiter.hit(rec.id, rec.rateLimitPerMinute ?? cfg.rateLimitPerMinute, rec.rateLimitPerDay ?? cfg.rateLimitPerDay, services.clock.now());
+  const apply = (r: LimitResult): Principal => {
     outHeaders['ratelimit-policy'] = r.policy;
     outHeaders['ratelimit'] = `"${r.window}";r=${r.remaining};t=${r.resetSeconds}`;
     if (!r.allowed) {
@@ -53,22 +70,22 @@ export function authenticate(ctx: Ctx, route: RouteDef, outHeaders: Record<strin
         headers: { 'retry-after': String(r.retryAfter) },
       });
     }
-  }
-  return principal;
+    return principal;
+  };
+  return r instanceof Promise ? r.then(apply) : apply(r);
 }
 
 /**
  * Job access keys (principal 'token') are rate limited per token (its hash) and per client address, so that
  * polling and token guessing are bounded: SEJONG_TOKEN_RATE_PER_MINUTE per token, ten times that per address.
  */
-function limitToken(ctx: Ctx, route: RouteDef, token: string, outHeaders: Record<string, string>): void {
-  if (route.noRateLimit) return;
+function limitToken(ctx: Ctx, route: RouteDef, token: string, outHeaders: Record<string, string>): Promise<void> | undefined {
+  if (route.noRateLimit) return undefined;
   const { services } = ctx;
   const perToken = services.config.tokenRatePerMinute;
   const now = services.clock.now();
   const hash = crypto.createHash('sha256').update(token).digest('hex').slice(0, 32);
-  for (const [id, perMinute] of [[`tok.${hash}`, perToken], [`ip.${ctx.ip}`, perToken * 10]] as const) {
-    const r = services.limiter.hit(id, perMinute, perMinute * 1440, now);
+  const apply = (r: LimitResult): void => {
     if (!r.allowed) {
       throw new ApiError('RATE_LIMITED', `Rate limit of ${r.limit} requests per ${r.window} for job access keys exceeded; retry in ${r.retryAfter} s`, {
         headers: { 'retry-after': String(r.retryAfter) },
@@ -76,5 +93,11 @@ function limitToken(ctx: Ctx, route: RouteDef, token: string, outHeaders: Record
     }
     outHeaders['ratelimit-policy'] = r.policy;
     outHeaders['ratelimit'] = `"${r.window}";r=${r.remaining};t=${r.resetSeconds}`;
+  };
+  const checks = ([[`tok.${hash}`, perToken], [`ip.${ctx.ip}`, perToken * 10]] as const).map(([id, perMinute]) => services.limiter.hit(id, perMinute, perMinute * 1440, now));
+  if (checks.every((c) => !(c instanceof Promise))) {
+    for (const c of checks) apply(c as LimitResult);
+    return undefined;
   }
+  return Promise.all(checks).then((rs) => rs.forEach(apply));
 }

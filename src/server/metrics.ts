@@ -18,6 +18,7 @@ export class Metrics {
   readonly registry = new client.Registry();
   private readonly requests = new client.Counter({ name: 'sejong_http_requests_total', help: 'HTTP requests by route template, method and status', labelNames: ['route', 'method', 'status'] as const, registers: [this.registry] });
   private readonly latency = new client.Histogram({ name: 'sejong_http_request_duration_seconds', help: 'Time from request to answer, by route template', labelNames: ['route', 'method'] as const, buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  private readonly children = new Map<string, { count: client.Counter.Internal; time: client.Histogram.Internal<'route' | 'method'> }>();
   private readonly refusals = new client.Counter({ name: 'sejong_http_refusals_total', help: 'Answers refusing work: RATE_LIMITED (rate limits), SERVICE_BUSY (pool full, draining, body budget), PAYLOAD_TOO_LARGE', labelNames: ['code'] as const, registers: [this.registry] });
   private readonly jobsFinished = new client.Counter({ name: 'sejong_jobs_finished_total', help: 'Jobs that reached a final state, by family and state', labelNames: ['family', 'state'] as const, registers: [this.registry] });
   private readonly jobSeconds = new client.Histogram({ name: 'sejong_job_duration_seconds', help: 'Creation to completion or failure, by family and state', labelNames: ['family', 'state'] as const, buckets: JOB_BUCKETS, registers: [this.registry] });
@@ -78,8 +79,15 @@ export class Metrics {
 
   /** One answered request (route template, never the raw path). */
   observe(route: string, method: string, status: number, ms: number, code?: string): void {
-    this.requests.inc({ route, method, status: String(status) });
-    this.latency.observe({ route, method }, ms / 1000);
+    // the labelled children are cached per (route, method, status): prom-client hashes a label object on every call
+    const k = `${method} ${status} ${route}`;
+    let ch = this.children.get(k);
+    if (!ch) {
+      ch = { count: this.requests.labels(route, method, String(status)), time: this.latency.labels(route, method) };
+      this.children.set(k, ch);
+    }
+    ch.count.inc();
+    ch.time.observe(ms / 1000);
     if (code === 'RATE_LIMITED' || code === 'SERVICE_BUSY' || code === 'PAYLOAD_TOO_LARGE') this.refusals.inc({ code });
   }
 

@@ -18,8 +18,10 @@ import type { JobQueue } from '../jobs/queue.js';
 import { LocalJobQueue } from '../jobs/queue-local.js';
 import { BullJobQueue } from '../jobs/queue-bullmq.js';
 import { WorkerPool } from '../pool/pool.js';
-import { KeyStore } from '../auth/keys.js';
-import { RateLimiter } from '../auth/rate-limit.js';
+import { KeyStore, type Keys } from '../auth/keys.js';
+import { SharedKeyStore } from '../auth/keys-shared.js';
+import { RateLimiter, type Limiter } from '../auth/rate-limit.js';
+import { RedisRateLimiter } from '../auth/rate-limit-redis.js';
 import { SafeFetcher } from '../providers/fetch.js';
 import { RequestLog } from '../usage/request-log.js';
 import { Spend } from '../usage/spend.js';
@@ -69,13 +71,13 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const store = engines.store;
   const { blobs, jobRepo, verifications } = jobStorage(engines);
   const jobs = new JobEngine({ repo: jobRepo, sealer: new Sealer(store) }, blobs, clock, config.tombstoneDays * 86400_000);
-  const keys = new KeyStore(store);
-  const pool = new WorkerPool({ workers: config.workers, queueSize: config.queueSize, waitBudgetMs: config.queueWaitMs, taskTimeoutMs: config.taskTimeoutMs, heapMb: config.taskHeapMb, workerData: { maxInputPixels: config.maxInputPixels } });
+  const { keys, limiter } = await authStorage(engines);
+  const pool = new WorkerPool({ workers: config.workers, queueSize: config.queueSize, waitBudgetMs: config.queueWaitMs, taskTimeoutMs: config.taskTimeoutMs, heapMb: config.taskHeapMb, nice: config.workerNice, workerData: { maxInputPixels: config.maxInputPixels } });
   let port = config.port;
   const services: Services = {
     config, clock, log, engines, store, blobs, verifications, jobs, pool, keys,
     queue: undefined as unknown as JobQueue<Services>, // set just below (the queue runs jobs with these services)
-    limiter: new RateLimiter(store),
+    limiter,
     fetcher: new SafeFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs, maxBytes: Math.round(config.fetchMaxMb * 1048576), selfPort: () => port }),
     requestLog: new RequestLog(store, config.logRetentionDays * 86400_000),
     spend: new Spend(store),
@@ -116,6 +118,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       await services.queue.close();
       await jobs.drain();
       await services.limiter.close();
+      keys.close?.();
       await services.requestLog.flush();
       await pool.close();
       await services.fetcher.close();
@@ -132,6 +135,12 @@ function jobStorage(engines: Engines) {
     return { blobs: new PgBlobStore(engines.pg), jobRepo: new PgJobRepo(engines.pg), verifications: new PgVerificationStore(engines.pg) };
   }
   return { blobs: new LmdbBlobStore(engines.store), jobRepo: new LmdbJobRepo(engines.store), verifications: new LmdbVerificationStore(engines.store) };
+}
+
+/** Where API keys and rate-limit counters live: LMDB, or PostgreSQL (keys) and Redis (counters, exact fleet-wide). */
+async function authStorage(engines: Engines): Promise<{ keys: Keys; limiter: Limiter }> {
+  if (engines.mode === 'shared') return { keys: await SharedKeyStore.open(engines.pg, engines.redis), limiter: new RedisRateLimiter(engines.redis) };
+  return { keys: new KeyStore(engines.store), limiter: new RateLimiter(engines.store) };
 }
 
 /** The one place the job queue is chosen: in-process when embedded, the shared BullMQ queue in shared mode. */

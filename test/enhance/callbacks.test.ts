@@ -150,6 +150,8 @@ t.test('callback: a job interrupted by a restart still gets its (failed) callbac
   const { job } = await s.services.jobs.create({ family: 'ekyc_enhance', owner: s.apiKeyId });
   await cbOf(s).register({ jobId: job.id, url: rcv.url, meta: { k: 1 }, type: 'ekyc.enhance' });
   s = await s.restart(); // start-up marks the job failed; its callback is armed
+  // shared mode: a starting node does not fail the fleet's jobs; the queue's stalled-job recovery fails it (any node)
+  if (s.storage === 'shared') await s.services.jobs.fail(job.id, 'INTERNAL_ERROR', 'The node running the job stopped');
   await until(() => rcv.got.length >= 1, s);
   t.equal(rcv.got.length, 1);
   const body = JSON.parse(rcv.got[0]!.body);

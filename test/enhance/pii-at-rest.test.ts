@@ -40,6 +40,15 @@ function foundInDataFile(dir: string, needles: string[]): string[] {
   return needles.filter((n) => raw.includes(Buffer.from(n, 'utf8')));
 }
 
+/** Every needle found in the outbox's stored bodies and meta in shared mode (PostgreSQL); none in embedded mode. */
+async function foundInOutbox(s: TestServer, needles: string[]): Promise<string[]> {
+  const e = s.services.engines;
+  if (e.mode !== 'shared') return [];
+  const rows = (await e.pg.query<{ body: string | null; meta: Buffer | null }>('select body, sealed_meta as meta from callbacks')).rows;
+  const raw = Buffer.concat(rows.flatMap((r) => [Buffer.from(r.body ?? '', 'utf8'), r.meta ?? Buffer.alloc(0)]));
+  return needles.filter((n) => raw.includes(Buffer.from(n, 'utf8')));
+}
+
 t.test('pipeline result, callback body and callback_meta are sealed in LMDB; the owner reads them', async (t) => {
   const rcv = await receiver();
   const s = await startTestServer({ manualClock: true, workers: 2, env: { SEJONG_FETCH_ALLOW: '127.0.0.1' } });
@@ -79,6 +88,7 @@ t.test('pipeline result, callback body and callback_meta are sealed in LMDB; the
 
   const needles = [...new Set([rrn, rrn.replace('-', ''), readRrn, readRrn.replace(/\D/g, ''), name, address, address.split(' ').slice(0, 3).join(' '), read.name!.text, read.address!.text].filter((n) => n && n.length >= 2))];
   t.same(foundInDataFile(s.dataDir, needles), [], 'no name, resident number (with or without hyphen) or address in data.mdb');
+  t.same(await foundInOutbox(s, needles), [], 'nor in the outbox rows (shared mode: PostgreSQL)');
   const key = Buffer.from(fs.readFileSync(path.join(s.dataDir, 'seal.key'), 'utf8').trim(), 'base64');
   t.equal(key.length, 32);
   t.equal(fs.readFileSync(path.join(s.dataDir, 'data.mdb')).includes(key), false, 'the installation key is not inside data.mdb');

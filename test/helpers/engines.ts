@@ -142,6 +142,8 @@ export async function startRedis(): Promise<RedisServer> {
     const c = child;
     child = undefined;
     if (!c || c.exitCode !== null) return;
+    // ref'd again while we wait for its exit: an unref'd child would let the event loop empty under the await
+    c.ref();
     await new Promise<void>((r) => {
       c.once('exit', () => r());
       c.kill('SIGKILL');

@@ -34,6 +34,16 @@ export function oklabToSrgb(L: number, a: number, b: number): [number, number, n
   ];
 }
 
+/** oklabToSrgb without the array allocation: writes r, g, b into out[0..2]. */
+export function oklabToSrgbInto(L: number, a: number, b: number, out: Uint8Array | number[]): void {
+  const l = (L + 0.3963377774 * a + 0.2158037573 * b) ** 3;
+  const m = (L - 0.1055613458 * a - 0.0638541728 * b) ** 3;
+  const s = (L - 0.0894841775 * a - 1.291485548 * b) ** 3;
+  out[0] = enc(4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s);
+  out[1] = enc(-1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s);
+  out[2] = enc(-0.0041960863 * l - 0.7034186147 * m + 1.707614701 * s);
+}
+
 /** "#rgb", "#rrggbb" or "rrggbb" → [r,g,b]; undefined when not a hex colour. */
 export function parseHex(s: string): [number, number, number] | undefined {
   const m = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(s.trim());
