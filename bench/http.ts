@@ -18,7 +18,7 @@ const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 100);
 
 /** The same routes and handlers, on node:http: match, authenticate, rate limit, handle, JSON. */
-function nodeHttpPeer(services: Services, routes: RouteDef[]): http.Server {
+function nodeHttpPeer(services: Services, routes: readonly RouteDef[]): http.Server {
   const compiled = routes.filter((r) => r.method === 'GET' && r.handler).map((r) => {
     const names: string[] = [];
     const re = new RegExp('^' + r.path.replace(/:([A-Za-z_]+)/g, (_m, n: string) => (names.push(n), '([^/]+)')) + '$');
@@ -63,7 +63,7 @@ const { key, record } = await services.keys.create({ name: 'bench', now: Date.no
 const { job } = await services.jobs.create({ family: 'txt2img', owner: record.id, ttlHours: 24, estimatedCost: 0.039, meta: { model: 'fam-b-2.5-flash-image' } });
 await services.jobs.complete(job.id, { result: { processingTimeMs: 1234 }, blobs: { image: { bytes: Buffer.alloc(2048, 1), contentType: 'image/png' } } });
 
-const routes = services.ext.routes as RouteDef[];
+const { routes } = server;
 const statusPath = `/api/v1/text-to-image/status/${job.id}`;
 const hasStatus = routes.some((r) => r.path === '/api/v1/text-to-image/status/:job_id');
 const peer = nodeHttpPeer(services, routes);

@@ -15,6 +15,38 @@ import type { RequestLog } from './usage/request-log.js';
 import type { Spend } from './usage/spend.js';
 import type { Metrics } from './server/metrics.js';
 import type { Readiness } from './server/readiness.js';
+import type { LawStore } from './law/store.js';
+import type { LawPool } from './law/search-pool.js';
+import type { McpState } from './law/mcp-sessions.js';
+import type { PrintState } from './print/state.js';
+import type { Callbacks } from './providers/callbacks.js';
+import type { AiSlot } from './providers/ai/gate.js';
+import type { PaymentProvider } from './providers/payment/types.js';
+
+/** Parts of one server that api modules create in their start() (or on first use): undefined until then. */
+export interface ServiceSlots {
+  /** the OpenAPI document of this server's routes (set by server/start.ts once the route table is built) */
+  openApiJson?: () => string;
+  /** the statute store (law/service.ts getLaw) */
+  law?: LawStore;
+  /** the law search worker pool (law/service.ts getLawPool) */
+  lawPool?: LawPool;
+  /** MCP sessions and rate buckets (api/mcp.ts) */
+  mcp?: McpState;
+  /** the print module (api/composite.ts start) */
+  print?: PrintState;
+  /** the completion-callback dispatcher (api/ekyc-enhance.ts start) */
+  callbacks?: Callbacks;
+  /** the AI gateway and its pool gate (providers/ai/service.ts) */
+  ai?: AiSlot;
+  /** the account-check provider (api/ekyc.ts) */
+  payment?: PaymentProvider;
+  /** stop hooks of timers started by the modules (cleared on stop and before a re-start) */
+  mcpTimerStop?: () => void;
+  lawStop?: () => void;
+  lawWatchStop?: () => void;
+  lawGitStop?: () => void;
+}
 
 export interface Services {
   config: Config;
@@ -39,6 +71,6 @@ export interface Services {
   readiness?: Readiness;
   /** base URL clients reach us at (SEJONG_PUBLIC_URL or http://host:port) */
   baseUrl(): string;
-  /** extension slots that api modules fill in their start() (e.g. the law store) */
-  ext: Record<string, unknown>;
+  /** the parts api modules fill in their start() (typed slots: the law store, MCP sessions, print, callbacks, …) */
+  ext: ServiceSlots;
 }

@@ -7,9 +7,11 @@ import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js'
 import type { Services } from '../services.js';
 import { PrintStore } from '../print/store.js';
 import type { Impression } from '../print/types.js';
+import type { PrintResult, PrintState } from '../print/state.js';
 import { POSITIONS, defaults } from '../tasks/lib/composite-layout.js';
 import type { CompositeInput, CompositeOutput } from '../tasks/composite.js';
 import { sniffFormat } from '../tasks/lib/image-io.js';
+import sharp from 'sharp';
 
 import { URL_STORES, urlStorageType } from '../catalog/storage.js';
 
@@ -75,18 +77,7 @@ type PrintBody = z.infer<typeof printBody>;
 
 // ------------------------------------------------------------------ module state (per server)
 
-export interface PrintState {
-  store: PrintStore;
-  secret: Buffer;
-  /** job_id → the print in progress in this process (a concurrent repeat waits for it) */
-  inflight: Map<string, Promise<PrintResult>>;
-}
-
-export interface PrintResult {
-  body: Record<string, unknown>;
-  album_id: string;
-  key_id?: string;
-}
+export type { PrintResult, PrintState } from '../print/state.js';
 
 /** The print state of a running server (also used by ./print-admin.ts). */
 export function printState(services: Services): PrintState {
@@ -94,7 +85,7 @@ export function printState(services: Services): PrintState {
 }
 
 function state(services: Services): PrintState {
-  const s = services.ext.print as PrintState | undefined;
+  const s = services.ext.print;
   if (!s) throw new ApiError('INTERNAL_ERROR', 'The print module is not started');
   return s;
 }
@@ -245,6 +236,7 @@ async function runPrint(ctx: Ctx<PrintBody>, st: PrintState, b: PrintBody, signa
   if (fmt !== 'jpeg' && fmt !== 'png' && fmt !== 'webp') {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Expected a JPEG/PNG/WebP image at ai_image_url but received ${fmt === 'gif' ? 'a GIF image' : 'data that is not an image'}`, { field: 'ai_image_url' });
   }
+  await checkPrintAspect(ai);
 
   const wantAd = b.settings?.ad?.show !== false;
   // secure the composition slot BEFORE charging: a busy pool refuses here (503 + Retry-After) with no ledger entry
@@ -354,3 +346,16 @@ export const routes: RouteDef[] = [
     },
   }),
 ];
+
+/** Pictures further from square than this are refused before any charge (a 1x300 strip would make a sheet taller than JPEG allows). */
+export const PRINT_MAX_ASPECT = 6;
+
+/** The picture's header (not its pixels): an absurd aspect ratio is a 400 naming ai_image_url, with nothing charged. */
+async function checkPrintAspect(ai: Buffer): Promise<void> {
+  const meta = await sharp(ai, { limitInputPixels: false }).metadata().catch(() => undefined);
+  if (!meta?.width || !meta.height) return; // unreadable headers are refused by the composition with their own message
+  const [w, h] = (meta.orientation ?? 1) >= 5 ? [meta.height, meta.width] : [meta.width, meta.height];
+  if (Math.max(w, h) / Math.min(w, h) > PRINT_MAX_ASPECT) {
+    throw invalid('ai_image_url', `a picture with an aspect ratio between 1:${PRINT_MAX_ASPECT} and ${PRINT_MAX_ASPECT}:1`, `${w}x${h}`);
+  }
+}

@@ -37,7 +37,7 @@ type EnhanceFields = z.infer<typeof enhanceFields>;
 type PipelineFields = z.infer<typeof pipelineFields>;
 
 const callbacksOf = (s: Services): Callbacks => {
-  const c = s.ext.callbacks as Callbacks | undefined;
+  const c = s.ext.callbacks;
   if (!c) throw new ApiError('INTERNAL_ERROR', 'The callback dispatcher is not running');
   return c;
 };
@@ -233,7 +233,7 @@ function statusHandler(family: Family) {
     } else {
       Object.assign(base, { steps: r.steps ?? null, docType: r.docType ?? null, totalTimeMs: r.totalTimeMs ?? null });
     }
-    const cb = (ctx.services.ext.callbacks as Callbacks | undefined)?.forJob(j.id);
+    const cb = ctx.services.ext.callbacks?.forJob(j.id);
     if (cb) base.callback = { state: cb.state, attempts: cb.attempts, lastStatus: cb.lastStatus ?? null, nextAttemptAt: cb.nextAt ? new Date(cb.nextAt).toISOString() : null };
     return base;
   };
@@ -312,5 +312,5 @@ export async function start(services: Services): Promise<void> {
 }
 
 export async function stop(services: Services): Promise<void> {
-  await (services.ext.callbacks as Callbacks | undefined)?.stop();
+  await services.ext.callbacks?.stop();
 }

@@ -190,7 +190,7 @@ function checkAccount(b: { bankCode: string; accountNumber: string }): void {
 }
 
 function provider(s: Services): PaymentProvider {
-  let p = s.ext.payment as PaymentProvider | undefined;
+  let p = s.ext.payment;
   if (!p) {
     p = paymentProvider(s.config);
     s.ext.payment = p;

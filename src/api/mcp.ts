@@ -2,7 +2,6 @@
 // message endpoint POST /mcp/messages?sessionId=…, Streamable HTTP at /mcp, and GET /mcp/health. No key (the spec's
 // client configurations use none).
 import { randomUUID } from 'node:crypto';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -10,11 +9,10 @@ import { reply, type Ctx, type RouteDef, type StreamHandle } from '../server/typ
 import { ApiError } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import { createMcpServer, getLaw, getLawPool, MCP_PROTOCOL, startLaw } from '../law/service.js';
-import { SessionRegistry, TokenBuckets } from '../law/mcp-sessions.js';
-import type { LawPool } from '../law/search-pool.js';
+import { SessionRegistry, TokenBuckets, type McpState, type SseSession } from '../law/mcp-sessions.js';
 
 /** The server side of one SSE session: messages out as `event: message`, messages in through POST. */
-class UwsSseTransport implements Transport {
+class UwsSseTransport implements SseSession {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
@@ -51,11 +49,9 @@ class UwsSseTransport implements Transport {
   }
 }
 
-interface McpState { sessions: SessionRegistry; rate: TokenBuckets; http: Map<string, WebStandardStreamableHTTPServerTransport>; sse: Map<string, UwsSseTransport> }
-
 /** This server's MCP sessions and rate buckets (per server instance, never module-level). */
 function mcpState(services: Services): McpState {
-  let st = services.ext.mcp as McpState | undefined;
+  let st = services.ext.mcp;
   if (!st) {
     const { config, clock } = services;
     const now = () => clock.now();
@@ -260,11 +256,10 @@ export async function start(services: Services): Promise<void> {
 }
 
 export async function stop(services: Services): Promise<void> {
-  (services.ext.mcpTimerStop as (() => void) | undefined)?.();
-  const st = services.ext.mcp as McpState | undefined;
-  await st?.sessions.closeAll();
-  (services.ext.lawStop as (() => void) | undefined)?.();
-  (services.ext.lawWatchStop as (() => void) | undefined)?.();
-  await (services.ext.lawPool as LawPool | undefined)?.close();
+  services.ext.mcpTimerStop?.();
+  await services.ext.mcp?.sessions.closeAll();
+  services.ext.lawStop?.();
+  services.ext.lawWatchStop?.();
+  await services.ext.lawPool?.close();
   delete services.ext.lawPool;
 }

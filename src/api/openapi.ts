@@ -1,16 +1,15 @@
-// GET /openapi.json: the OpenAPI 3.1 document of every route (open).
+// GET /openapi.json: the OpenAPI 3.1 document of every route (open), built once per server by server/start.ts.
 import { defineRoute, reply, type RouteDef } from '../server/types.js';
-import { buildOpenApi } from '../server/openapi.js';
-
-let cached: string | undefined;
+import { ApiError } from '../domain/errors.js';
 
 export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/openapi.json', auth: 'none', tags: ['System'], summary: 'OpenAPI 3.1 document generated from the routes table',
     noRequestLog: true,
     handler: (ctx) => {
-      cached ??= JSON.stringify(buildOpenApi((ctx.services.ext.routes as RouteDef[]) ?? [], '3.6.0'));
-      return reply.make({ status: 200, body: cached, contentType: 'application/json' });
+      const doc = ctx.services.ext.openApiJson;
+      if (!doc) throw new ApiError('INTERNAL_ERROR', 'The OpenAPI document is not built (the server has not started)');
+      return reply.make({ status: 200, body: doc(), contentType: 'application/json' });
     },
   }),
 ];

@@ -2,6 +2,23 @@
 // are capped, idle sessions (least recently used first) make room for new ones, an active session is never evicted
 // for a new one; and a token bucket per client address rate-limits MCP messages.
 
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+
+/** The server side of one HTTP+SSE session: a transport that also takes the messages POSTed for it. */
+export interface SseSession extends Transport {
+  receive(message: JSONRPCMessage): void;
+}
+
+/** The MCP state of one server (services.ext.mcp): sessions, rate buckets, open transports by session id. */
+export interface McpState {
+  sessions: SessionRegistry;
+  rate: TokenBuckets;
+  http: Map<string, WebStandardStreamableHTTPServerTransport>;
+  sse: Map<string, SseSession>;
+}
+
 export type SessionKind = 'sse' | 'http';
 
 export interface SessionEntry {

@@ -12,7 +12,7 @@ import { LawBusyError, LawPool } from './search-pool.js';
 export const MCP_PROTOCOL = '2024-11-05';
 
 export function getLaw(services: Services): LawStore {
-  let law = services.ext.law as LawStore | undefined;
+  let law = services.ext.law;
   if (!law) {
     law = new LawStore(services.store);
     law.reload();
@@ -44,8 +44,7 @@ export async function startLaw(services: Services): Promise<LawStore> {
     if (now !== seen) { seen = now; law.reload(); log.info({ msg: 'law store changed on disk: catalogue and index reloaded' }); }
   }, 15_000);
   watch.unref();
-  const prev = services.ext.lawWatchStop as (() => void) | undefined;
-  prev?.();
+  services.ext.lawWatchStop?.();
   services.ext.lawWatchStop = () => clearInterval(watch);
   return law;
 }
@@ -67,14 +66,13 @@ function scheduleSync(services: Services, law: LawStore): void {
   };
   const t = setInterval(() => void tick(), 10 * 60_000);
   t.unref();
-  const stop = services.ext.lawStop as (() => void) | undefined;
-  stop?.();
+  services.ext.lawStop?.();
   services.ext.lawStop = () => clearInterval(t);
 }
 
 /** The law worker pool of this server (services.ext.lawPool), created on first use. */
 export function getLawPool(services: Services): LawPool {
-  let pool = services.ext.lawPool as LawPool | undefined;
+  let pool = services.ext.lawPool;
   if (!pool) {
     const { config } = services;
     pool = new LawPool(getLaw(services), { dataPath: services.store.path, workers: config.lawWorkers, queueSize: config.lawQueueSize });

@@ -26,6 +26,7 @@ import { HttpServer, nativeUwsLoaded } from './app.js';
 import { ensureAdminKey } from '../auth/bootstrap.js';
 import { Metrics } from './metrics.js';
 import { Readiness } from './readiness.js';
+import { buildOpenApi } from './openapi.js';
 import type { Server as NodeHttpServer } from 'node:http';
 
 export interface StartOptions {
@@ -42,6 +43,8 @@ export interface RunningServer {
   url: string;
   /** set when a new admin key was generated on this start */
   generatedAdminKey?: string;
+  /** the route table of every api module (bench, tools) */
+  routes: readonly RouteDef[];
   close(): Promise<void>;
 }
 
@@ -83,7 +86,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
 
   const modules = await loadApiModules();
   const routes: RouteDef[] = modules.flatMap((m) => m.mod.routes ?? []);
-  services.ext.routes = routes;
+  let openApi: string | undefined;
+  services.ext.openApiJson = () => (openApi ??= JSON.stringify(buildOpenApi(routes, '3.6.0')));
   for (const m of modules) await m.mod.start?.(services);
   const metricsServer = config.metrics ? await startMetrics(services) : undefined;
   const http = new HttpServer(services, routes);
@@ -111,7 +115,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
       log.info({ msg: 'stopped' });
       log.flush?.();
     })());
-  return { services, http, port, url: `http://127.0.0.1:${port}`, generatedAdminKey, close };
+  return { services, http, port, url: `http://127.0.0.1:${port}`, generatedAdminKey, routes, close };
 }
 
 /** Where job records, result blobs and e-KYC verification records live: chosen here, once, by the engines' mode. */
@@ -124,7 +128,7 @@ function jobStorage(engines: Engines) {
 
 /** The metrics registry over this server's services; its own listener when SEJONG_METRICS_ADDR is set. */
 async function startMetrics(services: Services): Promise<NodeHttpServer | undefined> {
-  const ext = services.ext as { law?: { catalog: Array<{ article_count: number }>; info(): { index_gen: number } }; callbacks?: { counts(): Record<string, number>; failedAttempts: number } };
+  const { ext } = services;
   services.metrics = new Metrics(services, {
     law: () => ext.law && { documents: ext.law.catalog.length, articles: ext.law.catalog.reduce((n, d) => n + d.article_count, 0), indexGeneration: ext.law.info().index_gen },
     callbacks: () => ext.callbacks && { states: ext.callbacks.counts(), failedAttempts: ext.callbacks.failedAttempts },

@@ -6,7 +6,7 @@
 import sharp, { type Sharp } from 'sharp';
 import { createCanvas, type SKRSContext2D, type Canvas } from '@napi-rs/canvas';
 import { badInput } from './lib/task-error.js';
-import { checkImage, openSharp, decodeFailure, sniffFormat, type Checked } from './lib/image-io.js';
+import { checkImage, checkAspect, openSharp, decodeFailure, sniffFormat, type Checked } from './lib/image-io.js';
 import { computeLayout, defaults, band, column, type Layout, type LayoutElement, type Position } from './lib/composite-layout.js';
 import { ensurePrintFont } from './lib/composite-fonts.js';
 import { qrMatrix, layoutQr, drawQr, type QrMatrix } from './qr-generate.js';
@@ -212,7 +212,11 @@ function layout(c: Ctx): void {
       : undefined,
   });
   const px = c.layout.width * c.layout.height;
-  if (px > 60_000_000) throw badInput('output.target_width', `The sheet would be ${c.layout.width}x${c.layout.height} pixels; lower output.target_width or settings.ad.a3_width_ratio`);
+  // JPEG cannot encode a side beyond 65,535 pixels
+  const maxSide = 65_000;
+  if (px > 60_000_000 || c.layout.height > maxSide || c.layout.width > maxSide) {
+    throw badInput('output.target_width', `The sheet would be ${c.layout.width}x${c.layout.height} pixels (at most 60 megapixels and ${maxSide} pixels a side); lower output.target_width or settings.ad.a3_width_ratio`);
+  }
 }
 
 function canvas(c: Ctx): void {
@@ -359,9 +363,13 @@ export async function compose(input: CompositeInput): Promise<CompositeOutput> {
   return c.out!;
 }
 
+/** ad creatives further from square than this are refused at upload (a 1x300 strip would break every sheet it lands on) */
+export const CREATIVE_MAX_ASPECT = 12;
+
 export async function probe(input: ProbeInput): Promise<ProbeOutput> {
   const field = input.field ?? 'image';
   const chk = await checkImage(input.bytes, { field, maxPixels: input.maxPixels });
+  checkAspect(chk, CREATIVE_MAX_ASPECT, 'an ad creative');
   const maxW = input.maxWidth ?? 2400;
   const fmt = sniffFormat(chk.buf) as ProbeOutput['format'];
   if (chk.width <= maxW) {

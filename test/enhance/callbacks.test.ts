@@ -35,7 +35,7 @@ async function receiver(): Promise<{ url: string; got: Received[]; status: { cod
   return { url: `http://127.0.0.1:${port}/hook`, got, status, close: () => new Promise((r) => srv.close(() => r())) };
 }
 
-const cbOf = (s: TestServer) => s.services.ext.callbacks as Callbacks;
+const cbOf = (s: TestServer): Callbacks => s.services.ext.callbacks!;
 
 async function waitJob(s: TestServer, id: string): Promise<Record<string, any>> {
   for (let i = 0; i < 600; i++) {

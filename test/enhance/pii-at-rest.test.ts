@@ -24,7 +24,7 @@ async function receiver() {
   return { url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/hook`, got, status, close: () => new Promise<void>((r) => srv.close(() => r())) };
 }
 
-const cbOf = (s: TestServer) => s.services.ext.callbacks as Callbacks;
+const cbOf = (s: TestServer): Callbacks => s.services.ext.callbacks!;
 async function until(s: TestServer, fn: () => boolean): Promise<void> {
   for (let i = 0; i < 300 && !fn(); i++) {
     await cbOf(s).tick();

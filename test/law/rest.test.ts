@@ -106,7 +106,7 @@ t.test('empty store: tools and REST answer empty results', async (t) => {
   t.equal(h.corpus.statutes, 0);
   const am = (await (await empty.req('/api/v1/amendments?since=20200101')).json()) as any;
   t.equal(am.total, 0);
-  const law = empty.services.ext.law as any;
+  const law = empty.services.ext.law!;
   const { searchLaws, listLaws } = await import('../../src/law/tools.js');
   t.same(searchLaws({ law, now: Date.now() }, { query: '민법' }), { total: 0, results: [] });
   t.same(listLaws({ law, now: Date.now() }, {}), { total: 0, results: [] });

@@ -14,7 +14,7 @@ export interface GitSyncDeps {
   config: Pick<Config, 'lawGit' | 'lawSyncHour'>;
   clock: Clock;
   log: { info: (o: object) => void; error: (o: object) => void };
-  ext: Record<string, unknown>;
+  ext: { lawGitStop?: () => void };
 }
 
 /** Pull the clone (when it has a remote) and import its new commits. */
@@ -50,7 +50,7 @@ export function scheduleGitSync(services: GitSyncDeps, law: LawStore, everyMs = 
   };
   const t = setInterval(() => void tick(), everyMs);
   t.unref();
-  const prev = services.ext.lawGitStop as (() => void) | undefined;
+  const prev = services.ext.lawGitStop;
   prev?.();
   const stop = () => clearInterval(t);
   services.ext.lawGitStop = stop;

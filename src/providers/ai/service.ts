@@ -6,20 +6,15 @@ import { ApiError, isApiError } from '../../domain/errors.js';
 import type { JobRecord } from '../../jobs/engine.js';
 import { AiGateway } from './gateway.js';
 import { UpstreamError } from './http.js';
-
-interface AiExt {
-  gateway: AiGateway;
-  gate?: Gate;
-}
+import { Gate, type AiSlot } from './gate.js';
 
 /** The gateway of this server (built on first use from config; tests may tweak gateway.http). */
 export function ai(services: Services): AiGateway {
-  let ext = services.ext.ai as AiExt | undefined;
-  if (!ext) {
-    ext = { gateway: AiGateway.fromConfig(services.config, () => services.clock.now()) };
-    services.ext.ai = ext;
-  }
-  return ext.gateway;
+  return aiSlot(services).gateway;
+}
+
+function aiSlot(services: Services): AiSlot {
+  return (services.ext.ai ??= { gateway: AiGateway.fromConfig(services.config, () => services.clock.now()) });
 }
 
 /** Called from every AI module's start(): builds the gateway (catalog file errors surface here). */
@@ -27,32 +22,13 @@ export async function startAi(services: Services): Promise<void> {
   ai(services);
 }
 
-/** Limits how many pool tasks the AI jobs keep queued, so that a burst of finished upstream calls waits here
- * (in memory, per job) instead of overflowing the bounded pool queue and failing with SERVICE_BUSY. */
-class Gate {
-  private active = 0;
-  private readonly waiters: Array<() => void> = [];
-  constructor(private readonly size: number) {}
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.size) await new Promise<void>((r) => this.waiters.push(r));
-    else this.active++;
-    try {
-      return await fn();
-    } finally {
-      const next = this.waiters.shift();
-      if (next) next();
-      else this.active--;
-    }
-  }
-}
-
 /**
  * Run a pool task from a job's background work: at most 2 × workers in flight from AI jobs, and a full pool
  * queue (other areas' work) is waited out with backoff for up to ~30 s instead of failing the job.
  */
 export async function poolRun<T>(services: Services, task: string, input: unknown): Promise<T> {
-  const ext = services.ext.ai as AiExt;
-  const gate = (ext.gate ??= new Gate(Math.max(2, services.config.workers * 2)));
+  const slot = aiSlot(services);
+  const gate = (slot.gate ??= new Gate(Math.max(2, services.config.workers * 2)));
   return gate.run(async () => {
     for (let attempt = 0; ; attempt++) {
       try {

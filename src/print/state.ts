@@ -1,0 +1,15 @@
+// The print module's state of one running server (services.ext.print), filled by api/composite.ts start().
+import type { PrintStore } from './store.js';
+
+export interface PrintResult {
+  body: Record<string, unknown>;
+  album_id: string;
+  key_id?: string;
+}
+
+export interface PrintState {
+  store: PrintStore;
+  secret: Buffer;
+  /** job_id → the print in progress in this process (a concurrent repeat waits for it) */
+  inflight: Map<string, Promise<PrintResult>>;
+}
