@@ -222,13 +222,18 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
     return this.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
   }
 
-  async close(opts: { drain?: boolean } = {}): Promise<void> {
+  /** Stop this node's worker only (it still accepts and submits jobs): drain waits for its running jobs. */
+  async stopTaking(opts: { drain?: boolean } = {}): Promise<void> {
     const drain = opts.drain ?? true;
     this.closed = true;
     const w = this.worker;
     this.worker = undefined;
     // drain: wait for this node's running jobs; else drop them as a dying node would (their locks lapse)
     await w?.close(!drain).catch(() => undefined);
+  }
+
+  async close(opts: { drain?: boolean } = {}): Promise<void> {
+    await this.stopTaking(opts);
     await this.queue.close().catch(() => undefined);
     for (const c of this.conns.splice(0)) c.disconnect();
   }

@@ -7,6 +7,7 @@ import { enginesMissing } from '../helpers/engines.js';
 import { receiptScene } from '../helpers/images.js';
 import { defineRunner, type JobInput } from '../../src/jobs/runners.js';
 import type { Services } from '../../src/services.js';
+import type { BullJobQueue } from '../../src/jobs/queue-bullmq.js';
 
 const hangs: Array<() => void> = [];
 /** hangs on its first run (the node "dies" there), completes on the next */
@@ -57,7 +58,7 @@ t.test('a receipt job accepted by node A runs on node B once A\'s worker is clos
   const b = await nodeB();
   const why = await notAFleet(a, b);
   if (why) return void t.pass(`skipped until the fleet is wired: ${why}`);
-  await a.services.queue.close(); // A accepts requests but runs no job
+  await (a.services.queue as BullJobQueue<Services>).stopTaking(); // A accepts requests but runs no job
   const scene = await receiptScene({ angle: -10 });
   const r = await a.req('/api/v1/receipt/optimize', { method: 'POST', body: formData({}, { image: { data: scene.jpeg, type: 'image/jpeg' } }) });
   t.equal(r.status, 200);
@@ -103,7 +104,7 @@ t.test('a job whose every run dies is failed with a reason after SEJONG_QUEUE_AT
   await b.services.queue.start();
   const j = await ended(b, job.id);
   t.equal(j.status, 'failed', 'never left processing');
-  const st = (await (await b.req(`/api/v1/receipt/status/${job.id}`)).json()) as any;
+  const st = (await (await b.req(`/api/v1/receipt/status/${job.id}`, { key: a.apiKey })).json()) as any;
   t.equal(st.status, 'failed');
   t.equal(st.error.code, 'INTERNAL_ERROR');
   t.match(st.error.message, /given up after 1 attempt: each run stopped with its node/);
