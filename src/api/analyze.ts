@@ -38,7 +38,7 @@ async function analyze(ctx: Ctx<Fields>) {
   // a preset alone switches preprocessing on; enablePreprocessing alone uses the enhance preset
   const preset = b.enablePreprocessing || b.preprocessingPreset ? b.preprocessingPreset ?? 'enhance' : undefined;
   gw.ensureConfigured(m);
-  const src = await services.pool.run<{ bytes: Uint8Array; mime: string; width: number; height: number }>('image-normalize', {
+  const src = await services.pool.run('image-normalize', {
     image: ctx.files.image!.data, field: 'image', maxPixels: services.config.maxInputPixels, maxSide: 2048,
   });
   const promptText = b.prompt?.trim() ? b.prompt : DEFAULT_ANALYZE_PROMPT;
@@ -54,7 +54,7 @@ async function analyze(ctx: Ctx<Fields>) {
     let image = { data: src.bytes, mime: src.mime };
     let steps: string[] = [];
     if (preset) {
-      const p = await poolRun<{ bytes: Uint8Array; mime: string; steps: string[] }>(services, 'analyze-preprocess', { image: src.bytes, preset, maxPixels: services.config.maxInputPixels });
+      const p = await poolRun(services, 'analyze-preprocess', { image: src.bytes, preset, maxPixels: services.config.maxInputPixels });
       image = { data: p.bytes, mime: p.mime };
       steps = p.steps;
       await services.jobs.progress(job.id, 0.3);

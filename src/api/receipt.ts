@@ -20,7 +20,7 @@ async function optimize(ctx: Ctx) {
   const { job, accessKey } = await services.jobs.create({ family: 'receipt', owner: ctx.principal.keyId, estimatedCost: 0, meta: {} });
   void services.jobs.run(job.id, async () => {
     const t0 = performance.now();
-    const r = await services.pool.run<ReceiptOutput>('receipt', { image: bytes, field: 'image', maxPixels: services.config.maxInputPixels });
+    const r = await services.pool.run('receipt', { image: bytes, field: 'image', maxPixels: services.config.maxInputPixels });
     const png = Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength);
     return {
       result: {
