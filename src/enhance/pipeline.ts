@@ -1,7 +1,7 @@
 // The enhancement as a list of steps read top to bottom (imgproxy's pipeline idea): each step is a small function
 // over one context; pixel work happens in pool tasks only. Progress advances tile by tile.
 import type { Services } from '../services.js';
-import type { PrivacyRegion, TileOptions } from './tiling.js';
+import type { PrivacyRegion, TileOptions } from '../tasks/lib/tiling.js';
 import type { EnhancePrepareInput, EnhancePrepareOutput } from '../tasks/enhance-prepare.js';
 import type { EnhanceTileInput, EnhanceTileOutput } from '../tasks/enhance-tile.js';
 import type { EnhanceFinishInput, EnhanceFinishOutput } from '../tasks/enhance-finish.js';
