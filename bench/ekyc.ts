@@ -110,7 +110,7 @@ const jobs: Array<Promise<void>> = [];
 for (let i = 0; i < CARDS; i++) {
   const doc = docs[i % 3]!;
   const card = await renderCard(doc, { seed: 5000 + i, degrade: degradationFor(Math.floor(i / 3)) });
-  jobs.push(pool2.run<EkycOcrOutput>('ekyc-ocr', { image: card.image, docType: doc, maxPixels }).then((r) => {
+  jobs.push(pool2.run('ekyc-ocr', { image: card.image, docType: doc, maxPixels }).then((r) => {
     for (const [k, v] of Object.entries(card.truth)) {
       const got = r.fields[k]?.text ?? '';
       (acc[`${k}`] ??= []).push(charAccuracy(v, got));

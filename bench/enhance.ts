@@ -59,7 +59,7 @@ await s.close();
 // 2. tiles per second of the tile task, 1 and 2 workers
 for (const workers of [1, 2]) {
   const pool = new WorkerPool({ workers, queueSize: 1000 });
-  const prep = await pool.run<EnhancePrepareOutput>('enhance-prepare', { image: new Uint8Array(cardJpg), regions: defaultRegions('jumin', 'juminMask') });
+  const prep = await pool.run('enhance-prepare', { image: new Uint8Array(cardJpg), regions: defaultRegions('jumin', 'juminMask') });
   const runTiles = async () => {
     await Promise.all(prep.tiles.map((t) => pool.run('enhance-tile', { ...t, data: t.data.slice(), params: prep.estimate.params })));
   };

@@ -41,12 +41,12 @@ const rows: Array<Record<string, string | number>> = [];
 const pool = new WorkerPool({ workers: 2, queueSize: 256 });
 let steps: Record<string, number> = {};
 try {
-  await Promise.all([0, 1, 2, 3].map(() => pool.run<CompositeOutput>('composite', input())));
+  await Promise.all([0, 1, 2, 3].map(() => pool.run('composite', input())));
   const lat: number[] = [];
   let height = 0;
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
-    const out = await pool.run<CompositeOutput>('composite', input());
+    const out = await pool.run('composite', input());
     lat.push(performance.now() - t0);
     height = out.height;
     steps = out.timings_ms ?? {};

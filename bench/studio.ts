@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import sharp from 'sharp';
 import { WorkerPool } from '../src/pool/pool.js';
-import type { ApplyOutput, DetectOutput } from '../src/tasks/lib/studio-pipeline.js';
+import { detectStage } from '../src/tasks/lib/studio-pipeline.js';
 import { table } from './lib/load.js';
 import skinTask from '../src/tasks/studio-skin.js';
 import reshapeTask from '../src/tasks/studio-reshape.js';
@@ -20,7 +20,7 @@ const RUNS = arg('runs', 15);
 const JOBS = arg('jobs', 20);
 const SRC = shared('faces', 'public-domain', 'grace_hopper_512x512.jpg');
 
-const FEATURES = [
+const FEATURES: Array<{ id: string; task: 'studio-skin' | 'studio-reshape' | 'studio-makeup'; params: Record<string, unknown> }> = [
   { id: 'skin-retouch', task: 'studio-skin', params: { strength: 1, bronzer: 0.5, eyeBrighten: 0.5, contour: 0.5 } },
   { id: 'skin (strength only)', task: 'studio-skin', params: { strength: 1, bronzer: 0, eyeBrighten: 0, contour: 0 } },
   { id: 'reshape', task: 'studio-reshape', params: { jawSlim: 1 } },
@@ -32,12 +32,12 @@ const pct = (a: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 
-async function job(pool: WorkerPool, task: string, bytes: Buffer, params: unknown): Promise<{ total: number; detect: number; apply: number }> {
+async function job(pool: WorkerPool, task: 'studio-skin' | 'studio-reshape' | 'studio-makeup', bytes: Buffer, params: Record<string, unknown>): Promise<{ total: number; detect: number; apply: number }> {
   const t0 = performance.now();
-  const det = await pool.run<DetectOutput>(task, { stage: 'detect', image: bytes, field: 'imageUrl', maxFaces: 8 }, { transfer: false });
+  const det = await pool.run('studio-detect', { stage: 'detect', image: bytes, field: 'imageUrl', maxFaces: 8 }, { transfer: false });
   const t1 = performance.now();
   if (det.faces.length === 0) throw new Error('no face in the benchmark portrait');
-  const out = await pool.run<ApplyOutput>(task, { stage: 'apply', rgb: det.rgb, width: det.width, height: det.height, faces: det.faces.map((f) => f.landmarks), params, encode: true });
+  const out = await pool.run(task, { stage: 'apply', rgb: det.rgb, width: det.width, height: det.height, faces: det.faces.map((f) => f.landmarks), params, encode: true });
   if (!out.png) throw new Error('no PNG');
   const t2 = performance.now();
   return { total: t2 - t0, detect: t1 - t0, apply: t2 - t1 };
@@ -47,14 +47,14 @@ const portrait = await sharp(fs.readFileSync(SRC)).resize(1024, 1024, { kernel: 
 
 // CPU time per job, measured in this thread (process.cpuUsage: user + system of the whole process, which runs
 // nothing else meanwhile): independent of how loaded the machine is, unlike wall-clock latency.
-const TASKS: Record<string, (input: any) => Promise<unknown>> = { 'studio-skin': skinTask as any, 'studio-reshape': reshapeTask as any, 'studio-makeup': makeupTask as any };
+const TASKS = { 'studio-skin': skinTask, 'studio-reshape': reshapeTask, 'studio-makeup': makeupTask };
 const cpuMs: Record<string, { detect: number; apply: number }> = {};
 for (const f of FEATURES) {
   const run = TASKS[f.task]!;
   const det: number[] = [], app: number[] = [];
   for (let i = 0; i < 6; i++) {
     const c0 = process.cpuUsage();
-    const d = (await run({ stage: 'detect', image: portrait, field: 'imageUrl', maxFaces: 8 })) as DetectOutput;
+    const d = await detectStage({ stage: 'detect', image: portrait, field: 'imageUrl', maxFaces: 8 });
     const c1 = process.cpuUsage(c0);
     const c2 = process.cpuUsage();
     await run({ stage: 'apply', rgb: d.rgb, width: d.width, height: d.height, faces: d.faces.map((x) => x.landmarks), params: f.params, encode: true });

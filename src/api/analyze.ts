@@ -42,7 +42,7 @@ export const analyzeRunner = defineRunner<AnalyzeInput, Services>('analyze', asy
   let image = { data: new Uint8Array(bytes.image.buffer, bytes.image.byteOffset, bytes.image.byteLength), mime: a.mime };
   let steps: string[] = [];
   if (a.preset) {
-    const p = await poolRun<{ bytes: Uint8Array; mime: string; steps: string[] }>(services, 'analyze-preprocess', { image: image.data, preset: a.preset, maxPixels: services.config.maxInputPixels });
+    const p = await poolRun(services, 'analyze-preprocess', { image: image.data, preset: a.preset, maxPixels: services.config.maxInputPixels });
     image = { data: p.bytes, mime: p.mime };
     steps = p.steps;
     await progress(0.3);
@@ -67,7 +67,7 @@ async function analyze(ctx: Ctx<Fields>) {
   // a preset alone switches preprocessing on; enablePreprocessing alone uses the enhance preset
   const preset = b.enablePreprocessing || b.preprocessingPreset ? b.preprocessingPreset ?? 'enhance' : undefined;
   gw.ensureConfigured(m);
-  const src = await services.pool.run<{ bytes: Uint8Array; mime: string; width: number; height: number }>('image-normalize', {
+  const src = await services.pool.run('image-normalize', {
     image: ctx.files.image!.data, field: 'image', maxPixels: services.config.maxInputPixels, maxSide: 2048,
   });
   const promptText = b.prompt?.trim() ? b.prompt : DEFAULT_ANALYZE_PROMPT;

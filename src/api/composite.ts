@@ -266,7 +266,7 @@ async function runPrint(ctx: Ctx<PrintBody>, st: PrintState, b: PrintBody, signa
       qr_default_payload: imageUrl(services, st, b.job_id),
       maxPixels: services.config.maxInputPixels,
     };
-    out = await services.pool.run<CompositeOutput>('composite', input, { ticket });
+    out = await services.pool.run('composite', input, { ticket });
   } catch (e) {
     ticket.release(); // no-op once run() took it
     // nothing printed: give the points back (only when this request charged them)

@@ -6,7 +6,7 @@ import type { ContourOutput } from '../tasks/contour.js';
 const MB = 1024 * 1024;
 
 async function extract(ctx: Ctx) {
-  const r = await ctx.services.pool.run<ContourOutput>('contour', { image: ctx.files.image!.data, field: 'image', maxPixels: ctx.services.config.maxInputPixels });
+  const r = await ctx.services.pool.run('contour', { image: ctx.files.image!.data, field: 'image', maxPixels: ctx.services.config.maxInputPixels });
   return reply.binary(r.png, 'image/png', 200, {
     'x-edge-pixels': String(r.edgePixels),
     'x-canny-thresholds': `${r.thresholds.low},${r.thresholds.high}`,

@@ -8,7 +8,7 @@ import type { Services } from '../services.js';
 import type { Family } from '../jobs/families.js';
 import type { Completion } from '../jobs/engine.js';
 import { defineRunner, type JobInput, type Runner } from '../jobs/runners.js';
-import type { PrivacyRegion } from '../enhance/tiling.js';
+import type { PrivacyRegion } from '../tasks/lib/tiling.js';
 import { Callbacks } from '../providers/callbacks.js';
 import { LmdbCallbackRepository, type CallbackRepository } from '../providers/callback-repo.js';
 import { PgCallbackRepository } from '../providers/callback-repo-pg.js';

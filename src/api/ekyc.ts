@@ -34,7 +34,7 @@ const compareFields = z.object({ threshold: form.number(0, 1).optional() }).stri
 async function faceCompare(ctx: Ctx<z.infer<typeof compareFields>>) {
   const t0 = performance.now();
   const threshold = ctx.body.threshold ?? DEFAULT_FACE_THRESHOLD;
-  const r = await ctx.services.pool.run<FaceCompareOutput>('face-compare', {
+  const r = await ctx.services.pool.run('face-compare', {
     image1: ctx.files.image1!.data, image2: ctx.files.image2!.data, maxPixels: ctx.services.config.maxInputPixels,
   });
   const notes = manyFaces(r, ['image1', 'image2']);
@@ -65,7 +65,7 @@ function manyFaces(r: FaceCompareOutput, names: [string, string]): string[] {
 // ------------------------------------------------------------------ liveness
 async function livenessCheck(ctx: Ctx) {
   const t0 = performance.now();
-  const r = await ctx.services.pool.run<LivenessOutput>('liveness', { image: ctx.files.image!.data, maxPixels: ctx.services.config.maxInputPixels });
+  const r = await ctx.services.pool.run('liveness', { image: ctx.files.image!.data, maxPixels: ctx.services.config.maxInputPixels });
   return {
     score: r.score,
     threshold: LIVENESS_DEFAULT_THRESHOLD,
@@ -95,7 +95,7 @@ async function ocr(ctx: Ctx<z.infer<typeof ocrFields>>) {
     const bad = wanted.find((f) => !allowed.includes(f));
     if (bad) throw invalid('fields', `a comma-separated list of ${allowed.join(', ')} (doc_type ${b.doc_type})`, bad);
   }
-  const r = await ctx.services.pool.run<EkycOcrOutput>('ekyc-ocr', {
+  const r = await ctx.services.pool.run('ekyc-ocr', {
     image: ctx.files.image!.data, docType: b.doc_type, fields: wanted, maxPixels: ctx.services.config.maxInputPixels,
   });
   return { docType: r.docType, fields: r.fields, overallConfidence: r.overallConfidence, processingTimeMs: ms(t0), engine: `${r.engine.detector} + ${r.engine.recognizer}` };
@@ -121,9 +121,9 @@ async function verify(ctx: Ctx<z.infer<typeof verifyFields>>) {
   const selfie = ctx.files.selfie_image!.data;
   // the three parts in parallel in the pool; the selfie is used twice, so it is copied, not transferred
   const [ocrR, faceR, liveR] = await Promise.all([
-    services.pool.run<VerifyOcrOutput>('ekyc-verify-ocr', { image: ctx.files.masked_id_image!.data, idCardType: b.id_card_type, maxPixels, field: 'masked_id_image' }),
-    services.pool.run<FaceCompareOutput>('face-compare', { image1: ctx.files.face_image!.data, image2: Buffer.from(selfie), maxPixels, fields: ['face_image', 'selfie_image'] }),
-    services.pool.run<LivenessOutput>('liveness', { image: Buffer.from(selfie), maxPixels, field: 'selfie_image' }),
+    services.pool.run('ekyc-verify-ocr', { image: ctx.files.masked_id_image!.data, idCardType: b.id_card_type, maxPixels, field: 'masked_id_image' }),
+    services.pool.run('face-compare', { image1: ctx.files.face_image!.data, image2: Buffer.from(selfie), maxPixels, fields: ['face_image', 'selfie_image'] }),
+    services.pool.run('liveness', { image: Buffer.from(selfie), maxPixels, field: 'selfie_image' }),
   ]);
   const faceThreshold = DEFAULT_FACE_THRESHOLD;
   const facePassed = faceR.face1.detected && faceR.face2.detected && faceR.similarity >= faceThreshold;

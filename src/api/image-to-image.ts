@@ -66,7 +66,7 @@ async function generate(ctx: Ctx<Fields>) {
   gw.ensureConfigured(m);
   const field = file ? 'image' : 'imageUrl';
   const bytes = file ? file.data : await services.fetcher.fetchImage(b.imageUrl!, 'imageUrl');
-  const src = await services.pool.run<{ bytes: Uint8Array; mime: string; width: number; height: number }>('image-normalize', {
+  const src = await services.pool.run('image-normalize', {
     image: bytes, field, maxPixels: services.config.maxInputPixels, maxSide: 2048,
   });
   const estimatedCost = imageCost(m, { aspectRatio: ar });

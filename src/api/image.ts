@@ -55,7 +55,7 @@ async function removeBackground(ctx: Ctx<Body>) {
   }
   const field = b.imageUrl ? 'imageUrl' : 'jobId';
   const src = b.imageUrl ? await services.fetcher.fetchImage(b.imageUrl, 'imageUrl') : await jobImage(ctx, b.jobId!);
-  const r = await services.pool.run<ChromaKeyOutput>('chroma-key', {
+  const r = await services.pool.run('chroma-key', {
     image: src,
     field,
     maxPixels: services.config.maxInputPixels,

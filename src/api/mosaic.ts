@@ -18,7 +18,7 @@ async function mosaic(ctx: Ctx<Body>) {
   const { services } = ctx;
   const t0 = performance.now();
   const src = await services.fetcher.fetchImage(b.imageUrl, 'imageUrl');
-  const r = await services.pool.run<MosaicOutput>('mosaic', {
+  const r = await services.pool.run('mosaic', {
     image: src, field: 'imageUrl', maxPixels: services.config.maxInputPixels, regions: b.regions, blockSize: b.blockSize ?? 16,
   });
   const png = Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength);

@@ -17,7 +17,7 @@ const fields = z.object({
 async function crop(ctx: Ctx<z.infer<typeof fields>>) {
   const b = ctx.body;
   const t0 = performance.now();
-  const r = await ctx.services.pool.run<PerspectiveOutput>('perspective', {
+  const r = await ctx.services.pool.run('perspective', {
     image: ctx.files.image!.data, field: 'image', maxPixels: ctx.services.config.maxInputPixels,
     corners: b.corners, outputWidth: b.output_width ?? 1280, outputHeight: b.output_height ?? 807,
   });

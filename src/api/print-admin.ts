@@ -113,7 +113,7 @@ export function csvCell(v: unknown): string {
 async function probeCreative(ctx: Ctx): Promise<ProbeOutput> {
   const f = ctx.files.image;
   if (!f) throw invalid('image', 'a JPEG/PNG/WebP file part');
-  return ctx.services.pool.run<ProbeOutput>('composite', { mode: 'probe', bytes: f.data, field: 'image', maxPixels: ctx.services.config.maxInputPixels });
+  return ctx.services.pool.run('composite-probe', { mode: 'probe', bytes: f.data, field: 'image', maxPixels: ctx.services.config.maxInputPixels });
 }
 
 function applicationView(services: Services, a: Application): Record<string, unknown> {

@@ -28,7 +28,7 @@ async function generate(ctx: Ctx<unknown, z.infer<typeof genQuery>>) {
       throw new ApiError('INVALID_REQUEST', `Expected size as WxH with each side from ${QR_SIZE_MIN} to ${QR_SIZE_MAX} but received string "${q.size}"`, { field: 'size' });
     }
   }
-  const r = await ctx.services.pool.run<QrGenerateOutput>('qr-generate', { data: q.data, width: w, height: h, centerText: q.center_text });
+  const r = await ctx.services.pool.run('qr-generate', { data: q.data, width: w, height: h, centerText: q.center_text });
   return reply.binary(r.png, 'image/png', 200, {
     'cache-control': 'public, max-age=86400',
     'x-qr-version': String(r.version),
@@ -41,7 +41,7 @@ const recFields = z.object({ enablePreprocessing: form.bool().optional() }).stri
 async function recognize(ctx: Ctx<z.infer<typeof recFields>>) {
   const b = ctx.body;
   const t0 = performance.now();
-  const r = await ctx.services.pool.run<QrRecognizeOutput>('qr-recognize', {
+  const r = await ctx.services.pool.run('qr-recognize', {
     image: ctx.files.image!.data, field: 'image', maxPixels: ctx.services.config.maxInputPixels,
     enablePreprocessing: b.enablePreprocessing ?? true,
   });

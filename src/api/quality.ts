@@ -8,7 +8,7 @@ const MB = 1024 * 1024;
 
 async function measure(ctx: Ctx): Promise<{ q: QualityResult; ms: number }> {
   const t0 = performance.now();
-  const q = await ctx.services.pool.run<QualityResult>('quality', { image: ctx.files.image!.data, field: 'image', maxPixels: ctx.services.config.maxInputPixels, types: ['jpeg', 'png'] });
+  const q = await ctx.services.pool.run('quality', { image: ctx.files.image!.data, field: 'image', maxPixels: ctx.services.config.maxInputPixels, types: ['jpeg', 'png'] });
   return { q, ms: Math.round(performance.now() - t0) };
 }
 

@@ -17,7 +17,7 @@ const iso = (t?: number) => (t === undefined ? null : new Date(t).toISOString())
 /** The work of a receipt_ job (any node): the pixels of the image checked at acceptance. */
 export const receiptRunner = defineRunner<JobInput<Record<string, never>, 'image'>, Services>('receipt', async (input, { services }) => {
   const t0 = performance.now();
-  const r = await services.pool.run<ReceiptOutput>('receipt', { image: input.bytes.image, field: 'image', maxPixels: services.config.maxInputPixels });
+  const r = await services.pool.run('receipt', { image: input.bytes.image, field: 'image', maxPixels: services.config.maxInputPixels });
   const png = Buffer.from(r.png.buffer, r.png.byteOffset, r.png.byteLength);
   return {
     result: {

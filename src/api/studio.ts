@@ -11,13 +11,13 @@ import { defineRunner, type Json, type JobInput, type RunnerCtx } from '../jobs/
 import type { Family } from '../jobs/families.js';
 import type { JobRecord } from '../jobs/engine.js';
 import { sniffFormat } from '../tasks/lib/image-io.js';
-import type { ApplyOutput, DetectOutput } from '../tasks/lib/studio-pipeline.js';
+import type { TaskInput, TaskName, TaskOutput } from '../tasks/table.js';
 import { FEATURE_BY_ID, FEATURES, MAX_FACES, actualCost, bodySchema, catalogAnswer, estimateSeconds, type StudioFeature } from '../studio/catalog.js';
 
 /** Job families readable through /studio/status and /studio/image. */
 export const STUDIO_FAMILIES: Family[] = ['studio_skin', 'studio_reshape', 'studio_makeup', 'studio_mosaic'];
 const FEATURE_OF_FAMILY: Partial<Record<Family, StudioFeature>> = Object.fromEntries(FEATURES.map((f) => [f.family, f]));
-const TASK: Record<string, string> = { 'skin-retouch': 'studio-skin', reshape: 'studio-reshape', makeup: 'studio-makeup' };
+const TASK: Record<string, 'studio-skin' | 'studio-reshape' | 'studio-makeup'> = { 'skin-retouch': 'studio-skin', reshape: 'studio-reshape', makeup: 'studio-makeup' };
 const MIME: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
 /** Progress milestones (0..1): image fetched, faces found, faces treated (spread), encoded → completed = 1. */
@@ -37,10 +37,10 @@ function withDefaults(f: StudioFeature, body: Record<string, unknown>): Record<s
  * A pool call from a job's background work: a full pool queue (other areas' work) is waited out with backoff for
  * up to ~30 s instead of failing the job. Transfers happen only once a task is accepted, so a retry is safe.
  */
-async function stage<T>(services: Services, task: string, input: unknown, transfer = true): Promise<T> {
+async function stage<N extends TaskName>(services: Services, task: N, input: TaskInput<N>, transfer = true): Promise<TaskOutput<N>> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await services.pool.run<T>(task, input, { transfer });
+      return await services.pool.run(task, input, { transfer });
     } catch (e) {
       if (!(e instanceof ApiError && e.code === 'SERVICE_BUSY') || attempt >= 60) throw e;
       await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** Math.min(attempt, 4))));
@@ -87,7 +87,7 @@ async function work(services: Services, f: StudioFeature, report: RunnerCtx['pro
   const t0 = performance.now();
   const task = TASK[f.id]!;
   // the fetched bytes stay on this side (no transfer): they are the answer when there is no face
-  const det = await stage<DetectOutput>(services, task, { stage: 'detect', image: bytes, field: 'imageUrl', maxPixels: services.config.maxInputPixels, maxFaces: MAX_FACES }, false);
+  const det = await stage(services, 'studio-detect', { stage: 'detect', image: bytes, field: 'imageUrl', maxPixels: services.config.maxInputPixels, maxFaces: MAX_FACES }, false);
   const n = det.faces.length;
   await report(PROGRESS.detected, { faceDetected: n > 0, faceCount: det.found, facesTreated: n });
   const base = { featureId: f.id, faceDetected: n > 0, faceCount: det.found, facesTreated: n, width: det.width, height: det.height, faces: det.faces.map((x) => ({ box: x.box, score: x.score })) };
@@ -100,7 +100,7 @@ async function work(services: Services, f: StudioFeature, report: RunnerCtx['pro
     let png: Uint8Array | undefined;
     for (let i = 0; i < n; i++) {
       const last = i === n - 1;
-      const out = await stage<ApplyOutput>(services, task, { stage: 'apply', rgb, width: det.width, height: det.height, faces: [det.faces[i]!.landmarks], params, encode: last });
+      const out = await stage(services, task, { stage: 'apply', rgb, width: det.width, height: det.height, faces: [det.faces[i]!.landmarks], params, encode: last });
       if (last) png = out.png;
       else rgb = out.rgb!;
       await report(PROGRESS.detected + ((PROGRESS.treated - PROGRESS.detected) * (i + 1)) / n);

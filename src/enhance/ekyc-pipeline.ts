@@ -58,7 +58,7 @@ const bytes = (b: Buffer | Uint8Array): Uint8Array => {
 
 /** Find the card and warp it to 1280x807. */
 async function perspectiveCrop(c: PipelineContext): Promise<Record<string, unknown>> {
-  const r = await c.services.pool.run<PerspectiveOutput>('perspective', { image: bytes(c.card), field: 'image', maxPixels: c.services.config.maxInputPixels });
+  const r = await c.services.pool.run('perspective', { image: bytes(c.card), field: 'image', maxPixels: c.services.config.maxInputPixels });
   if (!r.found) throw new ApiError('INVALID_REQUEST', 'No ID card was found in the image (send skip_crop=true for an image that is already cropped)', { field: 'image' });
   c.card = Buffer.from(r.jpeg.buffer, r.jpeg.byteOffset, r.jpeg.byteLength);
   return { detectedCorners: r.corners, cardType: r.cardType, confidence: r.confidence, rotationAngle: r.rotationAngle, outputWidth: r.outputWidth, outputHeight: r.outputHeight };
@@ -66,13 +66,13 @@ async function perspectiveCrop(c: PipelineContext): Promise<Record<string, unkno
 
 /** Measure brightness, contrast, sharpness of the (cropped) card. */
 async function qualityAnalysis(c: PipelineContext): Promise<Record<string, unknown>> {
-  const q = await c.services.pool.run<QualityResult>('quality', { image: bytes(c.card), field: 'image', maxPixels: c.services.config.maxInputPixels });
+  const q = await c.services.pool.run('quality', { image: bytes(c.card), field: 'image', maxPixels: c.services.config.maxInputPixels });
   return { ...qualitySummary(q), isBlurry: q.isBlurry, bucketKey: q.bucketKey, recommendations: q.suggestions };
 }
 
 /** Which card is it, when the client did not say (needed by the OCR and the privacy defaults). */
 async function detectDocType(c: PipelineContext): Promise<void> {
-  const r = await c.services.pool.run<DocTypeOutput>('enhance-doctype', { image: bytes(c.card), field: 'image', maxPixels: c.services.config.maxInputPixels });
+  const r = await c.services.pool.run('enhance-doctype', { image: bytes(c.card), field: 'image', maxPixels: c.services.config.maxInputPixels });
   if (!r.docType) throw new ApiError('INVALID_REQUEST', 'The card type could not be recognised from its title; send doc_type (jumin, alien or driver)', { field: 'doc_type' });
   c.docType = r.docType;
   c.docTypeSource = 'detected';
@@ -81,7 +81,7 @@ async function detectDocType(c: PipelineContext): Promise<void> {
 
 /** Read the card's fields. */
 async function ocr(c: PipelineContext): Promise<Record<string, unknown>> {
-  const r = await c.services.pool.run<EkycOcrOutput>('ekyc-ocr', { image: bytes(c.card), docType: c.docType!, field: 'image', maxPixels: c.services.config.maxInputPixels });
+  const r = await c.services.pool.run('ekyc-ocr', { image: bytes(c.card), docType: c.docType!, field: 'image', maxPixels: c.services.config.maxInputPixels });
   return { docType: r.docType, fields: r.fields, overallConfidence: r.overallConfidence, engine: r.engine };
 }
 

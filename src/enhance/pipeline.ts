@@ -1,7 +1,7 @@
 // The enhancement as a list of steps read top to bottom (imgproxy's pipeline idea): each step is a small function
 // over one context; pixel work happens in pool tasks only. Progress advances tile by tile.
 import type { Services } from '../services.js';
-import type { PrivacyRegion, TileOptions } from './tiling.js';
+import type { PrivacyRegion, TileOptions } from '../tasks/lib/tiling.js';
 import type { EnhancePrepareInput, EnhancePrepareOutput } from '../tasks/enhance-prepare.js';
 import type { EnhanceTileInput, EnhanceTileOutput } from '../tasks/enhance-tile.js';
 import type { EnhanceFinishInput, EnhanceFinishOutput } from '../tasks/enhance-finish.js';
@@ -41,7 +41,7 @@ async function prepare(c: EnhanceContext): Promise<void> {
   // copy: the pool transfers the buffer, the caller keeps its own
   const bytes = new Uint8Array(image.byteLength);
   bytes.set(image);
-  c.prepared = await c.services.pool.run<EnhancePrepareOutput>('enhance-prepare', {
+  c.prepared = await c.services.pool.run('enhance-prepare', {
     image: bytes, regions, tile, field: 'image', maxPixels: c.services.config.maxInputPixels,
   } satisfies EnhancePrepareInput);
   await c.input.onProgress?.(PREPARE_SHARE, 0);
@@ -57,7 +57,7 @@ async function enhanceTiles(c: EnhanceContext): Promise<void> {
     while (next < p.tiles.length) {
       const t = p.tiles[next++]!;
       checkDeadline(c, 'enhanceTiles');
-      const r = await c.services.pool.run<EnhanceTileOutput>('enhance-tile', { ...t, params: p.estimate.params } satisfies EnhanceTileInput);
+      const r = await c.services.pool.run('enhance-tile', { ...t, params: p.estimate.params } satisfies EnhanceTileInput);
       out[r.index] = r.data;
       done++;
       await c.input.onProgress?.(PREPARE_SHARE + ((TILE_SHARE_END - PREPARE_SHARE) * done) / p.tiles.length, done);
@@ -70,7 +70,7 @@ async function enhanceTiles(c: EnhanceContext): Promise<void> {
 /** Blend the overlaps, restore the privacy regions from the original, encode, measure quality after (one task). */
 async function blendRestoreEncode(c: EnhanceContext): Promise<void> {
   const p = c.prepared!;
-  c.finished = await c.services.pool.run<EnhanceFinishOutput>('enhance-finish', {
+  c.finished = await c.services.pool.run('enhance-finish', {
     width: p.width, height: p.height, original: p.original, plan: p.plan, tiles: c.tiles!, regionRects: p.regionRects, returnRaw: c.input.returnRaw,
   } satisfies EnhanceFinishInput);
 }

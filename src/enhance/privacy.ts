@@ -16,9 +16,9 @@ export type DocType = (typeof DOC_TYPES)[number];
 export const PRIVACY_MODES = ['juminMask', 'fullMask', 'none', 'custom'] as const;
 export type PrivacyMode = (typeof PRIVACY_MODES)[number];
 
-import type { PrivacyRegion } from './tiling.js';
+import type { PrivacyRegion } from '../tasks/lib/tiling.js';
 import { LAYOUTS, type Region } from '../vision/layouts.js';
-export type { PrivacyRegion } from './tiling.js';
+export type { PrivacyRegion } from '../tasks/lib/tiling.js';
 
 /**
  * The default regions per doc_type, on a perspective-corrected card (1280x807). They follow the field layout the

@@ -8,8 +8,10 @@ import { MessageChannel } from 'node:worker_threads';
 import sharp from 'sharp';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../domain/errors.js';
 import { collectBuffers, TASK_ERROR_MARK } from './transfer.js';
+import type { TaskRequest } from './worker.js';
 import { Admission, type Slot } from './admission.js';
 import { inJob } from './scope.js';
+import type { TaskInput, TaskName, TaskOutput } from '../tasks/table.js';
 
 export interface PoolOptions {
   workers: number;
@@ -110,13 +112,13 @@ export class WorkerPool {
   }
 
   /** Secure a place for one task now (or throw SERVICE_BUSY): for work that must not be refused later (e.g. after charging). */
-  admit(task: string): Ticket {
+  admit(task: TaskName): Ticket {
     this.check();
     return new TicketImpl(task, this.admission.reserve(task), this.admission);
   }
 
-  /** Run one task: `src/tasks/<task>.ts` default export, called with input. */
-  async run<T = unknown>(task: string, input: unknown, opts: RunOptions = {}): Promise<T> {
+  /** Run one task of the task table (src/tasks/table.ts): its module's default export, called with input. */
+  async run<N extends TaskName>(task: N, input: TaskInput<N>, opts: RunOptions = {}): Promise<TaskOutput<N>> {
     let slot: Slot;
     if (opts.ticket) {
       const t = opts.ticket as TicketImpl;
@@ -144,7 +146,7 @@ export class WorkerPool {
     const transferList = [...(opts.transfer === false ? [] : collectBuffers(input)), port2] as never;
     this.running++;
     try {
-      const out = (await this.piscina.run({ task, input, started: port2 }, { transferList, signal })) as T;
+      const out = (await this.piscina.run({ task, input, started: port2 } satisfies TaskRequest, { transferList, signal })) as TaskOutput<N>;
       this.admission.observe(task, performance.now() - started);
       return out;
     } catch (e) {

@@ -1,6 +1,8 @@
-// Worker entry: dispatches a task name to src/tasks/<name>.ts (loaded once per worker) and moves result buffers back.
+// Worker entry: dispatches a task name to its module of the task table (loaded once per worker, on first use) and
+// moves result buffers back.
 import type { MessagePort } from 'node:worker_threads';
 import { movable, TASK_ERROR_MARK } from './transfer.js';
+import { isTaskName, TASKS } from '../tasks/table.js';
 
 export interface TaskRequest {
   task: string;
@@ -9,15 +11,15 @@ export interface TaskRequest {
   started?: MessagePort;
 }
 
-type TaskModule = { default: (input: any) => unknown };
+/** a task module as the worker sees it: the table's types are checked at pool.run, here the input is opaque */
+type TaskModule = { default: (input: unknown) => unknown };
 const cache = new Map<string, Promise<TaskModule>>();
-const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
 function load(task: string): Promise<TaskModule> {
-  if (!/^[a-z0-9-]+$/.test(task)) throw new Error(`bad task name ${task}`);
+  if (!isTaskName(task)) throw new Error(`bad task name ${task}`);
   let m = cache.get(task);
   if (!m) {
-    m = import(new URL(`../tasks/${task}${ext}`, import.meta.url).href) as Promise<TaskModule>;
+    m = TASKS[task]() as Promise<TaskModule>;
     cache.set(task, m);
   }
   return m;

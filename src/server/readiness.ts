@@ -21,7 +21,7 @@ export class Readiness {
     this.warming = true;
     const { pool } = this.services;
     const t0 = performance.now();
-    const runs = Array.from({ length: pool.size }, () => pool.run<{ threadId: number; models: string[] }>('models-ready', { holdMs: 200 }, { wait: true }));
+    const runs = Array.from({ length: pool.size }, () => pool.run('models-ready', { holdMs: 200 }, { wait: true }));
     void Promise.all(runs).then(
       (r) => {
         const threads = new Set(r.map((x) => x.threadId)).size;

@@ -390,8 +390,8 @@ export async function probe(input: ProbeInput): Promise<ProbeOutput> {
   }
 }
 
-export default async function composite(input: CompositeInput | ProbeInput): Promise<CompositeOutput | ProbeOutput> {
-  if (input.mode === 'probe') return probe(input);
+/** The print sheet (the probe of an ad creative is its own task, ./composite-probe.ts). */
+export default async function composite(input: CompositeInput): Promise<CompositeOutput> {
   return compose(input);
 }
 

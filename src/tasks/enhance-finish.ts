@@ -3,7 +3,7 @@
 // restored regions stay exact), and measure the quality of the delivered JPEG.
 import sharp from 'sharp';
 import { blendTiles, copyRect, fadeAround } from './lib/enhance-pixels.js';
-import type { Rect, TilePlan } from '../enhance/tiling.js';
+import type { Rect, TilePlan } from './lib/tiling.js';
 import quality, { type QualityResult } from './quality.js';
 
 /** Default width of the fade around privacy regions (px at 1280×807: about half a text line). */

@@ -4,7 +4,7 @@
 import { checkImage, checkAspect, decodeChecked, CARD_MAX_ASPECT, type DecodeOptions } from './lib/image-io.js';
 import { estimateParams, FILTER_REACH, type Estimate } from './lib/enhance-filters.js';
 import { blurRegion, cutRect } from './lib/enhance-pixels.js';
-import { planTiles, regionRect, type PrivacyRegion, type Rect, type TileOptions, type TilePlan } from '../enhance/tiling.js';
+import { planTiles, regionRect, type PrivacyRegion, type Rect, type TileOptions, type TilePlan } from './lib/tiling.js';
 import quality, { type QualityResult } from './quality.js';
 
 export interface EnhancePrepareInput extends DecodeOptions {

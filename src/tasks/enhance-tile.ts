@@ -2,7 +2,7 @@
 // tile lies inside the buffer; output: the enhanced tile without the halo.
 import { enhanceRgb, type EnhanceParams } from './lib/enhance-filters.js';
 import { cutRect } from './lib/enhance-pixels.js';
-import type { Rect } from '../enhance/tiling.js';
+import type { Rect } from './lib/tiling.js';
 
 export interface EnhanceTileInput {
   index: number;

@@ -1,4 +1,4 @@
-// Pool task: face reshape, jawSlim (stages detect / apply). Algorithm: src/tasks/lib/studio-warp.ts.
+// Pool task: face reshape, jawSlim (the apply stage; detect is studio-detect). Algorithm: src/tasks/lib/studio-warp.ts.
 import { studioTask } from './lib/studio-pipeline.js';
 import { jawSlimWarp } from './lib/studio-warp.js';
 

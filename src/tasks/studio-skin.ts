@@ -1,4 +1,4 @@
-// Pool task: skin retouch (stages detect / apply). Algorithm: src/tasks/lib/studio-skin.ts.
+// Pool task: skin retouch (the apply stage; detect is studio-detect). Algorithm: src/tasks/lib/studio-skin.ts.
 import { studioTask } from './lib/studio-pipeline.js';
 import { skinRetouch, type SkinParams } from './lib/studio-skin.js';
 

@@ -17,8 +17,8 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\s+from\s+)
 const DYNAMIC = /import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 /** file (relative to src/, e.g. 'server/app.ts') → the src files it imports */
-export function importGraph(): Map<string, string[]> {
-  const files = walk(SRC);
+export function importGraph(root: string = SRC): Map<string, string[]> {
+  const files = walk(root);
   const g = new Map<string, string[]>();
   for (const f of files) {
     const text = readFileSync(f, 'utf8');
@@ -26,10 +26,10 @@ export function importGraph(): Map<string, string[]> {
     for (const re of [IMPORT, DYNAMIC]) {
       for (const m of text.matchAll(re)) {
         const target = resolve(dirname(f), m[1]!).replace(/\.js$/, '.ts');
-        deps.add(relative(SRC, target));
+        deps.add(relative(root, target));
       }
     }
-    g.set(relative(SRC, f), [...deps].filter((d) => d.endsWith('.ts')).sort());
+    g.set(relative(root, f), [...deps].filter((d) => d.endsWith('.ts')).sort());
   }
   return g;
 }

@@ -2,7 +2,7 @@
 import enhancePrepare from '../../src/tasks/enhance-prepare.js';
 import enhanceTile from '../../src/tasks/enhance-tile.js';
 import enhanceFinish from '../../src/tasks/enhance-finish.js';
-import type { PrivacyRegion, TileOptions } from '../../src/enhance/tiling.js';
+import type { PrivacyRegion, TileOptions } from '../../src/tasks/lib/tiling.js';
 
 export async function enhanceDirect(image: Buffer, regions: PrivacyRegion[] = [], tile?: Partial<TileOptions>) {
   const p = await enhancePrepare({ image: new Uint8Array(image), regions, tile });

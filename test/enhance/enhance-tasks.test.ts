@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { renderCard } from '../helpers/id-cards.js';
 import { enhanceDirect } from './direct.js';
 import { defaultRegions } from '../../src/enhance/privacy.js';
-import { regionRect, planTiles } from '../../src/enhance/tiling.js';
+import { regionRect, planTiles } from '../../src/tasks/lib/tiling.js';
 import { enhanceRgb, IDENTITY_PARAMS } from '../../src/tasks/lib/enhance-filters.js';
 import { blendTiles, cutRect } from '../../src/tasks/lib/enhance-pixels.js';
 import enhancePrepare from '../../src/tasks/enhance-prepare.js';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { planTiles, weightAt, regionRect } from '../../src/enhance/tiling.js';
+import { planTiles, weightAt, regionRect } from '../../src/tasks/lib/tiling.js';
 import { parsePrivacyRegions, resolveRegions, defaultRegions, DEFAULT_REGIONS } from '../../src/enhance/privacy.js';
 import { isApiError } from '../../src/domain/errors.js';
 

@@ -24,9 +24,9 @@ t.test('saturated pool refuses sync work by expected wait; waiting work complete
   t.throws(() => pool.admit('pool-selftest'), { code: 'SERVICE_BUSY' }, 'admit refuses too');
 
   // the same task inside an accepted async job waits and completes
-  const waited = await inJobScope(() => pool.run<{ size: number }>('pool-selftest', { mode: 'echo', data: new Uint8Array(3) }));
+  const waited = await inJobScope(() => pool.run('pool-selftest', { mode: 'echo', data: new Uint8Array(3) }));
   t.equal(waited.size, 3, 'job work waited for a worker and completed');
-  const explicit = await pool.run<{ size: number }>('pool-selftest', { mode: 'echo', data: new Uint8Array(5) }, { wait: true });
+  const explicit = await pool.run('pool-selftest', { mode: 'echo', data: new Uint8Array(5) }, { wait: true });
   t.equal(explicit.size, 5, '{ wait: true } waits too');
   await Promise.all(running);
   t.equal(pool.queued, 0, 'nothing left waiting');
@@ -40,7 +40,7 @@ t.test('queue length still bounds sync work; a ticket secures a place', async (t
   const running = [0, 1].map(() => pool.run('pool-selftest', { mode: 'sleep', ms: 200 }).catch((e: unknown) => e));
   await sleep(20);
   await t.rejects(pool.run('pool-selftest', { mode: 'sleep', ms: 1 }), { code: 'SERVICE_BUSY' }, 'queue full');
-  const r = await pool.run<{ size: number }>('pool-selftest', { mode: 'echo', data: new Uint8Array(7) }, { ticket });
+  const r = await pool.run('pool-selftest', { mode: 'echo', data: new Uint8Array(7) }, { ticket });
   t.equal(r.size, 7, 'the ticketed task ran although the queue was full');
   await t.rejects(pool.run('pool-selftest', { mode: 'echo' }, { ticket }), /already used/, 'a ticket runs one task');
   const results = await Promise.all(running);
@@ -57,8 +57,8 @@ t.test('a task over its time budget is stopped and the pool recovers', async (t)
   t.ok(err instanceof ApiError);
   t.equal(err.code, 'SERVICE_BUSY');
   t.match(err.message, /pool-selftest task exceeded its time budget of 300 ms/);
-  const ok = await pool.run<{ size: number }>('pool-selftest', { mode: 'echo', data: new Uint8Array(4) });
+  const ok = await pool.run('pool-selftest', { mode: 'echo', data: new Uint8Array(4) });
   t.equal(ok.size, 4, 'the worker was replaced');
-  const own = await pool.run<{ size: number }>('pool-selftest', { mode: 'sleep', ms: 400 }, { timeoutMs: 5000 }).catch((e: unknown) => e);
+  const own = await pool.run('pool-selftest', { mode: 'sleep', ms: 400 }, { timeoutMs: 5000 }).catch((e: unknown) => e);
   t.equal((own as { size: number }).size, 0, 'a per-task override lengthens the budget');
 });

@@ -7,6 +7,7 @@ import type { JobRecord } from '../../jobs/engine.js';
 import { AiGateway } from './gateway.js';
 import { UpstreamError } from './http.js';
 import { Gate, type AiSlot } from './gate.js';
+import type { TaskInput, TaskName, TaskOutput } from '../../tasks/table.js';
 
 /** The gateway of this server (built on first use from config; tests may tweak gateway.http). */
 export function ai(services: Services): AiGateway {
@@ -26,13 +27,13 @@ export async function startAi(services: Services): Promise<void> {
  * Run a pool task from a job's background work: at most 2 × workers in flight from AI jobs, and a full pool
  * queue (other areas' work) is waited out with backoff for up to ~30 s instead of failing the job.
  */
-export async function poolRun<T>(services: Services, task: string, input: unknown): Promise<T> {
+export async function poolRun<N extends TaskName>(services: Services, task: N, input: TaskInput<N>): Promise<TaskOutput<N>> {
   const slot = aiSlot(services);
   const gate = (slot.gate ??= new Gate(Math.max(2, services.config.workers * 2)));
-  return gate.run(async () => {
+  return gate.run(async (): Promise<TaskOutput<N>> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await services.pool.run<T>(task, input, { transfer: false });
+        return await services.pool.run(task, input, { transfer: false });
       } catch (e) {
         if (!(isApiError(e) && e.code === 'SERVICE_BUSY') || attempt >= 60) throw e;
         await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** Math.min(attempt, 4))));
@@ -44,7 +45,7 @@ export async function poolRun<T>(services: Services, task: string, input: unknow
 /** Draw the AI mark in the pool; an upstream picture that cannot be decoded is the provider's failure (502). */
 export async function markImage(services: Services, modelId: string, data: Buffer | Uint8Array): Promise<{ png: Buffer; width: number; height: number }> {
   try {
-    const out = await poolRun<{ png: Uint8Array; width: number; height: number }>(services, 'ai-mark', {
+    const out = await poolRun(services, 'ai-mark', {
       image: data,
       maxPixels: services.config.maxInputPixels,
       field: 'upstream image',

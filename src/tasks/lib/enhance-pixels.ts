@@ -1,6 +1,6 @@
 // Pixel helpers of the enhancement tasks: rectangles in and out of interleaved RGB, the privacy blur, the
 // feathered blend of tiles and the byte-exact restore of privacy regions.
-import { axisWeight, type Rect, type Tile } from '../../enhance/tiling.js';
+import { axisWeight, type Rect, type Tile } from './tiling.js';
 
 export const CH = 3;
 

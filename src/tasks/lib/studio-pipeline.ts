@@ -86,11 +86,13 @@ export async function applyStage<P>(input: ApplyInput<P>, op: (img: Rgb, lm: Pt[
 
 export type StageInput<P> = DetectInput | ApplyInput<P>;
 
-/** The default export of every studio task: dispatch on stage. */
-export function studioTask<P>(op: (img: Rgb, lm: Pt[], p: P) => unknown) {
-  return async (input: StageInput<P>): Promise<DetectOutput | ApplyOutput> => {
-    if (input.stage === 'detect') return detectStage(input);
-    if (input.stage === 'apply') return applyStage(input, op);
-    throw new Error(`unknown studio stage ${(input as { stage: string }).stage}`);
+/** A feature's params as they come from a request: each task checks and clamps them itself. */
+export type LooseParams<P> = { [K in keyof P]?: unknown };
+
+/** The default export of every studio task: the apply stage (the detect stage is the task studio-detect). */
+export function studioTask<P>(op: (img: Rgb, lm: Pt[], p: LooseParams<P>) => unknown) {
+  return async (input: ApplyInput<LooseParams<P>>): Promise<ApplyOutput> => {
+    if (input.stage !== 'apply') throw new Error(`unknown studio stage ${String(input.stage)}`);
+    return applyStage(input, op);
   };
 }
