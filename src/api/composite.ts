@@ -6,6 +6,7 @@ import { ApiError, invalid } from '../domain/errors.js';
 import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import type { Services } from '../services.js';
 import { PrintStore } from '../print/store.js';
+import { sharedPrintSecret } from '../print/secret-shared.js';
 import type { Impression } from '../print/types.js';
 import type { PrintResult, PrintState } from '../print/state.js';
 import { POSITIONS, defaults } from '../tasks/lib/composite-layout.js';
@@ -94,7 +95,9 @@ export async function start(services: Services): Promise<void> {
   const store = new PrintStore(services.store);
   const n = await store.recoverInterrupted(services.clock.now());
   if (n) services.log.warn({ msg: 'print: refunded prints interrupted by a stop', count: n });
-  services.ext.print = { store, secret: await store.secret(), inflight: new Map() } satisfies PrintState;
+  // the signing secret is the fleet's in shared mode (every node verifies every node's result URLs)
+  const secret = services.engines.mode === 'shared' ? await sharedPrintSecret(services.engines.pg) : await store.secret();
+  services.ext.print = { store, secret, inflight: new Map() } satisfies PrintState;
 }
 
 /** The PrintStore of a running server (tests, bench). */
