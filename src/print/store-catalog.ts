@@ -44,7 +44,7 @@ export class PrintCatalog extends AdvertiserLedger {
     return out;
   }
 
-  listAlbums(): Album[] {
+  async listAlbums(): Promise<Album[]> {
     return [...this.albums.getRange()].map((e) => e.value);
   }
 
@@ -105,7 +105,7 @@ export class PrintCatalog extends AdvertiserLedger {
     return out;
   }
 
-  listApplications(advertiserId?: string): Application[] {
+  async listApplications(advertiserId?: string): Promise<Application[]> {
     if (advertiserId) {
       const out: Application[] = [];
       for (const key of this.appsByAdvertiser.getKeys({ start: [advertiserId, ''], end: [advertiserId, '\uffff'] })) {
@@ -117,7 +117,7 @@ export class PrintCatalog extends AdvertiserLedger {
     return [...this.applications.getRange()].map((e) => e.value);
   }
 
-  creative(appId: string, version: number): Buffer | undefined {
+  async creative(appId: string, version: number): Promise<Buffer | undefined> {
     return this.creatives.get(`${appId}/${version}`);
   }
 

@@ -101,7 +101,7 @@ export class PrintStore extends PrintCatalog {
       else if (check(this.advertisers.get(app.advertiser_id), app.advertiser_id, { app, version: v })) imp.selected_reason = 'fixed';
       else imp.selected_reason = 'fixed_advertiser_not_eligible';
     } else {
-      const ids = album.advertiser_ids.length ? album.advertiser_ids : this.listAdvertisers().map((a) => a.id);
+      const ids = album.advertiser_ids.length ? album.advertiser_ids : this.listAdvertisersSync().map((a) => a.id);
       if (ids.length === 0) imp.selected_reason = 'no_advertisers';
       else {
         const last = this.cursors.get(album.id);
@@ -188,12 +188,12 @@ export class PrintStore extends PrintCatalog {
     return ids.length;
   }
 
-  impression(jobId: string): Impression | undefined {
+  async impression(jobId: string): Promise<Impression | undefined> {
     return this.impressions.get(jobId);
   }
 
   /** Impressions in time order, filtered by album, advertiser and time range; opaque cursor for the next page. */
-  queryImpressions(q: ImpressionQuery): { items: Impression[]; next_cursor?: string } {
+  async queryImpressions(q: ImpressionQuery): Promise<{ items: Impression[]; next_cursor?: string }> {
     const from = q.from ?? 0;
     const to = q.to ?? Number.MAX_SAFE_INTEGER;
     let db: Database<null, IdxKey>;
