@@ -1,6 +1,7 @@
 // Albums, ad applications and their versioned creatives.
 import { AdvertiserLedger } from './store-ledger.js';
 import { newId } from './store-base.js';
+import { approvedVersion } from './select.js';
 import type { AdMode, Album, Application, CreativeVersion } from './types.js';
 
 export class PrintCatalog extends AdvertiserLedger {
@@ -123,9 +124,7 @@ export class PrintCatalog extends AdvertiserLedger {
 
   /** The latest approved version of an application, if any. */
   static approved(app: Application): CreativeVersion | undefined {
-    let best: CreativeVersion | undefined;
-    for (const v of app.versions) if (v.status === 'approved' && (!best || v.version > best.version)) best = v;
-    return best;
+    return approvedVersion(app);
   }
 
   /** The creative an advertiser runs in an album: among its applications for that album with an approved
