@@ -137,6 +137,7 @@ export const SETTINGS = {
   queueAttempts: s('SEJONG_QUEUE_ATTEMPTS', '3', int(1, 100), 'Shared mode: runs a job may start (a node dying mid-job costs one); past it the job fails with a reason.'),
   queueLockMs: s('SEJONG_QUEUE_LOCK_MS', '30000', int(500, 3_600_000), 'Shared mode: a running job\'s lock, renewed at half this by its node; a node silent this long has stalled and its job is taken again.'),
   queueStalledMs: s('SEJONG_QUEUE_STALLED_MS', '30000', int(200, 3_600_000), 'Shared mode: how often each node looks for stalled jobs (of nodes that died mid-job) to hand out again.'),
+  sealKeyFile: s('SEJONG_SEAL_KEY_FILE', '', str, 'Shared mode: file holding the base64 32-byte key that seals personal data at rest, the same file on every node; unset = generated once and kept in PostgreSQL (installation table). Embedded mode uses seal.key in SEJONG_DATA_DIR.'),
   nodeName: s('SEJONG_NODE_NAME', '', str, 'Name of this node in a fleet (logs, metrics, the worker name in the shared queue); default host name and process id.'),
 } as const;
 

@@ -44,6 +44,8 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
   readonly kind = 'bullmq' as const;
   private worker?: Worker<Data>;
   private readonly conns: Redis[] = [];
+  /** set by close(): a run stranded by a close without drain ends quietly (its job is another node's now) */
+  private closed = false;
 
   private constructor(private readonly deps: QueueDeps<S>, private readonly opts: BullQueueOptions, private readonly queue: Queue<Data>) {}
 
@@ -80,8 +82,17 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
     }
   }
 
-  runHere<I extends JobInput>(runner: Runner<I, S>, jobId: string, input: I): Promise<{ thrown?: unknown }> {
-    return runInProcess(this.deps, runner, jobId, input);
+  /**
+   * Runs here (a synchronous request waits for it). A marker row `local:<node>` says where the job runs, so that a
+   * starting node does not take it for an orphan, and this node failing at restart settles it (its client is gone).
+   */
+  async runHere<I extends JobInput>(runner: Runner<I, S>, jobId: string, input: I): Promise<{ thrown?: unknown }> {
+    await this.opts.pg.query('insert into job_inputs (job_id, runner, sealed) values ($1, $2, $3) on conflict (job_id) do nothing', [jobId, `local:${this.opts.node}`, Buffer.alloc(0)]);
+    try {
+      return await runInProcess(this.deps, runner, jobId, input);
+    } finally {
+      await this.dropInput(jobId).catch(() => undefined);
+    }
   }
 
   /**
@@ -89,6 +100,7 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
    * engine now. Jobs still waiting or running are left to the queue: any node takes them (never failed at start).
    */
   async recover(): Promise<number> {
+    void this.failOrphans().catch((e) => this.opts.log?.warn({ msg: 'orphan job check failed', err: (e as Error).message }));
     let n = 0;
     for (const bj of await this.queue.getFailed(0, 999)) {
       if (!bj?.id) continue;
@@ -100,10 +112,47 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
     return n;
   }
 
+  /**
+   * Jobs left processing with nothing to run them: no BullMQ job and no input row (a node died between creating the
+   * record and queueing it), or run locally by this very node before it restarted (`local:<node>`). Checked twice,
+   * `confirmMs` apart, so that a job another node is queueing right now is not taken for one.
+   */
+  async failOrphans(confirmMs = 2000): Promise<number> {
+    const orphans = async (): Promise<Set<string>> => {
+      const ids = await this.deps.jobs.repo.processingIds();
+      const out = new Set<string>();
+      if (!ids.length) return out;
+      const rows = await this.opts.pg.query<{ job_id: string; runner: string }>('select job_id, runner from job_inputs where job_id = any($1)', [ids]);
+      const held = new Map(rows.rows.map((r) => [r.job_id, r.runner]));
+      for (const id of ids) {
+        const runner = held.get(id);
+        if (runner === `local:${this.opts.node}`) out.add(id);
+        else if (runner === undefined && !(await this.queue.getJob(id))) out.add(id);
+      }
+      return out;
+    };
+    const first = await orphans();
+    if (!first.size) return 0;
+    await new Promise((r) => setTimeout(r, confirmMs));
+    let n = 0;
+    for (const id of await orphans()) {
+      if (!first.has(id)) continue;
+      await this.deps.jobs.fail(id, 'INTERNAL_ERROR', 'The server stopped while this job was processing; please submit it again');
+      await this.dropInput(id);
+      n++;
+    }
+    if (n) this.opts.log?.warn({ msg: 'jobs left processing with nothing to run them were marked failed', count: n });
+    return n;
+  }
+
   async start(): Promise<void> {
     const conn = await this.opts.connect();
     this.conns.push(conn);
-    const w = new Worker<Data>(QUEUE_NAME, (bj) => this.process(bj), {
+    const w = new Worker<Data>(QUEUE_NAME, (bj) => this.process(bj).catch((e) => {
+      if (!this.closed) throw e;
+      this.opts.log?.warn({ msg: 'job run ended after its node stopped taking work', jobId: bj.id, err: (e as Error).message });
+      return 'stranded';
+    }), {
       connection: conn,
       prefix: PREFIX,
       name: this.opts.node,
@@ -173,12 +222,18 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
     return this.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
   }
 
-  async close(opts: { drain?: boolean } = {}): Promise<void> {
+  /** Stop this node's worker only (it still accepts and submits jobs): drain waits for its running jobs. */
+  async stopTaking(opts: { drain?: boolean } = {}): Promise<void> {
     const drain = opts.drain ?? true;
+    this.closed = true;
     const w = this.worker;
     this.worker = undefined;
     // drain: wait for this node's running jobs; else drop them as a dying node would (their locks lapse)
     await w?.close(!drain).catch(() => undefined);
+  }
+
+  async close(opts: { drain?: boolean } = {}): Promise<void> {
+    await this.stopTaking(opts);
     await this.queue.close().catch(() => undefined);
     for (const c of this.conns.splice(0)) c.disconnect();
   }

@@ -23,6 +23,7 @@ export class LmdbJobRepo implements JobRepo {
 
   async insert(job: JobRecord): Promise<void> {
     await this.store.transaction(() => {
+      if (this.jobs.doesExist(job.id)) throw new Error(`job ${job.id} exists already`);
       this.jobs.put(job.id, job);
       this.byKey.put(job.accessKeyHash, job.id);
       if (job.owner) this.byOwner.put([job.owner, job.createdAt, job.id], null);

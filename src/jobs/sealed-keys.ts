@@ -36,8 +36,10 @@ function installationKey(store: Store): Buffer {
 
 export class Sealer {
   private readonly key: Buffer;
-  constructor(store: Store) {
-    this.key = installationKey(store);
+  /** the installation key of this data directory (embedded mode), or a given 32-byte key (shared mode) */
+  constructor(source: Store | Buffer) {
+    this.key = Buffer.isBuffer(source) ? source : installationKey(source);
+    if (this.key.length !== 32) throw new Error('the sealing key must be 32 bytes');
   }
 
   sealBytes(plain: Uint8Array): Buffer {
@@ -83,3 +85,16 @@ export class Sealer {
 
 /** The former name (access keys were the first thing sealed). */
 export { Sealer as KeySealer };
+
+/** A 32-byte key from a file holding it in base64 (SEJONG_SEAL_KEY_FILE). */
+export function keyFromFile(file: string): Buffer {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new Error(`SEJONG_SEAL_KEY_FILE ${file} cannot be read: ${(e as Error).message}`);
+  }
+  const key = Buffer.from(text.trim(), 'base64');
+  if (key.length !== 32) throw new Error(`SEJONG_SEAL_KEY_FILE ${file} does not hold a 32-byte base64 key (e.g. \`openssl rand -base64 32\`)`);
+  return key;
+}

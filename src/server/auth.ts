@@ -94,10 +94,17 @@ function limitToken(ctx: Ctx, route: RouteDef, token: string, outHeaders: Record
     outHeaders['ratelimit-policy'] = r.policy;
     outHeaders['ratelimit'] = `"${r.window}";r=${r.remaining};t=${r.resetSeconds}`;
   };
-  const checks = ([[`tok.${hash}`, perToken], [`ip.${ctx.ip}`, perToken * 10]] as const).map(([id, perMinute]) => services.limiter.hit(id, perMinute, perMinute * 1440, now));
-  if (checks.every((c) => !(c instanceof Promise))) {
-    for (const c of checks) apply(c as LimitResult);
-    return undefined;
+  // the token first; the address is counted only when the token had room (a refused poll costs the address nothing)
+  const byToken = services.limiter.hit(`tok.${hash}`, perToken, perToken * 1440, now);
+  const byAddress = () => services.limiter.hit(`ip.${ctx.ip}`, perToken * 10, perToken * 10 * 1440, now);
+  if (!(byToken instanceof Promise)) {
+    apply(byToken);
+    const r = byAddress();
+    if (!(r instanceof Promise)) return void apply(r);
+    return r.then(apply);
   }
-  return Promise.all(checks).then((rs) => rs.forEach(apply));
+  return byToken.then(async (r) => {
+    apply(r);
+    apply(await byAddress());
+  });
 }

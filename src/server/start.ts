@@ -13,6 +13,7 @@ import { PgVerificationStore } from '../store/verifications-pg.js';
 import { LmdbJobRepo } from '../jobs/repo-lmdb.js';
 import { PgJobRepo } from '../jobs/repo-pg.js';
 import { Sealer } from '../jobs/sealed-keys.js';
+import { sharedSealer } from '../jobs/sealed-keys-shared.js';
 import { JobEngine } from '../jobs/engine.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { LocalJobQueue } from '../jobs/queue-local.js';
@@ -70,7 +71,8 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const engines = await openEngines(config);
   const store = engines.store;
   const { blobs, jobRepo, verifications } = jobStorage(engines);
-  const jobs = new JobEngine({ repo: jobRepo, sealer: new Sealer(store) }, blobs, clock, config.tombstoneDays * 86400_000);
+  const sealer = engines.mode === 'shared' ? await sharedSealer(engines.pg, config.sealKeyFile) : new Sealer(store);
+  const jobs = new JobEngine({ repo: jobRepo, sealer }, blobs, clock, config.tombstoneDays * 86400_000);
   const { keys, limiter } = await authStorage(engines);
   const pool = new WorkerPool({ workers: config.workers, queueSize: config.queueSize, waitBudgetMs: config.queueWaitMs, taskTimeoutMs: config.taskTimeoutMs, heapMb: config.taskHeapMb, nice: config.workerNice, workerData: { maxInputPixels: config.maxInputPixels } });
   let port = config.port;
@@ -86,8 +88,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   };
   services.queue = await openJobQueue(services);
   const generatedAdminKey = await ensureAdminKey(services, opts.printSecret);
-  // embedded: this node is alone on its store, so what it left processing died with it. Shared: other nodes may be
-  // running those jobs; a dead node's jobs are recovered by the queue (stalled jobs), not by a starting node.
+  // embedded: this node is alone on its store, so what it left processing died with it (recoverInterrupted). Shared:
+  // other nodes may be running those jobs; a dead node's jobs are taken again by the queue (stalled jobs), and only
+  // jobs BullMQ gave up on unrecorded are failed here.
   const recovered = await services.queue.recover();
   if (recovered) log.warn({ msg: 'jobs interrupted by a previous stop were marked failed', count: recovered });
 

@@ -1,4 +1,5 @@
-// The steps of the chroma key (src/tasks/chroma-key.ts runs them in order, imgproxy style, timing each).
+// The steps of the chroma key (src/tasks/chroma-key.ts runs them in order, imgproxy style, timing each); the
+// edge steps (unmixEdges, smoothEdges) are in chroma-key-edges.ts.
 // All pixel work is on typed arrays in single passes; OKLab is computed for the border (key colour) and, per
 // pixel, only as the distance to the key (memoised per colour) — the full Lab image is never stored.
 import sharp from 'sharp';
@@ -52,8 +53,6 @@ const L_WEIGHT = 0.4;
 /** PNG output: zlib level 6 without adaptive filtering (at 2048² keyed: 42 ms, 346 KB; level 3 38 ms but 449 KB;
  * adaptive filtering halves the bytes for 5x the time). */
 const PNG_LEVEL = 6;
-/** Unmixed alpha this close to 0 or 1 is the screen's noise and lighting, not a mix: snapped to solid. */
-const UNMIX_FLOOR = 0.04;
 
 export function checkArgs(c: KeyCtx): void {
   const colorArg = (c.in.color ?? '').trim();
@@ -231,97 +230,6 @@ export function alpha(c: KeyCtx): void {
   }
   c.alpha = a;
   c.contour = contour;
-}
-
-/**
- * Edge unmixing on a trimap. The ½ contour of the smoothstep alpha, widened by r (≈ 0.25 % of the short side, at
- * least 2 px), is the unknown band; outside it, alpha ≥ ½ is sure foreground and alpha < ½ sure screen (screen noise
- * cannot punch holes in them). A band pixel is (nearly) a linear mix P = a·F + (1 − a)·K of the local foreground F
- * and the local screen K (lighting varies, so both are local: means of the sure pixels in the r×r cells within 2,
- * 4, then 8 cells), and a is P's projection on the line K → F. Pixels without both sides in reach, or where F and
- * K are too close to tell apart, keep the smoothstep alpha.
- */
-export function unmixEdges(c: KeyCtx): void {
-  if (!c.edgeSmoothing) return;
-  const { w, h, px, alpha: a } = c;
-  const r = Math.max(2, Math.round(Math.min(w, h) * 0.0025));
-  // the band: squares of radius r painted around every contour pixel (found by the alpha step)
-  const band = new Uint8Array(w * h);
-  const list: number[] = [];
-  for (const ci of c.contour) {
-    const x = ci % w, y = (ci - x) / w;
-    for (let yy = Math.max(0, y - r); yy <= Math.min(h - 1, y + r); yy++) {
-      for (let j = yy * w + Math.max(0, x - r), e = yy * w + Math.min(w - 1, x + r); j <= e; j++) {
-        if (!band[j]) { band[j] = 1; list.push(j); }
-      }
-    }
-  }
-  // per r×r cell, computed when first needed: sums of r, g, b and count of the sure foreground (0..3) and the sure
-  // screen (4..7) pixels
-  const gw = Math.ceil(w / r), gh = Math.ceil(h / r);
-  const cell = new Float64Array(gw * gh * 8);
-  const done = new Uint8Array(gw * gh);
-  const sumCell = (g: number): void => {
-    done[g] = 1;
-    const gx = g % gw, gy = (g - gx) / gw, k0 = g * 8;
-    for (let y = gy * r; y < Math.min(h, gy * r + r); y++) {
-      for (let i = y * w + gx * r, e = y * w + Math.min(w, gx * r + r); i < e; i++) {
-        if (band[i]) continue;
-        const k = k0 + (a[i]! >= 0.5 ? 0 : 4), o = i * 4;
-        cell[k] += px[o]!;
-        cell[k + 1] += px[o + 1]!;
-        cell[k + 2] += px[o + 2]!;
-        cell[k + 3]++;
-      }
-    }
-  };
-  const out = a.slice();
-  const m = new Float64Array(8);
-  for (const i of list) {
-    if (px[i * 4 + 3] !== 255) continue;
-    const x = i % w, cx = (x / r) | 0, cy = (((i - x) / w) / r) | 0;
-    for (let R = 2; R <= 8; R *= 2) {
-      m.fill(0);
-      for (let gy = Math.max(0, cy - R); gy <= Math.min(gh - 1, cy + R); gy++) {
-        for (let g = gy * gw + Math.max(0, cx - R), e = gy * gw + Math.min(gw - 1, cx + R); g <= e; g++) {
-          if (!done[g]) sumCell(g);
-          for (let q = 0, k = g * 8; q < 8; q++) m[q] += cell[k + q]!;
-        }
-      }
-      const fn = m[3]!, kn = m[7]!;
-      if (!fn || !kn) continue;
-      const kr = m[4]! / kn, kg = m[5]! / kn, kb = m[6]! / kn;
-      const dr = m[0]! / fn - kr, dg = m[1]! / fn - kg, db = m[2]! / fn - kb;
-      const len2 = dr * dr + dg * dg + db * db;
-      if (len2 < 900) break; // foreground too close to the screen colour: keep the distance alpha
-      const o = i * 4;
-      const t = ((px[o]! - kr) * dr + (px[o + 1]! - kg) * dg + (px[o + 2]! - kb) * db) / len2;
-      out[i] = t <= UNMIX_FLOOR ? 0 : t >= 1 - UNMIX_FLOOR ? 1 : t; // within the screen's noise of either side: solid
-      break;
-    }
-  }
-  c.alpha = out;
-}
-
-/** 3x3 smoothing of the edge band only (where the neighbourhood's alpha varies): solid areas stay exact. */
-export function smoothEdges(c: KeyCtx): void {
-  if (!c.edgeSmoothing) return;
-  const { w, h, alpha: a } = c;
-  const sm = a.slice();
-  for (let y = 1; y < h - 1; y++) {
-    let i = y * w + 1;
-    for (let x = 1; x < w - 1; x++, i++) {
-      const m1 = a[i]!;
-      const t1 = a[i - w]!, b1 = a[i + w]!, m0 = a[i - 1]!, m2 = a[i + 1]!;
-      // solid neighbourhood (all nine equal): the common case, nothing to do
-      if (t1 === m1 && b1 === m1 && m0 === m1 && m2 === m1 && a[i - w - 1] === m1 && a[i - w + 1] === m1 && a[i + w - 1] === m1 && a[i + w + 1] === m1) continue;
-      const t0 = a[i - w - 1]!, t2 = a[i - w + 1]!, b0 = a[i + w - 1]!, b2 = a[i + w + 1]!;
-      const mx = Math.max(t0, t1, t2, m0, m1, m2, b0, b1, b2);
-      const mn = Math.min(t0, t1, t2, m0, m1, m2, b0, b1, b2);
-      if (mx - mn > 0.01) sm[i] = (t0 + t2 + b0 + b2 + 2 * (t1 + m0 + m2 + b1) + 4 * m1) / 16;
-    }
-  }
-  c.alpha = sm;
 }
 
 /**

@@ -3,9 +3,11 @@
 //   checkArgs → checkHeader → decode (RGBA) → borderRing → keyColour (given, or `auto`: the dominant chroma of the
 //   border) → distance (to the key: chroma plus down-weighted lightness, 0..255) → tolerance (given, or from the
 //   border's spread and the Otsu split) → alpha (soft edge band: smoothstep tol..tol+softness; a hard cut when
-//   edgeSmoothing is false) → smoothEdges (3x3, band only) → spillAndPack (key chroma removed from edge and near-key
+//   edgeSmoothing is false) → unmixEdges (band pixels as mixes of local foreground and screen) → smoothEdges
+//   (3x3, band only) → spillAndPack (key chroma removed from edge and near-key
 //   pixels; counts; trim box) → encode (PNG of the kept box).
 import * as S from './chroma-key-steps.js';
+import * as E from './chroma-key-edges.js';
 import type { ChromaKeyInput, KeyCtx } from './chroma-key-steps.js';
 import { toHex } from './lib/colour.js';
 
@@ -42,8 +44,8 @@ export const PIPELINE: ReadonlyArray<(c: KeyCtx) => void | Promise<void>> = [
   S.distance,
   S.tolerance,
   S.alpha,
-  S.unmixEdges,
-  S.smoothEdges,
+  E.unmixEdges,
+  E.smoothEdges,
   S.spillAndPack,
   S.encode,
 ];
