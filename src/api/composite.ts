@@ -6,6 +6,7 @@ import { ApiError, invalid } from '../domain/errors.js';
 import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import type { Services } from '../services.js';
 import { PrintStore } from '../print/store.js';
+import { sharedPrintSecret } from '../print/secret-shared.js';
 import type { Impression } from '../print/types.js';
 import type { PrintResult, PrintState } from '../print/state.js';
 import { POSITIONS, defaults } from '../tasks/lib/composite-layout.js';
@@ -94,7 +95,9 @@ export async function start(services: Services): Promise<void> {
   const store = new PrintStore(services.store);
   const n = await store.recoverInterrupted(services.clock.now());
   if (n) services.log.warn({ msg: 'print: refunded prints interrupted by a stop', count: n });
-  services.ext.print = { store, secret: await store.secret(), inflight: new Map() } satisfies PrintState;
+  // the signing secret is the fleet's in shared mode (every node verifies every node's result URLs)
+  const secret = services.engines.mode === 'shared' ? await sharedPrintSecret(services.engines.pg) : await store.secret();
+  services.ext.print = { store, secret, inflight: new Map() } satisfies PrintState;
 }
 
 /** The PrintStore of a running server (tests, bench). */
@@ -217,11 +220,11 @@ async function runPrint(ctx: Ctx<PrintBody>, st: PrintState, b: PrintBody, signa
   const now = services.clock.now();
 
   // an earlier print with this job_id: same album → same ad, no charge; its stored sheet when the request is the same
-  const prev = st.store.impression(b.job_id);
+  const prev = await st.store.impression(b.job_id);
   if (prev && (prev.album_id !== b.album_id || prev.key_id !== ctx.principal.keyId) && prev.status !== 'failed' && prev.status !== 'refunded') {
     throw conflict(b.job_id, prev.album_id, prev.key_id !== ctx.principal.keyId);
   }
-  const album = st.store.albums.get(b.album_id);
+  const album = await st.store.album(b.album_id);
   if (!album) throw new ApiError('NOT_FOUND', `No album ${b.album_id}`, { field: 'album_id' });
   b = { ...b, settings: mergeSettings(album.settings as Settings | undefined, b.settings) };
   checkFits(b);
@@ -255,7 +258,7 @@ async function runPrint(ctx: Ctx<PrintBody>, st: PrintState, b: PrintBody, signa
 
   let out: CompositeOutput;
   try {
-    const ad = wantAd && imp.application_id && imp.version ? st.store.creative(imp.application_id, imp.version) : undefined;
+    const ad = wantAd && imp.application_id && imp.version ? await st.store.creative(imp.application_id, imp.version) : undefined;
     if (imp.application_id && wantAd && !ad) throw new ApiError('INTERNAL_ERROR', `The creative of ${imp.application_id} v${imp.version} is missing`);
     const input: CompositeInput = {
       ai,
@@ -323,7 +326,7 @@ export const routes: RouteDef[] = [
       const want = Buffer.from(imageKey(st, jobId));
       const got = Buffer.from(String(ctx.query.key));
       if (want.length !== got.length || !crypto.timingSafeEqual(want, got)) throw new ApiError('INVALID_API_KEY', 'The key query parameter does not match this print', { field: 'key' });
-      const imp = st.store.impression(jobId);
+      const imp = await st.store.impression(jobId);
       if (!imp?.image) throw new ApiError('NOT_FOUND', `No printed sheet for job_id ${jobId}`);
       const bytes = await services.blobs.get(`print/${jobId}`);
       const meta = await services.blobs.getMeta(`print/${jobId}`);
@@ -336,11 +339,11 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/composite/print/ads/:id/versions/:version/image', auth: 'key', tags,
     summary: 'An ad creative (as selected for a print)',
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const st = state(ctx.services);
-      const app = st.store.applications.get(ctx.params.id!);
+      const app = await st.store.application(ctx.params.id!);
       const v = app?.versions.find((x) => x.version === Number(ctx.params.version));
-      const bytes = v ? st.store.creative(app!.id, v.version) : undefined;
+      const bytes = v ? await st.store.creative(app!.id, v.version) : undefined;
       if (!app || !v || !bytes) throw new ApiError('NOT_FOUND', `No creative ${ctx.params.id} v${ctx.params.version}`);
       return reply.binary(bytes, `image/${v.format}`);
     },

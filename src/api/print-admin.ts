@@ -63,10 +63,10 @@ const csvQuery = impressionQuery.omit({ limit: true, cursor: true });
 
 // ------------------------------------------------------------------ admin views
 
-function advertiserView(store: PrintStore, id: string): Record<string, unknown> | undefined {
-  const a = store.advertisers.get(id);
+async function advertiserView(store: PrintStore, id: string): Promise<Record<string, unknown> | undefined> {
+  const a = await store.advertiser(id);
   if (!a) return undefined;
-  const l = store.ledgerSum(id);
+  const l = await store.ledgerSum(id);
   return { ...a, created_at: iso(a.created_at), updated_at: iso(a.updated_at), ledger_entries: l.entries, ledger_sum: l.sum };
 }
 
@@ -152,8 +152,8 @@ export const routes: RouteDef[] = [
       const st = state(ctx.services);
       const b = ctx.body;
       if (b.ad_mode === 'fixed' && !b.fixed_application_id) throw invalid('fixed_application_id', 'an ad application id when ad_mode is fixed');
-      if (b.fixed_application_id && !st.store.applications.get(b.fixed_application_id)) throw new ApiError('NOT_FOUND', `No ad application ${b.fixed_application_id}`, { field: 'fixed_application_id' });
-      for (const [i, id] of (b.advertiser_ids ?? []).entries()) if (!st.store.advertisers.get(id)) throw new ApiError('NOT_FOUND', `No advertiser ${id}`, { field: `advertiser_ids.${i}` });
+      if (b.fixed_application_id && !await st.store.application(b.fixed_application_id)) throw new ApiError('NOT_FOUND', `No ad application ${b.fixed_application_id}`, { field: 'fixed_application_id' });
+      for (const [i, id] of (b.advertiser_ids ?? []).entries()) if (!await st.store.advertiser(id)) throw new ApiError('NOT_FOUND', `No advertiser ${id}`, { field: `advertiser_ids.${i}` });
       const r = await st.store.createAlbum(b, ctx.services.clock.now());
       if (r === 'exists') throw new ApiError('CONFLICT', `Album ${b.id} exists`, { field: 'id' });
       return reply.json(albumView(r as never), 201);
@@ -161,12 +161,12 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'GET', path: `${A}/albums`, auth: 'admin', tags: adminTags, summary: 'List albums',
-    handler: (ctx) => ({ albums: state(ctx.services).store.listAlbums().map((a) => albumView(a as never)) }),
+    handler: async (ctx) => ({ albums: (await state(ctx.services).store.listAlbums()).map((a) => albumView(a as never)) }),
   }),
   defineRoute({
     method: 'GET', path: `${A}/albums/:id`, auth: 'admin', tags: adminTags, summary: 'Read an album',
-    handler: (ctx) => {
-      const a = state(ctx.services).store.albums.get(ctx.params.id!);
+    handler: async (ctx) => {
+      const a = await state(ctx.services).store.album(ctx.params.id!);
       if (!a) throw new ApiError('NOT_FOUND', `No album ${ctx.params.id}`);
       return albumView(a as never);
     },
@@ -177,13 +177,13 @@ export const routes: RouteDef[] = [
     handler: async (ctx) => {
       const st = state(ctx.services);
       const b = ctx.body;
-      const cur = st.store.albums.get(ctx.params.id!);
+      const cur = await st.store.album(ctx.params.id!);
       if (!cur) throw new ApiError('NOT_FOUND', `No album ${ctx.params.id}`);
       const mode = b.ad_mode ?? cur.ad_mode;
       const fixed = b.fixed_application_id === null ? undefined : (b.fixed_application_id ?? cur.fixed_application_id);
       if (mode === 'fixed' && !fixed) throw invalid('fixed_application_id', 'an ad application id when ad_mode is fixed');
-      if (b.fixed_application_id && !st.store.applications.get(b.fixed_application_id)) throw new ApiError('NOT_FOUND', `No ad application ${b.fixed_application_id}`, { field: 'fixed_application_id' });
-      for (const [i, id] of (b.advertiser_ids ?? []).entries()) if (!st.store.advertisers.get(id)) throw new ApiError('NOT_FOUND', `No advertiser ${id}`, { field: `advertiser_ids.${i}` });
+      if (b.fixed_application_id && !await st.store.application(b.fixed_application_id)) throw new ApiError('NOT_FOUND', `No ad application ${b.fixed_application_id}`, { field: 'fixed_application_id' });
+      for (const [i, id] of (b.advertiser_ids ?? []).entries()) if (!await st.store.advertiser(id)) throw new ApiError('NOT_FOUND', `No advertiser ${id}`, { field: `advertiser_ids.${i}` });
       const r = await st.store.updateAlbum(ctx.params.id!, b as never, ctx.services.clock.now());
       if (!r) throw new ApiError('NOT_FOUND', `No album ${ctx.params.id}`);
       return albumView(r as never);
@@ -197,20 +197,20 @@ export const routes: RouteDef[] = [
     handler: async (ctx) => {
       const st = state(ctx.services);
       const a = await st.store.createAdvertiser(ctx.body, ctx.services.clock.now());
-      return reply.json(advertiserView(st.store, a.id), 201);
+      return reply.json(await advertiserView(st.store, a.id), 201);
     },
   }),
   defineRoute({
     method: 'GET', path: `${A}/advertisers`, auth: 'admin', tags: adminTags, summary: 'List advertisers with balance and ledger sum',
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const st = state(ctx.services);
-      return { advertisers: st.store.listAdvertisers().map((a) => advertiserView(st.store, a.id)) };
+      return { advertisers: await Promise.all((await st.store.listAdvertisers()).map((a) => advertiserView(st.store, a.id))) };
     },
   }),
   defineRoute({
     method: 'GET', path: `${A}/advertisers/:id`, auth: 'admin', tags: adminTags, summary: 'Read an advertiser (balance, ledger_sum, ledger_entries)',
-    handler: (ctx) => {
-      const v = advertiserView(state(ctx.services).store, ctx.params.id!);
+    handler: async (ctx) => {
+      const v = await advertiserView(state(ctx.services).store, ctx.params.id!);
       if (!v) throw new ApiError('NOT_FOUND', `No advertiser ${ctx.params.id}`);
       return v;
     },
@@ -222,7 +222,7 @@ export const routes: RouteDef[] = [
       const st = state(ctx.services);
       const r = await st.store.updateAdvertiser(ctx.params.id!, ctx.body, ctx.services.clock.now());
       if (!r) throw new ApiError('NOT_FOUND', `No advertiser ${ctx.params.id}`);
-      return advertiserView(st.store, r.id);
+      return await advertiserView(st.store, r.id);
     },
   }),
   defineRoute({
@@ -241,12 +241,12 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: `${A}/advertisers/:id/ledger`, auth: 'admin', tags: adminTags, summary: 'Ledger entries of an advertiser, oldest first (after = last seq seen)',
     query: z.object({ limit: form.int(1, 10000).optional(), after: form.int(0, Number.MAX_SAFE_INTEGER).optional() }).strict(),
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const st = state(ctx.services);
-      const a = st.store.advertisers.get(ctx.params.id!);
+      const a = await st.store.advertiser(ctx.params.id!);
       if (!a) throw new ApiError('NOT_FOUND', `No advertiser ${ctx.params.id}`);
       const q = ctx.query;
-      const entries = st.store.ledgerOf(a.id, { limit: q.limit ?? 1000, after: q.after });
+      const entries = await st.store.ledgerOf(a.id, { limit: q.limit ?? 1000, after: q.after });
       return { advertiser_id: a.id, balance: a.balance, entries: entries.map((e) => ({ ...e, at: iso(e.at) })) };
     },
   }),
@@ -260,7 +260,7 @@ export const routes: RouteDef[] = [
     handler: async (ctx) => {
       const st = state(ctx.services);
       const b = ctx.body;
-      if (!st.store.advertisers.get(b.advertiser_id)) throw new ApiError('NOT_FOUND', `No advertiser ${b.advertiser_id}`, { field: 'advertiser_id' });
+      if (!await st.store.advertiser(b.advertiser_id)) throw new ApiError('NOT_FOUND', `No advertiser ${b.advertiser_id}`, { field: 'advertiser_id' });
       const c = await probeCreative(ctx);
       const r = await st.store.createApplication({ advertiser_id: b.advertiser_id, title: b.title, album_ids: b.album_ids ?? [] }, { bytes: Buffer.from(c.bytes), format: c.format, width: c.width, height: c.height }, ctx.services.clock.now());
       if (r === 'advertiser_not_found') throw new ApiError('NOT_FOUND', `No advertiser ${b.advertiser_id}`, { field: 'advertiser_id' });
@@ -274,7 +274,7 @@ export const routes: RouteDef[] = [
     maxBodyBytes: CREATIVE_MAX_BYTES + 65536,
     handler: async (ctx) => {
       const st = state(ctx.services);
-      if (!st.store.applications.get(ctx.params.id!)) throw new ApiError('NOT_FOUND', `No ad application ${ctx.params.id}`);
+      if (!await st.store.application(ctx.params.id!)) throw new ApiError('NOT_FOUND', `No ad application ${ctx.params.id}`);
       const c = await probeCreative(ctx);
       const r = await st.store.addVersion(ctx.params.id!, { bytes: Buffer.from(c.bytes), format: c.format, width: c.width, height: c.height }, ctx.services.clock.now());
       if (!r) throw new ApiError('NOT_FOUND', `No ad application ${ctx.params.id}`);
@@ -294,12 +294,12 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: `${A}/applications`, auth: 'admin', tags: adminTags, summary: 'List ad applications (optionally of one advertiser)',
     query: z.object({ advertiser_id: z.string().min(1).max(100).optional() }).strict(),
-    handler: (ctx) => ({ applications: state(ctx.services).store.listApplications(ctx.query.advertiser_id).map((a) => applicationView(ctx.services, a)) }),
+    handler: async (ctx) => ({ applications: (await state(ctx.services).store.listApplications(ctx.query.advertiser_id)).map((a) => applicationView(ctx.services, a)) }),
   }),
   defineRoute({
     method: 'GET', path: `${A}/applications/:id`, auth: 'admin', tags: adminTags, summary: 'Read an ad application with its versions',
-    handler: (ctx) => {
-      const a = state(ctx.services).store.applications.get(ctx.params.id!);
+    handler: async (ctx) => {
+      const a = await state(ctx.services).store.application(ctx.params.id!);
       if (!a) throw new ApiError('NOT_FOUND', `No ad application ${ctx.params.id}`);
       return applicationView(ctx.services, a);
     },
@@ -310,10 +310,10 @@ export const routes: RouteDef[] = [
     method: 'GET', path: `${A}/impressions`, auth: 'admin', tags: adminTags,
     summary: 'Impressions (one per job_id) by album, advertiser and time range, oldest first, with a cursor',
     query: impressionQuery,
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const q = ctx.query;
       const st = state(ctx.services);
-      const r = st.store.queryImpressions({
+      const r = await st.store.queryImpressions({
         album_id: q.album_id, advertiser_id: q.advertiser_id,
         from: timeBound(q.from, 'from', false), to: timeBound(q.to, 'to', true),
         limit: q.limit ?? 100, cursor: q.cursor,
@@ -326,13 +326,13 @@ export const routes: RouteDef[] = [
     summary: 'Impressions as CSV (same filters, every matching row)',
     query: csvQuery,
     responses: { 200: { description: 'CSV', contentType: 'text/csv' } },
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const q = ctx.query;
       const st = state(ctx.services);
       const lines = [CSV_COLUMNS.join(',')];
       let cursor: string | undefined;
       do {
-        const r = st.store.queryImpressions({ album_id: q.album_id, advertiser_id: q.advertiser_id, from: timeBound(q.from, 'from', false), to: timeBound(q.to, 'to', true), limit: 1000, cursor });
+        const r = await st.store.queryImpressions({ album_id: q.album_id, advertiser_id: q.advertiser_id, from: timeBound(q.from, 'from', false), to: timeBound(q.to, 'to', true), limit: 1000, cursor });
         for (const i of r.items) {
           const row: Record<string, unknown> = { ...i, at: iso(i.at) };
           lines.push(CSV_COLUMNS.map((c) => csvCell(row[c])).join(','));

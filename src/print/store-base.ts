@@ -50,6 +50,20 @@ export class PrintDbs {
     this.meta = store.db('print-meta');
   }
 
+  // ---------------------------------------------------------------- reads (async: the shared store reads PostgreSQL)
+
+  async album(id: string): Promise<Album | undefined> {
+    return this.albums.get(id);
+  }
+
+  async advertiser(id: string): Promise<Advertiser | undefined> {
+    return this.advertisers.get(id);
+  }
+
+  async application(id: string): Promise<Application | undefined> {
+    return this.applications.get(id);
+  }
+
   /** A per-installation secret (random, created once) used to derive result-image keys. */
   async secret(): Promise<Buffer> {
     const have = this.meta.get('image-key-secret') as Buffer | Uint8Array | undefined;

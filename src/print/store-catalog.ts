@@ -1,6 +1,7 @@
 // Albums, ad applications and their versioned creatives.
 import { AdvertiserLedger } from './store-ledger.js';
 import { newId } from './store-base.js';
+import { approvedVersion } from './select.js';
 import type { AdMode, Album, Application, CreativeVersion } from './types.js';
 
 export class PrintCatalog extends AdvertiserLedger {
@@ -44,7 +45,7 @@ export class PrintCatalog extends AdvertiserLedger {
     return out;
   }
 
-  listAlbums(): Album[] {
+  async listAlbums(): Promise<Album[]> {
     return [...this.albums.getRange()].map((e) => e.value);
   }
 
@@ -105,7 +106,7 @@ export class PrintCatalog extends AdvertiserLedger {
     return out;
   }
 
-  listApplications(advertiserId?: string): Application[] {
+  async listApplications(advertiserId?: string): Promise<Application[]> {
     if (advertiserId) {
       const out: Application[] = [];
       for (const key of this.appsByAdvertiser.getKeys({ start: [advertiserId, ''], end: [advertiserId, '\uffff'] })) {
@@ -117,15 +118,13 @@ export class PrintCatalog extends AdvertiserLedger {
     return [...this.applications.getRange()].map((e) => e.value);
   }
 
-  creative(appId: string, version: number): Buffer | undefined {
+  async creative(appId: string, version: number): Promise<Buffer | undefined> {
     return this.creatives.get(`${appId}/${version}`);
   }
 
   /** The latest approved version of an application, if any. */
   static approved(app: Application): CreativeVersion | undefined {
-    let best: CreativeVersion | undefined;
-    for (const v of app.versions) if (v.status === 'approved' && (!best || v.version > best.version)) best = v;
-    return best;
+    return approvedVersion(app);
   }
 
   /** The creative an advertiser runs in an album: among its applications for that album with an approved

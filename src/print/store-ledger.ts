@@ -31,7 +31,11 @@ export class AdvertiserLedger extends PrintDbs {
   }
 
   /** Advertisers in creation order (the default round-robin order). */
-  listAdvertisers(): Advertiser[] {
+  async listAdvertisers(): Promise<Advertiser[]> {
+    return this.listAdvertisersSync();
+  }
+
+  protected listAdvertisersSync(): Advertiser[] {
     return [...this.advertisers.getRange()].map((e) => e.value).sort((x, y) => x.created_at - y.created_at || (x.id < y.id ? -1 : 1));
   }
 
@@ -62,7 +66,7 @@ export class AdvertiserLedger extends PrintDbs {
     return out;
   }
 
-  ledgerOf(id: string, opts: { limit?: number; after?: number } = {}): LedgerEntry[] {
+  async ledgerOf(id: string, opts: { limit?: number; after?: number } = {}): Promise<LedgerEntry[]> {
     const out: LedgerEntry[] = [];
     for (const { value } of this.ledger.getRange({ start: [id, (opts.after ?? 0) + 1], end: [id, Number.MAX_SAFE_INTEGER] })) {
       out.push(value);
@@ -72,7 +76,7 @@ export class AdvertiserLedger extends PrintDbs {
   }
 
   /** Sum of all ledger deltas of an advertiser (must equal its balance). */
-  ledgerSum(id: string): { sum: number; entries: number } {
+  async ledgerSum(id: string): Promise<{ sum: number; entries: number }> {
     let sum = 0;
     let entries = 0;
     for (const { value } of this.ledger.getRange({ start: [id, 0], end: [id, Number.MAX_SAFE_INTEGER] })) {

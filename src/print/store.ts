@@ -12,7 +12,8 @@
 import type { Database } from 'lmdb';
 import { PrintCatalog } from './store-catalog.js';
 import type { IdxKey } from './store-base.js';
-import type { Advertiser, Application, CreativeVersion, Impression } from './types.js';
+import type { Impression } from './types.js';
+import { impressionOf, selectAd, type SelectView } from './select.js';
 
 export { newId } from './store-base.js';
 
@@ -65,68 +66,22 @@ export class PrintStore extends PrintCatalog {
     }
     const album = this.albums.get(req.album_id);
     if (!album) return { kind: 'album_not_found' };
-    const imp: Impression = { job_id: req.job_id, album_id: req.album_id, at: req.at, status: 'composing', unit_points: 0, selected_reason: '', key_id: req.key_id };
-    const skipped: Array<{ advertiser_id: string; reason: string }> = [];
-    let chosen: { adv: Advertiser; app: Application; version: CreativeVersion } | undefined;
-
-    const check = (adv: Advertiser | undefined, id: string, creative?: { app: Application; version: CreativeVersion }): boolean => {
-      if (!adv) {
-        skipped.push({ advertiser_id: id, reason: 'unknown advertiser' });
-        return false;
-      }
-      if (!adv.active) {
-        skipped.push({ advertiser_id: id, reason: 'inactive' });
-        return false;
-      }
-      const c = creative ?? this.creativeFor(adv.id, album.id);
-      if (!c) {
-        skipped.push({ advertiser_id: id, reason: 'no approved ad application for this album' });
-        return false;
-      }
-      if (adv.balance < adv.unit_points) {
-        skipped.push({ advertiser_id: id, reason: `insufficient balance (${adv.balance} < ${adv.unit_points})` });
-        return false;
-      }
-      chosen = { adv, app: c.app, version: c.version };
-      return true;
+    const view: SelectView = {
+      advertiser: (id) => this.advertisers.get(id),
+      application: (id) => this.applications.get(id),
+      allAdvertiserIds: () => this.listAdvertisersSync().map((a) => a.id),
+      creativeFor: (advertiserId, albumId) => this.creativeFor(advertiserId, albumId),
+      cursor: (albumId) => this.cursors.get(albumId),
     };
-
-    if (!req.want_ad) imp.selected_reason = 'ad_disabled_by_request';
-    else if (album.ad_mode === 'none') imp.selected_reason = 'album_ad_mode_none';
-    else if (album.ad_mode === 'fixed') {
-      const app = album.fixed_application_id ? this.applications.get(album.fixed_application_id) : undefined;
-      const v = app ? PrintStore.approved(app) : undefined;
-      if (!app) imp.selected_reason = 'fixed_application_missing';
-      else if (!v) imp.selected_reason = 'fixed_application_not_approved';
-      else if (check(this.advertisers.get(app.advertiser_id), app.advertiser_id, { app, version: v })) imp.selected_reason = 'fixed';
-      else imp.selected_reason = 'fixed_advertiser_not_eligible';
-    } else {
-      const ids = album.advertiser_ids.length ? album.advertiser_ids : this.listAdvertisers().map((a) => a.id);
-      if (ids.length === 0) imp.selected_reason = 'no_advertisers';
-      else {
-        const last = this.cursors.get(album.id);
-        const at = last === undefined ? -1 : ids.indexOf(last);
-        for (let k = 1; k <= ids.length; k++) {
-          const id = ids[(at + k + ids.length) % ids.length]!;
-          if (check(this.advertisers.get(id), id)) break;
-        }
-        imp.selected_reason = chosen ? 'round_robin' : 'no_eligible_advertiser';
-      }
-    }
-    if (skipped.length) imp.skipped = skipped;
-
-    if (chosen) {
-      const { adv, app, version } = chosen;
-      const before = adv.balance;
+    const sel = selectAd(view, album, req.want_ad);
+    let balanceAfter: number | undefined;
+    if (sel.chosen) {
+      const { adv } = sel.chosen;
       this.writeEntry(adv, 'charge', -adv.unit_points, `print ${req.job_id}`, req.at, { job_id: req.job_id, album_id: album.id });
-      imp.advertiser_id = adv.id;
-      imp.application_id = app.id;
-      imp.version = version.version;
-      imp.unit_points = adv.unit_points;
-      imp.balance_before = before;
-      imp.balance_after = adv.balance;
+      balanceAfter = adv.balance;
       if (album.ad_mode === 'selected') this.cursors.put(album.id, adv.id);
     }
+    const imp = impressionOf(req, sel, balanceAfter);
     if (prev) this.unindex(prev);
     this.impressions.put(imp.job_id, imp);
     this.index(imp);
@@ -188,12 +143,12 @@ export class PrintStore extends PrintCatalog {
     return ids.length;
   }
 
-  impression(jobId: string): Impression | undefined {
+  async impression(jobId: string): Promise<Impression | undefined> {
     return this.impressions.get(jobId);
   }
 
   /** Impressions in time order, filtered by album, advertiser and time range; opaque cursor for the next page. */
-  queryImpressions(q: ImpressionQuery): { items: Impression[]; next_cursor?: string } {
+  async queryImpressions(q: ImpressionQuery): Promise<{ items: Impression[]; next_cursor?: string }> {
     const from = q.from ?? 0;
     const to = q.to ?? Number.MAX_SAFE_INTEGER;
     let db: Database<null, IdxKey>;

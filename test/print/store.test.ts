@@ -42,7 +42,7 @@ t.test('round-robin in creation order, one charge per job_id even when sent conc
   for (const [i, a] of advs.entries()) {
     const rec = ps.advertisers.get(a.id)!;
     t.equal(rec.balance, 100 - 10 * [1, 2, 3][i]!);
-    t.equal(ps.ledgerSum(a.id).sum, rec.balance);
+    t.equal((await ps.ledgerSum(a.id)).sum, rec.balance);
   }
   const conflict = await ps.selectAndCharge({ job_id: 'j1', album_id: 'other', at: now, want_ad: true });
   t.equal(conflict.kind, 'conflict');
@@ -66,16 +66,16 @@ t.test('skips an advertiser without enough balance; refunds; recovery refunds in
   const again = await ps.selectAndCharge({ job_id: 'p3', album_id: 'alb', at: now + 2, want_ad: true });
   t.equal(again.kind, 'new');
   t.equal(ps.advertisers.get(advs[1]!.id)!.balance, 98);
-  t.same(ps.ledgerOf(advs[1]!.id).map((e) => [e.kind, e.delta]), [['top_up', 100], ['charge', -1], ['charge', -1], ['refund', 1], ['charge', -1]]);
+  t.same((await ps.ledgerOf(advs[1]!.id)).map((e) => [e.kind, e.delta]), [['top_up', 100], ['charge', -1], ['charge', -1], ['refund', 1], ['charge', -1]]);
 
   // p1 was printed, p2 and p3 are still composing when the server "stops"
   await ps.markPrinted('p1', { width: 1, height: 1, format: 'jpeg', bytes: 1, expires_at: now + 1, request_hash: 'h', applied: {} });
   t.equal(await ps.recoverInterrupted(now + 3), 2);
-  t.equal(ps.impression('p1')!.status, 'printed');
-  t.equal(ps.impression('p2')!.status, 'refunded');
+  t.equal((await ps.impression('p1'))!.status, 'printed');
+  t.equal((await ps.impression('p2'))!.status, 'refunded');
   t.equal(ps.advertisers.get(advs[1]!.id)!.balance, 100);
   t.equal(ps.advertisers.get(advs[0]!.id)!.balance, 2);
-  for (const x of advs) t.equal(ps.ledgerSum(x.id).sum, ps.advertisers.get(x.id)!.balance, 'ledger sum = balance');
+  for (const x of advs) t.equal((await ps.ledgerSum(x.id)).sum, ps.advertisers.get(x.id)!.balance, 'ledger sum = balance');
   t.equal(await ps.recoverInterrupted(now + 4), 0);
 
   // none eligible
@@ -99,15 +99,15 @@ t.test('top-ups and adjustments; versions; impression queries by album, advertis
   t.equal(s1.kind === 'new' && s1.impression.version, 1);
   await ps.decide(advs[0]!.app, 2, 'approved', undefined, now + 2);
   for (let i = 2; i <= 4; i++) await ps.selectAndCharge({ job_id: `q${i}`, album_id: 'alb', at: now + 1000 * i, want_ad: true });
-  const s4 = ps.impression('q4')!;
+  const s4 = (await ps.impression('q4'))!;
   t.equal(s4.advertiser_id, advs[0]!.id);
   t.equal(s4.version, 2, 'the newly approved version runs');
-  t.equal(ps.creative(advs[0]!.app, 2)!.toString(), 'v2');
-  t.equal(ps.queryImpressions({ advertiser_id: advs[0]!.id, limit: 10 }).items.length, 2);
-  t.same(ps.queryImpressions({ album_id: 'alb', limit: 10, from: now + 2000, to: now + 4000 }).items.map((i) => i.job_id), ['q2', 'q3']);
-  const p1 = ps.queryImpressions({ limit: 3 });
+  t.equal((await ps.creative(advs[0]!.app, 2))!.toString(), 'v2');
+  t.equal((await ps.queryImpressions({ advertiser_id: advs[0]!.id, limit: 10 })).items.length, 2);
+  t.same((await ps.queryImpressions({ album_id: 'alb', limit: 10, from: now + 2000, to: now + 4000 })).items.map((i) => i.job_id), ['q2', 'q3']);
+  const p1 = (await ps.queryImpressions({ limit: 3 }));
   t.equal(p1.items.length, 3);
-  const p2 = ps.queryImpressions({ limit: 3, cursor: p1.next_cursor });
+  const p2 = (await ps.queryImpressions({ limit: 3, cursor: p1.next_cursor }));
   t.same(p2.items.map((i) => i.job_id), ['q4']);
 });
 

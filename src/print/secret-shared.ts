@@ -1,0 +1,15 @@
+// The print signing secret (derives result-image keys) shared by every node of a fleet: one row of the
+// installation table. The first node to start creates it (INSERT … ON CONFLICT DO NOTHING); every node then reads
+// the row back, so all nodes sign and verify result URLs with the same key.
+import crypto from 'node:crypto';
+import type { Pg } from '../shared/pg.js';
+
+const NAME = 'print-image-key-secret';
+
+export async function sharedPrintSecret(pg: Pg): Promise<Buffer> {
+  await pg.query('insert into installation (name, value) values ($1, $2) on conflict (name) do nothing', [NAME, crypto.randomBytes(32)]);
+  const r = await pg.query<{ value: Buffer }>('select value from installation where name = $1', [NAME]);
+  const v = r.rows[0]?.value;
+  if (!v || v.length !== 32) throw new Error(`installation row ${NAME} does not hold a 32-byte secret`);
+  return Buffer.from(v);
+}
