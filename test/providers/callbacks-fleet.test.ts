@@ -188,9 +188,8 @@ t.test('server level, shared mode: the node that accepted an enhance job dies mi
   const a = await startTestServer({ storage: 'shared', manualClock: clock, env });
   let aClosed = false;
   t.teardown(async () => { if (!aClosed) await a.close().catch(() => undefined); });
-  // a fleet shares one installation key (data sealed on one node is opened on another): node B gets node A's
+  // a fleet shares one sealing key: in shared mode it comes from PostgreSQL (or SEJONG_SEAL_KEY_FILE), not seal.key
   const dirB = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-nodeb-'));
-  fs.copyFileSync(path.join(a.dataDir, 'seal.key'), path.join(dirB, 'seal.key'));
   rcv.ctl.hold = 1; // the first attempt gets no answer until node A is gone
   const card = await renderCard('jumin', { seed: 5 });
   const r = await a.req('/api/v1/ekyc/enhance', { method: 'POST', body: formData({ doc_type: 'jumin', callback_url: rcv.url, callback_meta: '{"order":"F-1"}' }, { image: { data: card.image, type: 'image/png' } }) });
