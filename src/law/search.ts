@@ -4,21 +4,11 @@ import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
 import { bigrams, nameKey, stripJosa, termIds } from './normalize.js';
 import { analyseQuery } from './search/query.js';
-import { MORE_ABBREVIATIONS, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
+import { priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
+import { ABBREVIATIONS, nameScore } from './search/names.js';
+import { buildIndex } from './search/build.js';
 
-/** Well-known abbreviations (약칭) → full names. XML 법령명약칭 values found at import are added to these. */
-export const ABBREVIATIONS: Record<string, string> = {
-  개인정보법: '개인정보 보호법', 개보법: '개인정보 보호법', 근기법: '근로기준법', 주임법: '주택임대차보호법', 상임법: '상가건물 임대차보호법',
-  중처법: '중대재해 처벌 등에 관한 법률', 중대재해법: '중대재해 처벌 등에 관한 법률', 중대재해처벌법: '중대재해 처벌 등에 관한 법률',
-  국가계약법: '국가를 당사자로 하는 계약에 관한 법률', 국계법: '국가를 당사자로 하는 계약에 관한 법률', 정보통신망법: '정보통신망 이용촉진 및 정보보호 등에 관한 법률',
-  정통망법: '정보통신망 이용촉진 및 정보보호 등에 관한 법률', 전공의법: '전공의의 수련환경 개선 및 지위 향상을 위한 법률', 산림자원법: '산림자원의 조성 및 관리에 관한 법률',
-  공정거래법: '독점규제 및 공정거래에 관한 법률', 자본시장법: '자본시장과 금융투자업에 관한 법률', 신용정보법: '신용정보의 이용 및 보호에 관한 법률',
-  특가법: '특정범죄 가중처벌 등에 관한 법률', 특경법: '특정경제범죄 가중처벌 등에 관한 법률', 도교법: '도로교통법', 헌법: '대한민국헌법',
-  행절법: '행정절차법', 남녀고용평등법: '남녀고용평등과 일ㆍ가정 양립 지원에 관한 법률', 산안법: '산업안전보건법', 최저임금법: '최저임금법',
-  청탁금지법: '부정청탁 및 금품등 수수의 금지에 관한 법률', 김영란법: '부정청탁 및 금품등 수수의 금지에 관한 법률', 전자서명법: '전자서명법',
-  국토계획법: '국토의 계획 및 이용에 관한 법률', 정보공개법: '공공기관의 정보공개에 관한 법률', 가맹사업법: '가맹사업거래의 공정화에 관한 법률',
-  ...MORE_ABBREVIATIONS,
-};
+export { ABBREVIATIONS };
 
 export interface SearchFilters {
   categories?: Set<Category> | null;
@@ -117,93 +107,9 @@ export class SearchIndex {
   /** Rebuild the article-text index from the stored articles and persist it as a new generation. Returns stats. */
   async build(onProgress?: (done: number, total: number) => void): Promise<{ docs: number; terms: number; postings: number; ms: number }> {
     const t0 = performance.now();
-    const law = this.law;
-    const ids = law.catalog.map((d) => d.id);
-    const ownerL: number[] = [], seqL: number[] = [], lenL: number[] = [];
-    const terms = new Map<number, { ids: Uint32Array; tfs: Uint8Array; n: number }>();
-    const titleL: string[][] = [];
-    let N = 0, total = 0, postings = 0;
-    const buf: number[] = [];
-    for (let o = 0; o < ids.length; o++) {
-      // yield now and then: lmdb-js renews its read transaction between turns (one huge synchronous scan fails with MDB_TXN_FULL)
-      if (o % 200 === 0) await new Promise((r) => setImmediate(r));
-      const id = ids[o]!;
-      const doc = law.byId.get(id)!;
-      const nameTerms = termIds(doc.name);
-      let s = 0;
-      const titles: string[] = [];
-      titleL.push(titles);
-      for (const { value: a } of law.arts.getRange({ start: [id, 0], end: [id, Number.MAX_SAFE_INTEGER] })) {
-        const sq = s++;
-        titles.push(a.deleted ? '' : a.title.replace(/\n/g, ' '));
-        if (a.deleted) continue;
-        buf.length = 0;
-        // the article title is the strongest text evidence: its terms count three times
-        termIds(a.title, buf); termIds(a.title, buf); termIds(a.title, buf);
-        termIds(a.content, buf);
-        for (const t of nameTerms) buf.push(t); // a law's name counts in each of its articles ("민법 불법행위")
-        const n = buf.length;
-        if (!n) continue;
-        const arr = Int32Array.from(buf).sort();
-        const docId = N++;
-        ownerL.push(o); seqL.push(sq); lenL.push(Math.min(65535, n));
-        total += n;
-        let i = 0;
-        while (i < arr.length) {
-          const t = arr[i]!;
-          let j = i + 1;
-          while (j < arr.length && arr[j] === t) j++;
-          let p = terms.get(t);
-          if (!p) { p = { ids: new Uint32Array(4), tfs: new Uint8Array(4), n: 0 }; terms.set(t, p); }
-          if (p.n === p.ids.length) {
-            const ni = new Uint32Array(p.n * 2); ni.set(p.ids); p.ids = ni;
-            const nt = new Uint8Array(p.n * 2); nt.set(p.tfs); p.tfs = nt;
-          }
-          p.ids[p.n] = docId; p.tfs[p.n] = Math.min(255, j - i); p.n++;
-          postings++;
-          i = j;
-        }
-      }
-      if (onProgress && o % 200 === 0) onProgress(o, ids.length);
-    }
-    const tBuild = performance.now();
-    const gen = (law.indexGen() || 0) + 1;
-    const toBuf = (a: Uint32Array | Uint16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-    let batch: Array<[number, Buffer]> = [];
-    let batchBytes = 0;
-    const flush = async () => {
-      const b = batch;
-      batch = [];
-      batchBytes = 0;
-      await law.transaction(() => { for (const [t, buf] of b) law.idx.put([gen, t], buf); });
-    };
-    for (const [t, p] of terms) {
-      const b = Buffer.allocUnsafe(p.n * 5);
-      Buffer.from(p.ids.buffer, 0, p.n * 4).copy(b, 0);
-      Buffer.from(p.tfs.buffer, 0, p.n).copy(b, p.n * 4);
-      batch.push([t, b]);
-      batchBytes += b.length + 32;
-      if (batchBytes > 32 * 1024 * 1024) await flush();
-    }
-    await flush();
-    await law.transaction(() => {
-      law.idx.put([gen, 'owner'], toBuf(Uint32Array.from(ownerL)));
-      law.idx.put([gen, 'seq'], toBuf(Uint32Array.from(seqL)));
-      law.idx.put([gen, 'len'], toBuf(Uint16Array.from(lenL)));
-      titleL.forEach((ts, o) => law.idx.put([gen, `t${o}`], Buffer.from(ts.join('\n'))));
-      law.idx.put([gen, 'meta'], Buffer.from(JSON.stringify({ N, avgdl: N ? total / N : 1, ids })));
-      law.setIndexGen(gen);
-    });
-    const tWrite = performance.now();
-    // drop older generations
-    const old: Array<[number, number] | [number, string]> = [];
-    for (const k of law.idx.getKeys({ start: [0], end: [gen] })) old.push(k as [number, number]);
-    for (let i = 0; i < old.length; i += 50000) {
-      const part = old.slice(i, i + 50000);
-      await law.transaction(() => { for (const k of part) law.idx.remove(k); });
-    }
+    const { gen, stats } = await buildIndex(this.law, onProgress);
     this.open(gen);
-    return { docs: N, terms: terms.size, postings, ms: Math.round(performance.now() - t0) };
+    return { ...stats, ms: Math.round(performance.now() - t0) };
   }
 
   private posting(t: number): Posting | null {
@@ -317,6 +223,7 @@ export class SearchIndex {
       for (const i of this.ministryKeys.get(qk) ?? []) if (counts[i] === 0) { counts[i] = 1; cand.push(i); }
       const needCommon = Math.max(2, Math.ceil(qb.size * 0.6));
       const qk2 = qk.slice(0, 2);
+      const nq = { query, qk, qkj, qb, fullKey, named: aq.named.length > 0 };
       for (const ci of cand) {
         const { d, nk, nb, mk } = this.names[ci]!;
         const common = qk.length < 2 ? 0 : counts[ci]!;
@@ -324,22 +231,7 @@ export class SearchIndex {
         // a name sharing few of the query's bigrams can only match as an abbreviation (same first two characters)
         if (qk.length >= 2 && common < needCommon && common < qb.size && !nk.startsWith(qk2) && nk !== fullKey && nk !== qkj && !mk.includes(qk)) continue;
         if (!allow(d)) continue;
-        let s = 0;
-        let match: Hit['match'] = 'name';
-        if (nk === qk || nk === qkj) { s = 100; if (aq.named.length && nameKey(query) !== nk && !nameKey(query).startsWith(nk)) match = 'abbreviation'; }
-        else if (fullKey && nk === fullKey) { s = 95; match = 'abbreviation'; }
-        else if (fullKey && nk.startsWith(fullKey)) { s = 70 + 10 * (fullKey.length / nk.length); match = 'abbreviation'; }
-        else if (nk.startsWith(qk)) s = 70 + 10 * (qk.length / nk.length);
-        // the query starts with the whole name ("도로교통법 음주운전"): that statute, searched for the rest
-        else if (nk.length >= 2 && (qk.startsWith(nk) || qkj.startsWith(nk))) s = 75 + 10 * (nk.length / qk.length);
-        else if (qk.length >= 3 && isAbbrev(qk, nk)) { s = 60 + 10 * (qk.length / nk.length); match = 'abbreviation'; }
-        // the query inside the name: a whole word of the name (or a long run) counts; syllables inside
-        // other words (사기 in 사기업, 기사기) are a weak fragment
-        else if (nk.includes(qk)) s = wordIn(d.name, qk) || qk.length >= 5 ? 40 + 10 * (qk.length / nk.length) : 12;
-        else if (qb.size >= 2) {
-          const dice = (2 * common) / (qb.size + nb.size);
-          if (common >= 2 && common / qb.size >= 0.6) s = 40 * dice + 10 * (common / qb.size);
-        }
+        let { s, match } = nameScore({ name: d.name, nk, nb, common }, nq);
         if (!s && mk.includes(qk)) { s = 30; match = 'ministry'; }
         if (s) {
           if (d.repealed) s *= 0.5;
@@ -479,25 +371,4 @@ export class SearchIndex {
     }
     return Object.assign(out, { total: out.length + extra });
   }
-}
-
-/** key is one whole word of the name (spaces, middle dots), possibly with a particle or 법/죄/령 after it. */
-function wordIn(name: string, key: string): boolean {
-  for (const w of name.split(/[\sㆍ·,()]+/)) {
-    const k = nameKey(w);
-    if (k === key || (k.startsWith(key) && /^(의|에|과|와|을|를|등|법|죄|령|및|에관한|법률|규칙|시행령|시행규칙)$/.test(k.slice(key.length)))) return true;
-  }
-  return false;
-}
-
-/** q is an abbreviation of name: same first two chars, same last char, all chars in order. */
-function isAbbrev(q: string, name: string): boolean {
-  if (q[0] !== name[0] || q[1] !== name[1] || q[q.length - 1] !== name[name.length - 1]) return false;
-  let j = 2;
-  for (let i = 2; i < q.length; i++) {
-    j = name.indexOf(q[i]!, j);
-    if (j < 0) return false;
-    j++;
-  }
-  return true;
 }
