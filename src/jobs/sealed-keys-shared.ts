@@ -5,12 +5,12 @@
 // run; the database then guards the key too). docs/privacy.md and docs/scale-out.md.
 import crypto from 'node:crypto';
 import type { Pg } from '../shared/pg.js';
+import { installationValue } from '../shared/installation.js';
 import { keyFromFile, Sealer } from './sealed-keys.js';
 
 export async function sharedSealer(pg: Pg, keyFile: string): Promise<Sealer> {
   if (keyFile) return new Sealer(keyFromFile(keyFile));
-  await pg.query("insert into installation (name, value) values ('seal-key', $1) on conflict (name) do nothing", [crypto.randomBytes(32)]);
-  const row = (await pg.query<{ value: Buffer }>("select value from installation where name = 'seal-key'")).rows[0];
-  if (!row || row.value.length !== 32) throw new Error('the installation table holds no 32-byte seal-key');
-  return new Sealer(row.value);
+  const key = await installationValue(pg, 'seal-key', () => crypto.randomBytes(32));
+  if (key.length !== 32) throw new Error('the installation table holds no 32-byte seal-key');
+  return new Sealer(key);
 }

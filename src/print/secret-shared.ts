@@ -3,13 +3,12 @@
 // the row back, so all nodes sign and verify result URLs with the same key.
 import crypto from 'node:crypto';
 import type { Pg } from '../shared/pg.js';
+import { installationValue } from '../shared/installation.js';
 
 const NAME = 'print-image-key-secret';
 
 export async function sharedPrintSecret(pg: Pg): Promise<Buffer> {
-  await pg.query('insert into installation (name, value) values ($1, $2) on conflict (name) do nothing', [NAME, crypto.randomBytes(32)]);
-  const r = await pg.query<{ value: Buffer }>('select value from installation where name = $1', [NAME]);
-  const v = r.rows[0]?.value;
-  if (!v || v.length !== 32) throw new Error(`installation row ${NAME} does not hold a 32-byte secret`);
-  return Buffer.from(v);
+  const v = await installationValue(pg, NAME, () => crypto.randomBytes(32));
+  if (v.length !== 32) throw new Error(`installation row ${NAME} does not hold a 32-byte secret`);
+  return v;
 }

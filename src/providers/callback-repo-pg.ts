@@ -1,6 +1,7 @@
 // The completion-callback outbox in PostgreSQL (shared mode; table from migrations/0050-callbacks.ts). Any node
 // claims due rows with SELECT … FOR UPDATE SKIP LOCKED and a lease, so two nodes never attempt the same
 // callback at once, and a row claimed by a node that died is taken again once its lease has run out.
+import { installationRead, installationValue } from '../shared/installation.js';
 import type { Pg } from '../shared/pg.js';
 import { emptyCounts, type Armed, type CallbackRecord, type CallbackRepository, type CallbackState, type Outcome } from './callback-repo.js';
 
@@ -47,13 +48,11 @@ export class PgCallbackRepository implements CallbackRepository {
   // The secret sits in the installation table in clear, as the fleet's other installation secrets do: every node
   // must read it, so sealing it with a node's key would not do; access to the database is what guards it.
   async loadSecret(): Promise<string | undefined> {
-    const r = await this.pg.query<{ value: Buffer }>('select value from installation where name = $1', [SECRET]);
-    return r.rows[0] ? r.rows[0].value.toString('utf8') : undefined;
+    return (await installationRead(this.pg, SECRET))?.toString('utf8');
   }
 
   async saveSecret(secret: string): Promise<string> {
-    await this.pg.query('insert into installation (name, value) values ($1, $2) on conflict (name) do nothing', [SECRET, Buffer.from(secret, 'utf8')]);
-    return (await this.loadSecret())!;
+    return (await installationValue(this.pg, SECRET, () => Buffer.from(secret, 'utf8'))).toString('utf8');
   }
 
   async insert(rec: CallbackRecord): Promise<void> {
