@@ -1,20 +1,11 @@
 // The house's figures for docs/architecture.md: import cycles, `any` and `as` casts in src/, the longest functions.
 // Run: npx tsx test/architecture/figures.ts [src-dir]   (not a test: prints the figures)
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
-import { cycles, importGraph, SRC } from './graph.js';
+import { cycles, importGraph, SRC, walk } from './graph.js';
 
 const root = resolve(process.argv[2] ?? SRC);
-
-function walk(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) walk(p, out);
-    else if (/\.(ts|mts)$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
 
 let anys = 0;
 let casts = 0;

@@ -4,7 +4,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 export const SRC = resolve(import.meta.dirname, '../../src');
 
-function walk(dir: string, out: string[] = []): string[] {
+/** every .ts/.mts source file under dir (declaration files left out) */
+export function walk(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) walk(p, out);
