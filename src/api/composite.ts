@@ -12,7 +12,6 @@ import type { PrintResult, PrintState } from '../print/state.js';
 import { POSITIONS, defaults } from '../tasks/lib/composite-layout.js';
 import type { CompositeInput, CompositeOutput } from '../tasks/composite.js';
 import { sniffFormat } from '../tasks/lib/image-io.js';
-import sharp from 'sharp';
 
 import { URL_STORES, urlStorageType } from '../catalog/storage.js';
 
@@ -239,7 +238,7 @@ async function runPrint(ctx: Ctx<PrintBody>, st: PrintState, b: PrintBody, signa
   if (fmt !== 'jpeg' && fmt !== 'png' && fmt !== 'webp') {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Expected a JPEG/PNG/WebP image at ai_image_url but received ${fmt === 'gif' ? 'a GIF image' : 'data that is not an image'}`, { field: 'ai_image_url' });
   }
-  await checkPrintAspect(ai);
+  await checkPrintAspect(services, ai);
 
   const wantAd = b.settings?.ad?.show !== false;
   // secure the composition slot BEFORE charging: a busy pool refuses here (503 + Retry-After) with no ledger entry
@@ -353,11 +352,10 @@ export const routes: RouteDef[] = [
 /** Pictures further from square than this are refused before any charge (a 1x300 strip would make a sheet taller than JPEG allows). */
 export const PRINT_MAX_ASPECT = 6;
 
-/** The picture's header (not its pixels): an absurd aspect ratio is a 400 naming ai_image_url, with nothing charged. */
-async function checkPrintAspect(ai: Buffer): Promise<void> {
-  const meta = await sharp(ai, { limitInputPixels: false }).metadata().catch(() => undefined);
-  if (!meta?.width || !meta.height) return; // unreadable headers are refused by the composition with their own message
-  const [w, h] = (meta.orientation ?? 1) >= 5 ? [meta.height, meta.width] : [meta.width, meta.height];
+/** The picture's header (the image-info task: format, oriented size, off the event loop): an absurd aspect ratio is
+ * a 400 naming ai_image_url, with nothing charged; an unreadable header is refused the same way. */
+async function checkPrintAspect(services: Services, ai: Buffer): Promise<void> {
+  const { width: w, height: h } = await services.pool.run('image-info', { image: ai, field: 'ai_image_url', maxPixels: services.config.maxInputPixels }, { transfer: false });
   if (Math.max(w, h) / Math.min(w, h) > PRINT_MAX_ASPECT) {
     throw invalid('ai_image_url', `a picture with an aspect ratio between 1:${PRINT_MAX_ASPECT} and ${PRINT_MAX_ASPECT}:1`, `${w}x${h}`);
   }
