@@ -13,7 +13,7 @@ const DOWN_MESSAGES = [
   /the database system is (starting up|shutting down)/i,
 ];
 
-/** Which engine an error came from, when it says that engine is unreachable; undefined for any other error. */
+/** Whether an error says PostgreSQL or Redis cannot be reached (connection refused, reset, shut down, timed out). */
 export function engineDown(e: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
   const err = e as { code?: unknown; message?: unknown; name?: unknown };
