@@ -26,7 +26,6 @@ const JPEG_PNG: Array<'jpeg' | 'png'> = ['jpeg', 'png'];
 const ANY_IMAGE: Array<'jpeg' | 'png' | 'webp'> = ['jpeg', 'png', 'webp'];
 
 const ms = (t0: number) => Math.round(performance.now() - t0);
-const r4 = (x: number) => Math.round(x * 10000) / 10000;
 
 // ------------------------------------------------------------------ face compare
 const compareFields = z.object({ threshold: form.number(0, 1).optional() }).strict();
@@ -306,4 +305,3 @@ export const routes: RouteDef[] = [
 export function start(services: Services): void {
   services.ext.payment = paymentProvider(services.config);
 }
-void r4;

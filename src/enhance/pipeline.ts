@@ -22,6 +22,7 @@ export interface EnhanceInput {
 export interface EnhanceContext {
   services: Services;
   input: EnhanceInput;
+  /** performance.now() at the start: durations only (the time of day comes from services.clock) */
   startedAt: number;
   prepared?: EnhancePrepareOutput;
   tiles?: Uint8Array[];
@@ -82,7 +83,7 @@ export const ENHANCE_STEPS: Step[] = [
 ];
 
 function checkDeadline(c: EnhanceContext, step: string): void {
-  if (c.input.deadline !== undefined && Date.now() > c.input.deadline) throw new Error(`deadline passed before step ${step}`);
+  if (c.input.deadline !== undefined && c.services.clock.now() > c.input.deadline) throw new Error(`deadline passed before step ${step}`);
 }
 
 export interface EnhanceOutcome {
@@ -101,7 +102,7 @@ export interface EnhanceOutcome {
 }
 
 export async function runEnhance(services: Services, input: EnhanceInput): Promise<EnhanceOutcome> {
-  const c: EnhanceContext = { services, input, startedAt: Date.now(), timings: {} };
+  const c: EnhanceContext = { services, input, startedAt: performance.now(), timings: {} };
   for (const step of ENHANCE_STEPS) {
     checkDeadline(c, step.name);
     const t0 = performance.now();
@@ -112,7 +113,7 @@ export async function runEnhance(services: Services, input: EnhanceInput): Promi
   return {
     jpeg: f.jpeg, png: f.png, raw: f.raw, width: p.width, height: p.height,
     qualityBefore: p.qualityBefore, qualityAfter: f.qualityAfter, tilesProcessed: c.tiles!.length,
-    params: p.estimate, regions: p.regionRects, timings: c.timings, processingTimeMs: Date.now() - c.startedAt,
+    params: p.estimate, regions: p.regionRects, timings: c.timings, processingTimeMs: Math.round(performance.now() - c.startedAt),
   };
 }
 

@@ -1,6 +1,7 @@
 // `sejong law import <path>…`, `sejong law sync`, `sejong law --help`.
 import fs from 'node:fs';
 import { loadConfig, runtimeEnv } from '../config.js';
+import { systemClock } from '../clock.js';
 import { Store } from '../store/env.js';
 import { LawStore } from './store.js';
 import { Importer } from './import.js';
@@ -89,7 +90,7 @@ export async function run(args: string[]): Promise<number> {
       const law = new LawStore(store);
       law.reload();
       const { syncLaw } = await import('./sync.js');
-      const r = await syncLaw(config, law, { now: Date.now(), since, progress: (m) => process.stderr.write(`${m}\n`) });
+      const r = await syncLaw(config, law, { now: systemClock.now(), since, progress: (m) => process.stderr.write(`${m}\n`) });
       process.stdout.write(`sync ${r.since}…${r.until}: ${r.listed} listed, ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged in ${(r.ms / 1000).toFixed(1)} s\n`);
       for (const e of r.errors) process.stderr.write(`error: ${e}\n`);
       return r.errors.length ? 1 : 0;
