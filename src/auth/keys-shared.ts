@@ -8,6 +8,7 @@ import { sha256 } from '../jobs/ids.js';
 import { activeMatch, newKeyRecord, publicKey, type ApiKeyRecord, type Keys, type NewKey, type PublicKey } from './keys.js';
 
 const CHANNEL = 'sejong:keys';
+const BOOTSTRAP_LOCK = 0x5e_10_97; // pg_advisory_lock key of the admin bootstrap (migrations use 0x5e1096)
 
 export class SharedKeyStore implements Keys {
   private byId = new Map<string, ApiKeyRecord>();
@@ -97,6 +98,22 @@ export class SharedKeyStore implements Keys {
   hasAdmin(): boolean {
     for (const r of this.byId.values()) if (r.admin && !r.revokedAt) return true;
     return false;
+  }
+
+  /**
+   * fn under a PostgreSQL advisory lock (held on one connection for fn's length), after a reload: nodes starting
+   * together on a fresh database each check hasAdmin() in turn, so exactly one generates the admin key.
+   */
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const c = await this.pg.pool.connect();
+    try {
+      await c.query('select pg_advisory_lock($1)', [BOOTSTRAP_LOCK]);
+      await this.reload();
+      return await fn();
+    } finally {
+      await c.query('select pg_advisory_unlock($1)', [BOOTSTRAP_LOCK]).catch(() => undefined);
+      c.release();
+    }
   }
 
   /** Change one record under its row lock (two nodes updating one key never lose a change). */

@@ -41,6 +41,8 @@ export interface Keys {
   public(rec: ApiKeyRecord): PublicKey;
   /** shared mode: a key this node's copy does not know, looked up in the shared store (new keys of other nodes) */
   lookupMiss?(key: string): Promise<ApiKeyRecord | undefined>;
+  /** shared mode: fn runs alone fleet-wide, with this node's copy fresh (the admin bootstrap of nodes starting together) */
+  exclusive?<T>(fn: () => Promise<T>): Promise<T>;
   /** stop following changes (shared mode) */
   close?(): void;
 }
