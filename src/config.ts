@@ -1,6 +1,7 @@
 // Every setting of sejong: its environment variable, default, validation and meaning.
 // Nothing else in src/ reads process.env. The README's settings table is checked against SETTINGS by a test.
 import os from 'node:os';
+import net from 'node:net';
 import path from 'node:path';
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -65,6 +66,13 @@ const dsn = (...schemes: string[]): Parser<string> => (raw, name) => {
   return raw;
 };
 const list: Parser<string[]> = (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean);
+// addresses or CIDRs (domain/client-address.ts builds the list from them)
+const proxies: Parser<string[]> = (raw, name) => list(raw, name).map((e) => {
+  const [a = '', len] = e.split('/');
+  const v = net.isIP(a);
+  if (!v || (len !== undefined && (!/^\d+$/.test(len) || Number(len) > (v === 6 ? 128 : 32)))) fail(name, `expected an IP address or CIDR, got "${e}"`);
+  return e;
+});
 const oneOf = (...values: string[]): Parser<string> => (raw, name) => {
   if (!values.includes(raw)) fail(name, `expected one of ${values.join(', ')}, got "${raw}"`);
   return raw;
@@ -97,6 +105,7 @@ export const SETTINGS = {
   sweepSeconds: s('SEJONG_SWEEP_SECONDS', '60', int(1, 86400), 'Interval of the TTL sweeper that deletes expired result blobs.'),
   tombstoneDays: s('SEJONG_TOMBSTONE_DAYS', '7', int(1, 3650), 'Days an expired job is remembered so that it answers 410 IMAGE_EXPIRED instead of 404.'),
   logRetentionDays: s('SEJONG_LOG_RETENTION_DAYS', '7', int(1, 365), 'Days request logs are kept for GET /api/v1/logs.'),
+  trustedProxies: s('SEJONG_TRUSTED_PROXIES', '', proxies, 'Comma-separated addresses or CIDRs of balancers/proxies (e.g. 127.0.0.1,10.0.0.0/8): from these peers the client address is the right-most untrusted one in X-Forwarded-For; empty = X-Forwarded-For ignored.'),
   fetchAllow: s('SEJONG_FETCH_ALLOW', '', list, 'Comma-separated hosts, addresses or CIDRs, each optionally with :port ([IPv6]:port), the safe fetcher may reach although private/loopback (e.g. 127.0.0.1:8080,10.0.0.0/8,[::1]:9000); never the service\'s own port.'),
   fetchTimeoutMs: s('SEJONG_FETCH_TIMEOUT_MS', '10000', int(100, 600000), 'Timeout of one outbound fetch of an image URL.'),
   fetchMaxMb: s('SEJONG_FETCH_MAX_MB', '10', num(0.01, 200), 'Largest body the safe fetcher downloads.'),

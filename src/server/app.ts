@@ -11,6 +11,8 @@ import { parseJson, parseMultipart } from './body.js';
 import { parseWith } from './validate.js';
 import { readBody, statusLine, writeOut, type OutMessage } from './http.js';
 import { authenticate } from './auth.js';
+import type { BlockList } from 'node:net';
+import { clientAddress, trustedProxies } from '../domain/client-address.js';
 
 interface ReqState {
   aborted: boolean;
@@ -62,6 +64,7 @@ export class HttpServer {
   private drainWaiters: Array<() => void> = [];
   private readonly streams = new Set<StreamHandle>();
   readonly budget: BodyBudget;
+  private readonly proxies: BlockList | undefined; // SEJONG_TRUSTED_PROXIES
   port = 0;
 
   get isDraining(): boolean {
@@ -70,6 +73,7 @@ export class HttpServer {
 
   constructor(private readonly services: Services, readonly routes: RouteDef[]) {
     this.app = uws.App();
+    this.proxies = trustedProxies(services.config.trustedProxies);
     this.budget = new BodyBudget(Math.round(services.config.bodyBudgetMb * 1048576));
     const byPath = new Map<string, RouteDef[]>();
     for (const r of routes) {
@@ -161,7 +165,7 @@ export class HttpServer {
     const rawQuery = new URLSearchParams(req.getQuery() ?? '');
     const { params, error: decodeError } = decodeParams(names, names.map((_, i) => req.getParameter(i) ?? ''));
     const paramError = decodeError ?? checkParams(params, route);
-    const ip = Buffer.from(res.getRemoteAddressAsText()).toString();
+    const ip = clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for'], this.proxies);
     const { services } = this;
     const outHeaders: Record<string, string> = { 'x-request-id': requestId };
     let child: Logger | undefined;

@@ -93,6 +93,8 @@ defaults
     timeout check 2s
     # a request refused by a dead node's closed port goes to another node
     retries 2
+    # the client's address for the nodes' per-address limits (SEJONG_TRUSTED_PROXIES names this balancer)
+    option forwardfor
     option redispatch 1
 
 frontend sejong
@@ -229,6 +231,8 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
     SEJONG_RATE_LIMIT_PER_MINUTE: '1000000',
     SEJONG_RATE_LIMIT_PER_DAY: '100000000',
     SEJONG_METRICS: 'off',
+    // HAProxy on loopback adds X-Forwarded-For: the nodes count each client, not the balancer
+    SEJONG_TRUSTED_PROXIES: '127.0.0.1',
     SEJONG_TOKEN_RATE_PER_MINUTE: '1000000',
     ...sharedEnv,
     ...opts.env,
