@@ -146,6 +146,59 @@ for (const mode of MODES) {
     const p2 = (await ps.queryImpressions({ limit: 3, cursor: p1.next_cursor }));
     t.same(p2.items.map((i) => i.job_id), ['q4']);
   });
+
+  t.test(`${mode}: two stores on one storage (two nodes) charging 300 prints at once never overdraw; duplicates charged once`, async (t) => {
+    const { ps, advs, now, another } = await setup(mode, t, { units: [3, 2], points: [100, 60] });
+    const ps2 = await another('n2');
+    const jobs = Array.from({ length: 200 }, (_, i) => `k${i}`);
+    for (let i = 0; i < 200; i += 2) jobs.push(`k${i}`); // half of them again, on the other node
+    const out = await Promise.all(jobs.map((job, i) => (i % 2 ? ps2 : ps).selectAndCharge({ job_id: job, album_id: 'alb', at: now + i, want_ad: true })));
+    const charged = new Map<string, number>();
+    for (const [i, o] of out.entries()) if (o.kind === 'new' && o.impression.advertiser_id) charged.set(jobs[i]!, (charged.get(jobs[i]!) ?? 0) + 1);
+    t.same([...charged].filter(([, n]) => n > 1), [], 'no job_id charged twice');
+    t.equal(out.filter((o) => o.kind === 'new').length, 200, 'one new print per job_id');
+    t.equal(charged.size, 33 + 30, '33 prints of 3 points and 30 of 2 points: both advertisers drained to what is left');
+    for (const [i, a] of advs.entries()) {
+      const rec = (await ps2.advertiser(a.id))!;
+      const sum = await ps.ledgerSum(a.id);
+      const charges = (await ps.ledgerOf(a.id)).filter((e) => e.kind === 'charge');
+      t.equal(rec.balance, [1, 0][i], 'drained, never below zero');
+      t.equal(sum.sum, rec.balance, 'ledger sum = balance');
+      t.equal(rec.balance, [100, 60][i]! - charges.reduce((n, e) => n - e.delta, 0), 'balance = start - charges');
+      t.equal(new Set(charges.map((e) => e.job_id)).size, charges.length, 'one charge entry per job_id');
+    }
+    const last = (await ps.impression('k199'))!;
+    t.equal(last.status, 'composing');
+  });
+}
+
+if (MODES.includes('shared')) {
+  t.test('shared: a dead node\'s composing print is refunded once, by one node, after its lease; a repeat takes the lease over', async (t) => {
+    const { ps, another } = await open('shared', t, 1000);
+    const ps2 = await another('n2');
+    const ps3 = await another('n3');
+    const now = Date.UTC(2026, 10, 22, 1, 0, 0);
+    const a = await ps.createAdvertiser({ name: 'a', unit_points: 4, initial_points: 40 }, now);
+    const app = await ps.createApplication({ advertiser_id: a.id, title: 't', album_ids: [] }, { bytes: Buffer.from([1]), format: 'png', width: 10, height: 5 }, now);
+    if (typeof app === 'string') throw new Error(app);
+    await ps.decide(app.id, 1, 'approved', undefined, now);
+    await ps.createAlbum({ id: 'alb', name: 'alb', ad_mode: 'fixed', fixed_application_id: app.id }, now);
+    for (const job of ['dead', 'taken']) t.equal((await ps.selectAndCharge({ job_id: job, album_id: 'alb', at: now, want_ad: true })).kind, 'new');
+    // n1 "dies"; the client sends 'taken' again to n2 before the lease ends: n2 finishes it
+    t.equal((await ps2.selectAndCharge({ job_id: 'taken', album_id: 'alb', at: now + 900, want_ad: true })).kind, 'replay');
+    t.equal(await ps2.recoverInterrupted(now + 500), 0, 'nothing before the lease ends');
+    const n = await Promise.all([ps2.recoverInterrupted(now + 1500), ps3.recoverInterrupted(now + 1500), ps2.recoverInterrupted(now + 1500)]);
+    t.equal(n.reduce((x, y) => x + y, 0), 1, 'the dead print refunded exactly once across three recoveries at once');
+    t.equal((await ps3.impression('dead'))!.status, 'refunded');
+    t.equal((await ps3.impression('taken'))!.status, 'composing', 'the repeated print is n2\'s now (lease renewed)');
+    t.equal((await ps.advertiser(a.id))!.balance, 36);
+    t.same((await ps.ledgerOf(a.id)).map((e) => [e.kind, e.delta]), [['top_up', 40], ['charge', -4], ['charge', -4], ['refund', 4]]);
+    t.equal((await ps3.markPrinted('taken', { width: 1, height: 1, format: 'jpeg', bytes: 1, expires_at: now, request_hash: 'h', applied: {} }))?.status, 'printed');
+    t.equal(await ps3.recoverInterrupted(now + 10_000), 0, 'printed is never refunded');
+    // a retry of the refunded job_id prints (and charges) anew
+    t.equal((await ps3.selectAndCharge({ job_id: 'dead', album_id: 'alb', at: now + 2000, want_ad: true })).kind, 'new');
+    t.equal((await ps.ledgerSum(a.id)).sum, 32);
+  });
 }
 
 t.test('CSV cells: quoting and formula defusing', async (t) => {
