@@ -1,5 +1,6 @@
-// The LMDB databases of the print/advertising store (opened once per PrintStore) and the id scheme. The store is
-// split by concern into a class chain: PrintDbs -> AdvertiserLedger (./store-ledger.ts) -> PrintCatalog
+// The LMDB databases of the print/advertising store (opened once per PrintStore) and the id scheme. The LMDB
+// implementation of the print store's interface (./repo.ts; the PostgreSQL one is ./store-pg.ts) is split by
+// concern into a class chain: PrintDbs -> AdvertiserLedger (./store-ledger.ts) -> PrintCatalog
 // (./store-catalog.ts: albums, ad applications and creatives) -> PrintStore (./store.ts: selection and charge,
 // impressions). Import PrintStore from ./store.ts.
 import crypto from 'node:crypto';

@@ -1,6 +1,5 @@
 // Albums, ad applications and their versioned creatives (LMDB). The record rules are in ./records.ts.
 import { AdvertiserLedger } from './store-ledger.js';
-import { approvedVersion } from './select.js';
 import { bestCreative, decideVersion, newAlbum, newApplication, patchAlbum, pushVersion } from './records.js';
 import type { AlbumInput, AlbumPatch, CreativeInput } from './repo.js';
 import type { Album, Application, CreativeVersion } from './types.js';
@@ -97,11 +96,6 @@ export class PrintCatalog extends AdvertiserLedger {
 
   async creative(appId: string, version: number): Promise<Buffer | undefined> {
     return this.creatives.get(`${appId}/${version}`);
-  }
-
-  /** The latest approved version of an application, if any. */
-  static approved(app: Application): CreativeVersion | undefined {
-    return approvedVersion(app);
   }
 
   /** The creative an advertiser runs in an album (./records.ts bestCreative). */
