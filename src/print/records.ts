@@ -1,10 +1,19 @@
 // The print store's record rules, used by both stores (LMDB ./store*.ts, PostgreSQL ./store-pg*.ts) so the two
 // cannot drift: new records, album patches, creative versions and decisions, ledger entries, top-up limits, what a
 // repeat of a job_id is, and how a failed print is settled. Pure functions over the records of ./types.ts.
-import { newId } from './store-base.js';
+import crypto from 'node:crypto';
 import { approvedVersion } from './select.js';
 import type { AlbumInput, AlbumPatch, CreativeInput, SelectOutcome, SelectRequest } from './repo.js';
 import type { Advertiser, Album, Application, CreativeVersion, Impression, LedgerEntry, LedgerKind } from './types.js';
+
+const ALPHA = '0123456789abcdefghijklmnopqrstuvwxyz';
+/** Time-ordered id: prefix + base36 ms timestamp (9 chars) + 6 random chars. */
+export function newId(prefix: string, now: number): string {
+  const r = crypto.randomBytes(6);
+  let s = '';
+  for (let i = 0; i < 6; i++) s += ALPHA[r[i]! % 36];
+  return `${prefix}${now.toString(36).padStart(9, '0')}${s}`;
+}
 
 export function newAlbum(a: AlbumInput, now: number): Album {
   return {
