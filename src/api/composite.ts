@@ -117,7 +117,8 @@ export function printStore(services: Services): PrintRepo {
 
 // ------------------------------------------------------------------ helpers
 
-export const iso = (t: number | undefined): string | null => (t === undefined ? null : new Date(t).toISOString());
+import { iso } from '../clock.js';
+export { iso };
 
 function imageKey(st: PrintState, jobId: string): string {
   return crypto.createHmac('sha256', st.secret).update(`print-image|${jobId}`).digest('base64url').slice(0, 32);

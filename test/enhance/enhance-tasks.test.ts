@@ -142,3 +142,15 @@ t.test('a corrupt image is a 400-class task error naming the field', async (t) =
   const broken = card.image.subarray(0, 200);
   await t.rejects(enhancePrepare({ image: new Uint8Array(broken), regions: [] }), { code: 'INVALID_REQUEST', field: 'image', message: /truncated/ });
 });
+
+t.test('enhance-prepare refuses a card over ENHANCE_MAX_PIXELS up front (issue 12: a 143 KB all-zero 7000x7000 PNG)', async (t) => {
+  const png = await sharp({ create: { width: 7000, height: 7000, channels: 3, background: '#000000' } }).png({ compressionLevel: 9 }).toBuffer();
+  t.ok(png.length < 300_000, `a small file (${png.length} bytes)`);
+  const err = await enhancePrepare({ image: png, regions: [], field: 'image', maxPixels: 50_000_000 }).catch((e: unknown) => e);
+  t.match(err, { code: 'INVALID_REQUEST', field: 'image' });
+  t.match((err as Error).message, /7000x7000 = 49\.0 megapixels; enhancement accepts at most 16 megapixels/);
+  // at the limit it is accepted: 4000x4000 plans its tiles
+  const ok = await sharp({ create: { width: 4000, height: 4000, channels: 3, background: '#808080' } }).png().toBuffer();
+  const p = await enhancePrepare({ image: ok, regions: [], field: 'image', maxPixels: 50_000_000 });
+  t.same([p.width, p.height], [4000, 4000]);
+});
