@@ -2,16 +2,22 @@
 // blur the privacy regions in a working copy (so no enhancement step ever sees them), estimate the global filter
 // parameters on that copy, and cut the tiles (with halo) of the plan.
 import { checkImage, checkAspect, decodeChecked, CARD_MAX_ASPECT, type DecodeOptions } from './lib/image-io.js';
-import { badInput } from './lib/task-error.js';
 import { estimateParams, FILTER_REACH, type Estimate } from './lib/enhance-filters.js';
 import { blurRegion, cutRect } from './lib/enhance-pixels.js';
 import { planTiles, regionRect, type PrivacyRegion, type Rect, type TileOptions, type TilePlan } from './lib/tiling.js';
 import quality, { type QualityResult } from './quality.js';
 
-/** Largest card image enhanced (pixels; 4000x4000). The work grows with the pixels (320-px tiles, ~50 ms each:
- * a 7000x7000 image is 625 tiles, about 30 s of worker CPU), so a larger image is refused up front with 400 naming
- * the field instead of holding workers; an ID card needs far fewer pixels to be read. */
+/** Largest working size of an enhanced card (pixels; 4000x4000). The work grows with the pixels (320-px tiles,
+ * ~50 ms each: a 7000x7000 image would be 625 tiles, about 30 s of worker CPU), so a larger image is scaled down to
+ * this many pixels (aspect kept) before enhancement: an ID card needs far fewer pixels to be read, and a 50-megapixel
+ * phone photo of a card is still served instead of refused. The answer's width/height are the scaled ones. */
 export const ENHANCE_MAX_PIXELS = 16_000_000;
+
+/** Longest side that keeps a w x h image within ENHANCE_MAX_PIXELS (undefined: no scaling needed). */
+export function enhanceMaxSide(w: number, h: number): number | undefined {
+  if (w * h <= ENHANCE_MAX_PIXELS) return undefined;
+  return Math.max(1, Math.floor(Math.max(w, h) * Math.sqrt(ENHANCE_MAX_PIXELS / (w * h))));
+}
 
 export interface EnhancePrepareInput extends DecodeOptions {
   image: Uint8Array;
@@ -42,11 +48,8 @@ export interface EnhancePrepareOutput {
 export default async function enhancePrepare(input: EnhancePrepareInput): Promise<EnhancePrepareOutput> {
   const c = await checkImage(input.image, { field: input.field ?? 'image', maxPixels: input.maxPixels, types: input.types });
   checkAspect(c, CARD_MAX_ASPECT, 'an ID card image');
-  if (c.width * c.height > ENHANCE_MAX_PIXELS) {
-    throw badInput(c.field, `The image in ${c.field} is ${c.width}x${c.height} = ${(c.width * c.height / 1e6).toFixed(1)} megapixels; enhancement accepts at most ${ENHANCE_MAX_PIXELS / 1e6} megapixels (e.g. 4000x4000): send a smaller image`);
-  }
   const qualityBefore = await quality({ image: input.image, field: c.field, maxPixels: c.maxPixels });
-  const raw = await decodeChecked(c, 3);
+  const raw = await decodeChecked(c, 3, enhanceMaxSide(c.width, c.height));
   const { width, height } = raw;
   const original = raw.data instanceof Uint8Array ? new Uint8Array(raw.data.buffer.slice(raw.data.byteOffset, raw.data.byteOffset + raw.data.byteLength)) : raw.data;
   const work = original.slice();
