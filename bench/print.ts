@@ -123,7 +123,8 @@ try {
   await Promise.all(Array.from({ length: N }, (_, i) => ps.selectAndCharge({ job_id: `m-${i}`, album_id: 'm', at: now, want_ad: true })));
   const secs = (performance.now() - t0) / 1000;
   const sums = await Promise.all(advs.map((a) => ps.ledgerSum(a.id)));
-  const ok = advs.every((a, i) => sums[i]!.sum === ps.advertisers.get(a.id)!.balance);
+  const balances = await Promise.all(advs.map(async (a) => (await ps.advertiser(a.id))!.balance));
+  const ok = advs.every((_, i) => sums[i]!.sum === balances[i]);
   rows.push({ stage: `selectAndCharge x${N} (concurrent, ledger ${ok ? 'exact' : 'MISMATCH'})`, 'p50 ms': '-', 'p99 ms': '-', 'sheets/min (2 workers)': `${Math.round(N / secs)} tx/s`, 'kiosks @1 sheet/5 s': '-' });
 } finally {
   await store.close();

@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { ApiError, invalid } from '../domain/errors.js';
 import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import type { Services } from '../services.js';
-import { PrintStore } from '../print/store.js';
-import { sharedPrintSecret } from '../print/secret-shared.js';
+import { openPrintStore } from '../print/open.js';
+import type { PrintRepo } from '../print/repo.js';
 import type { Impression } from '../print/types.js';
 import type { PrintResult, PrintState } from '../print/state.js';
 import { POSITIONS, defaults } from '../tasks/lib/composite-layout.js';
@@ -91,22 +91,34 @@ function state(services: Services): PrintState {
 }
 
 export async function start(services: Services): Promise<void> {
-  const store = new PrintStore(services.store);
-  const n = await store.recoverInterrupted(services.clock.now());
-  if (n) services.log.warn({ msg: 'print: refunded prints interrupted by a stop', count: n });
-  // the signing secret is the fleet's in shared mode (every node verifies every node's result URLs)
-  const secret = services.engines.mode === 'shared' ? await sharedPrintSecret(services.engines.pg) : await store.secret();
-  services.ext.print = { store, secret, inflight: new Map() } satisfies PrintState;
+  const { config, clock, log } = services;
+  // a charged print stays composing at most this long (pool wait + task + storing) before it counts as interrupted
+  const leaseMs = config.queueWaitMs + config.taskTimeoutMs + 60_000;
+  // LMDB or PostgreSQL (src/print/open.ts); the signing secret is the fleet's in shared mode
+  const { store, secret, recoverEveryMs } = await openPrintStore(services.engines, { leaseMs });
+  const recover = async () => {
+    const n = await store.recoverInterrupted(clock.now());
+    if (n) log.warn({ msg: 'print: refunded prints interrupted by a stop', count: n });
+  };
+  await recover();
+  const timer = recoverEveryMs ? setInterval(() => void recover().catch((e: Error) => log.warn({ msg: 'print: recovery failed', err: e.message })), recoverEveryMs) : undefined;
+  timer?.unref();
+  services.ext.print = { store, secret, inflight: new Map(), timer } satisfies PrintState;
 }
 
-/** The PrintStore of a running server (tests, bench). */
-export function printStore(services: Services): PrintStore {
+export async function stop(services: Services): Promise<void> {
+  clearInterval(services.ext.print?.timer);
+}
+
+/** The print store of a running server (tests, bench). */
+export function printStore(services: Services): PrintRepo {
   return state(services).store;
 }
 
 // ------------------------------------------------------------------ helpers
 
-export const iso = (t: number | undefined): string | null => (t === undefined ? null : new Date(t).toISOString());
+import { iso } from '../clock.js';
+export { iso };
 
 function imageKey(st: PrintState, jobId: string): string {
   return crypto.createHmac('sha256', st.secret).update(`print-image|${jobId}`).digest('base64url').slice(0, 32);

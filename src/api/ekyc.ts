@@ -8,20 +8,16 @@ import { form } from '../server/validate.js';
 import { randomSuffix } from '../jobs/ids.js';
 import type { Services } from '../services.js';
 import type { VerificationRecord } from '../store/verifications.js';
-import { DEFAULT_FACE_THRESHOLD } from '../vision/calibration.js';
+import { FACE_MATCH_THRESHOLD, LIVENESS_THRESHOLD, faceMatchPassed, livenessPassed, verifyDecision } from '../ekyc/policy.js';
 import { LAYOUTS, type DocType } from '../vision/layouts.js';
 import {
   BANKS, ProviderError, identityKind, maskAccount, maskIdentity, paymentProvider, type PaymentProvider,
 } from '../providers/payment/index.js';
 import type { FaceCompareOutput } from '../tasks/face-compare.js';
-import type { LivenessOutput } from '../tasks/liveness.js';
 import type { EkycOcrOutput } from '../tasks/ekyc-ocr.js';
 import type { VerifyOcrOutput, IdCardType } from '../tasks/ekyc-verify-ocr.js';
 
 const MB = 1024 * 1024;
-export const LIVENESS_DEFAULT_THRESHOLD = 0.5;
-/** verify: minimum OCR confidence (mean of name and birth date) for the OCR part to pass */
-export const VERIFY_OCR_MIN_CONFIDENCE = 0.6;
 const JPEG_PNG: Array<'jpeg' | 'png'> = ['jpeg', 'png'];
 const ANY_IMAGE: Array<'jpeg' | 'png' | 'webp'> = ['jpeg', 'png', 'webp'];
 
@@ -32,16 +28,15 @@ const compareFields = z.object({ threshold: form.number(0, 1).optional() }).stri
 
 async function faceCompare(ctx: Ctx<z.infer<typeof compareFields>>) {
   const t0 = performance.now();
-  const threshold = ctx.body.threshold ?? DEFAULT_FACE_THRESHOLD;
+  const threshold = ctx.body.threshold ?? FACE_MATCH_THRESHOLD;
   const r = await ctx.services.pool.run('face-compare', {
     image1: ctx.files.image1!.data, image2: ctx.files.image2!.data, maxPixels: ctx.services.config.maxInputPixels,
   });
   const notes = manyFaces(r, ['image1', 'image2']);
-  const both = r.face1.detected && r.face2.detected;
   return {
     similarity: r.similarity,
     threshold,
-    passed: both && r.similarity >= threshold,
+    passed: faceMatchPassed(r, threshold),
     face1_detected: r.face1.detected,
     face2_detected: r.face2.detected,
     processing_time_ms: ms(t0),
@@ -67,8 +62,8 @@ async function livenessCheck(ctx: Ctx) {
   const r = await ctx.services.pool.run('liveness', { image: ctx.files.image!.data, maxPixels: ctx.services.config.maxInputPixels });
   return {
     score: r.score,
-    threshold: LIVENESS_DEFAULT_THRESHOLD,
-    passed: r.faceDetected && r.score >= LIVENESS_DEFAULT_THRESHOLD,
+    threshold: LIVENESS_THRESHOLD,
+    passed: livenessPassed(r),
     face_detected: r.faceDetected,
     processing_time_ms: ms(t0),
     face_count: r.faceCount,
@@ -117,26 +112,15 @@ async function verify(ctx: Ctx<z.infer<typeof verifyFields>>) {
   const { services } = ctx;
   const b = ctx.body;
   const maxPixels = services.config.maxInputPixels;
-  const selfie = ctx.files.selfie_image!.data;
-  // the three parts in parallel in the pool; the selfie is used twice, so it is copied, not transferred
-  const [ocrR, faceR, liveR] = await Promise.all([
+  // the OCR and the faces in parallel in the pool; the selfie is decoded and face-detected once, for both the
+  // match and the liveness check (ekyc-verify-faces); the pass/fail rules are ekyc/policy.ts
+  const [ocrR, faces] = await Promise.all([
     services.pool.run('ekyc-verify-ocr', { image: ctx.files.masked_id_image!.data, idCardType: b.id_card_type, maxPixels, field: 'masked_id_image' }),
-    services.pool.run('face-compare', { image1: ctx.files.face_image!.data, image2: Buffer.from(selfie), maxPixels, fields: ['face_image', 'selfie_image'] }),
-    services.pool.run('liveness', { image: Buffer.from(selfie), maxPixels, field: 'selfie_image' }),
+    services.pool.run('ekyc-verify-faces', { idFace: ctx.files.face_image!.data, selfie: ctx.files.selfie_image!.data, maxPixels, fields: ['face_image', 'selfie_image'] }),
   ]);
-  const faceThreshold = DEFAULT_FACE_THRESHOLD;
-  const facePassed = faceR.face1.detected && faceR.face2.detected && faceR.similarity >= faceThreshold;
-  const livePassed = liveR.faceDetected && liveR.score >= LIVENESS_DEFAULT_THRESHOLD;
-  const ocrPassed = !!ocrR.name && !!ocrR.birth_date && ocrR.confidence >= VERIFY_OCR_MIN_CONFIDENCE && ocrR.mrzValid !== false;
-  const reasons: string[] = [];
-  if (!ocrR.name || !ocrR.birth_date) reasons.push('The name or birth date could not be read from the ID image.');
-  else if (ocrR.mrzValid === false) reasons.push('The passport machine-readable zone failed its check digits.');
-  else if (ocrR.confidence < VERIFY_OCR_MIN_CONFIDENCE) reasons.push(`The ID text was read with low confidence (${ocrR.confidence} < ${VERIFY_OCR_MIN_CONFIDENCE}).`);
-  if (!faceR.face1.detected) reasons.push('No face was found in the ID face image.');
-  if (!faceR.face2.detected) reasons.push('No face was found in the selfie.');
-  if (faceR.face1.detected && faceR.face2.detected && !facePassed) reasons.push(`The selfie does not match the ID photo (similarity ${faceR.similarity} < ${faceThreshold}).`);
-  if (liveR.faceDetected && !livePassed) reasons.push(`The selfie did not pass the liveness check (score ${liveR.score} < ${LIVENESS_DEFAULT_THRESHOLD}): it may be a photo of a print or a screen.`);
-  const overall = ocrPassed && facePassed && livePassed;
+  const { compare: faceR, liveness: liveR } = faces;
+  const faceThreshold = FACE_MATCH_THRESHOLD;
+  const { ocrPassed, facePassed, livePassed, overall, reasons } = verifyDecision(ocrR, faceR, liveR);
   const now = services.clock.now();
   const d = new Date(now);
   const id = `ekyc_verify_${d.getUTCFullYear()}${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCDate()).padStart(2, '0')}_${randomSuffix()}`;
@@ -150,7 +134,7 @@ async function verify(ctx: Ctx<z.infer<typeof verifyFields>>) {
     failureReasons: reasons,
     ocr: { nameMasked: maskName(ocrR.name), birthYear: ocrR.birth_date.slice(0, 4), idNumberMasked: maskIdentity(ocrR.idNumber) || (ocrR.idNumber ? '*'.repeat(ocrR.idNumber.length) : ''), confidence: ocrR.confidence, ...(ocrR.mrzValid !== undefined ? { mrzValid: ocrR.mrzValid } : {}) },
     faceMatch: { similarity: faceR.similarity, threshold: faceThreshold, passed: facePassed, idFaceDetected: faceR.face1.detected, selfieFaceDetected: faceR.face2.detected },
-    liveness: { score: liveR.score, threshold: LIVENESS_DEFAULT_THRESHOLD, passed: livePassed, faceDetected: liveR.faceDetected },
+    liveness: { score: liveR.score, threshold: LIVENESS_THRESHOLD, passed: livePassed, faceDetected: liveR.faceDetected },
     processingTimeMs,
   };
   await services.verifications.put(record);
@@ -162,7 +146,7 @@ async function verify(ctx: Ctx<z.infer<typeof verifyFields>>) {
     results: {
       ocr: { name: ocrR.name, birth_date: ocrR.birth_date, confidence: ocrR.confidence, suggestions: ocrR.suggestions, passed: ocrPassed },
       face_match: { similarity: faceR.similarity, threshold: faceThreshold, passed: facePassed, face1_detected: faceR.face1.detected, face2_detected: faceR.face2.detected },
-      liveness: { score: liveR.score, threshold: LIVENESS_DEFAULT_THRESHOLD, passed: livePassed, face_detected: liveR.faceDetected },
+      liveness: { score: liveR.score, threshold: LIVENESS_THRESHOLD, passed: livePassed, face_detected: liveR.faceDetected },
     },
     overall_passed: overall,
     failure_reasons: reasons,

@@ -5,7 +5,8 @@ import { ApiError, invalid } from '../domain/errors.js';
 import { form } from '../server/validate.js';
 import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import type { Services } from '../services.js';
-import { PrintStore } from '../print/store.js';
+import type { PrintRepo } from '../print/repo.js';
+import { approvedVersion } from '../print/select.js';
 import { AD_MODES, type Application, type Impression } from '../print/types.js';
 import type { ProbeOutput } from '../tasks/composite.js';
 import { creativeUrl, iso, printState as state, settingsSchema } from './composite.js';
@@ -63,7 +64,7 @@ const csvQuery = impressionQuery.omit({ limit: true, cursor: true });
 
 // ------------------------------------------------------------------ admin views
 
-async function advertiserView(store: PrintStore, id: string): Promise<Record<string, unknown> | undefined> {
+async function advertiserView(store: PrintRepo, id: string): Promise<Record<string, unknown> | undefined> {
   const a = await store.advertiser(id);
   if (!a) return undefined;
   const l = await store.ledgerSum(id);
@@ -117,7 +118,7 @@ async function probeCreative(ctx: Ctx): Promise<ProbeOutput> {
 }
 
 function applicationView(services: Services, a: Application): Record<string, unknown> {
-  const approved = PrintStore.approved(a);
+  const approved = approvedVersion(a);
   return {
     ...a,
     created_at: iso(a.created_at),

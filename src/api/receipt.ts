@@ -12,7 +12,7 @@ import { defineRunner, type JobInput } from '../jobs/runners.js';
 const MB = 1024 * 1024;
 // unknown query parameters (cache-busters) are ignored on this GET result route; key is still checked
 const imageQuery = z.object({ key: z.string().min(1).max(200).optional() });
-const iso = (t?: number) => (t === undefined ? null : new Date(t).toISOString());
+import { iso } from '../clock.js';
 
 /** The work of a receipt_ job (any node): the pixels of the image checked at acceptance. */
 export const receiptRunner = defineRunner<JobInput<Record<string, never>, 'image'>, Services>('receipt', async (input, { services }) => {

@@ -1,5 +1,5 @@
 // The print module's state of one running server (services.ext.print), filled by api/composite.ts start().
-import type { PrintStore } from './store.js';
+import type { PrintRepo } from './repo.js';
 
 export interface PrintResult {
   body: Record<string, unknown>;
@@ -8,8 +8,10 @@ export interface PrintResult {
 }
 
 export interface PrintState {
-  store: PrintStore;
+  store: PrintRepo;
   secret: Buffer;
   /** job_id → the print in progress in this process (a concurrent repeat waits for it) */
   inflight: Map<string, Promise<PrintResult>>;
+  /** shared mode: the periodic recovery of prints whose lease ran out */
+  timer?: NodeJS.Timeout;
 }

@@ -1,5 +1,6 @@
-// The LMDB databases of the print/advertising store (opened once per PrintStore) and the id scheme. The store is
-// split by concern into a class chain: PrintDbs -> AdvertiserLedger (./store-ledger.ts) -> PrintCatalog
+// The LMDB databases of the print/advertising store (opened once per PrintStore) and the id scheme. The LMDB
+// implementation of the print store's interface (./repo.ts; the PostgreSQL one is ./store-pg.ts) is split by
+// concern into a class chain: PrintDbs -> AdvertiserLedger (./store-ledger.ts) -> PrintCatalog
 // (./store-catalog.ts: albums, ad applications and creatives) -> PrintStore (./store.ts: selection and charge,
 // impressions). Import PrintStore from ./store.ts.
 import crypto from 'node:crypto';
@@ -7,14 +8,7 @@ import type { Database } from 'lmdb';
 import type { Store } from '../store/env.js';
 import type { Advertiser, Album, Application, Impression, LedgerEntry } from './types.js';
 
-const ALPHA = '0123456789abcdefghijklmnopqrstuvwxyz';
-/** Time-ordered id: prefix + base36 ms timestamp (9 chars) + 6 random chars. */
-export function newId(prefix: string, now: number): string {
-  const r = crypto.randomBytes(6);
-  let s = '';
-  for (let i = 0; i < 6; i++) s += ALPHA[r[i]! % 36];
-  return `${prefix}${now.toString(36).padStart(9, '0')}${s}`;
-}
+export { newId } from './records.js';
 
 export type IdxKey = Array<string | number>;
 

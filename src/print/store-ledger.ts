@@ -1,13 +1,15 @@
 // Advertisers and their exact points ledger: every balance change is one ledger entry written with the new balance
 // in the same transaction (writeEntry), so balance == sum(ledger deltas) at every commit.
-import { PrintDbs, newId } from './store-base.js';
+import { PrintDbs } from './store-base.js';
+import { byCreation, ledgerEntry, newAdvertiser, patchAdvertiser, topUpKind } from './records.js';
+import type { TopUpResult } from './repo.js';
 import type { Advertiser, LedgerEntry, LedgerKind } from './types.js';
 
 export class AdvertiserLedger extends PrintDbs {
   // ---------------------------------------------------------------- advertisers and ledger
 
   async createAdvertiser(a: { name: string; unit_points: number; active?: boolean; initial_points?: number; reason?: string }, now: number): Promise<Advertiser> {
-    const adv: Advertiser = { id: newId('adv_', now), name: a.name, unit_points: a.unit_points, balance: 0, active: a.active ?? true, ledger_seq: 0, created_at: now, updated_at: now };
+    const adv = newAdvertiser(a, now);
     await this.store.transaction(() => {
       this.advertisers.put(adv.id, adv);
       if (a.initial_points) this.writeEntry(adv, 'top_up', a.initial_points, a.reason ?? 'initial points', now, {});
@@ -20,12 +22,8 @@ export class AdvertiserLedger extends PrintDbs {
     await this.store.transaction(() => {
       const a = this.advertisers.get(id);
       if (!a) return;
-      if (patch.name !== undefined) a.name = patch.name;
-      if (patch.unit_points !== undefined) a.unit_points = patch.unit_points;
-      if (patch.active !== undefined) a.active = patch.active;
-      a.updated_at = now;
-      this.advertisers.put(id, a);
-      out = a;
+      out = patchAdvertiser(a, patch, now);
+      this.advertisers.put(id, out);
     });
     return out;
   }
@@ -36,31 +34,29 @@ export class AdvertiserLedger extends PrintDbs {
   }
 
   protected listAdvertisersSync(): Advertiser[] {
-    return [...this.advertisers.getRange()].map((e) => e.value).sort((x, y) => x.created_at - y.created_at || (x.id < y.id ? -1 : 1));
+    return [...this.advertisers.getRange()].map((e) => e.value).sort(byCreation);
   }
 
   /** Inside a transaction: write one ledger entry and the new balance. */
   protected writeEntry(adv: Advertiser, kind: LedgerKind, delta: number, reason: string, at: number, ref: { job_id?: string; album_id?: string }): LedgerEntry {
-    adv.balance += delta;
-    adv.ledger_seq += 1;
-    adv.updated_at = at;
-    const e: LedgerEntry = { advertiser_id: adv.id, seq: adv.ledger_seq, at, kind, delta, balance_after: adv.balance, reason, ...ref };
+    const e = ledgerEntry(adv, kind, delta, reason, at, ref);
     this.ledger.put([adv.id, adv.ledger_seq], e);
     this.advertisers.put(adv.id, adv);
     return e;
   }
 
   /** Add (or, with a negative amount, remove) points with a reason. A balance never goes below zero. */
-  async topUp(id: string, points: number, reason: string, now: number): Promise<{ advertiser: Advertiser; entry: LedgerEntry } | 'not_found' | 'negative'> {
-    let out: { advertiser: Advertiser; entry: LedgerEntry } | 'not_found' | 'negative' = 'not_found';
+  async topUp(id: string, points: number, reason: string, now: number): Promise<TopUpResult> {
+    let out: TopUpResult = 'not_found';
     await this.store.transaction(() => {
       const a = this.advertisers.get(id);
       if (!a) return;
-      if (a.balance + points < 0) {
-        out = 'negative';
+      const kind = topUpKind(a, points);
+      if (kind === 'negative') {
+        out = kind;
         return;
       }
-      const entry = this.writeEntry(a, points > 0 ? 'top_up' : 'adjustment', points, reason, now, {});
+      const entry = this.writeEntry(a, kind, points, reason, now, {});
       out = { advertiser: a, entry };
     });
     return out;

@@ -14,35 +14,14 @@ import { PrintCatalog } from './store-catalog.js';
 import type { IdxKey } from './store-base.js';
 import type { Impression } from './types.js';
 import { impressionOf, selectAd, type SelectView } from './select.js';
+import { chargeReason, decodeCursor, encodeCursor, refundReason, repeatOf, settlement } from './records.js';
+import type { ImpressionQuery, PrintRepo, SelectOutcome, SelectRequest } from './repo.js';
 
 export { newId } from './store-base.js';
 
-export type SelectOutcome =
-  | { kind: 'album_not_found' }
-  | { kind: 'conflict'; existing: Impression }
-  | { kind: 'replay'; impression: Impression }
-  | { kind: 'new'; impression: Impression };
+export type { SelectOutcome, SelectRequest, ImpressionQuery } from './repo.js';
 
-export interface SelectRequest {
-  job_id: string;
-  album_id: string;
-  at: number;
-  key_id?: string;
-  /** false when the request turned the ad off (settings.ad.show false) */
-  want_ad: boolean;
-}
-
-export interface ImpressionQuery {
-  album_id?: string;
-  advertiser_id?: string;
-  /** ms epoch, inclusive */
-  from?: number;
-  /** ms epoch, exclusive */
-  to?: number;
-  limit: number;
-  cursor?: string;
-}
-export class PrintStore extends PrintCatalog {
+export class PrintStore extends PrintCatalog implements PrintRepo {
   // ---------------------------------------------------------------- selection and charge (one transaction)
 
   /**
@@ -59,11 +38,8 @@ export class PrintStore extends PrintCatalog {
 
   private selectAndChargeSync(req: SelectRequest): SelectOutcome {
     const prev = this.impressions.get(req.job_id);
-    if (prev && (prev.status === 'composing' || prev.status === 'printed')) {
-      // the same job_id from another album, or from another API key, is not a repeat of this print
-      if (prev.album_id !== req.album_id || prev.key_id !== req.key_id) return { kind: 'conflict', existing: prev };
-      return { kind: 'replay', impression: prev };
-    }
+    const repeat = repeatOf(prev, req);
+    if (repeat) return repeat;
     const album = this.albums.get(req.album_id);
     if (!album) return { kind: 'album_not_found' };
     const view: SelectView = {
@@ -77,7 +53,7 @@ export class PrintStore extends PrintCatalog {
     let balanceAfter: number | undefined;
     if (sel.chosen) {
       const { adv } = sel.chosen;
-      this.writeEntry(adv, 'charge', -adv.unit_points, `print ${req.job_id}`, req.at, { job_id: req.job_id, album_id: album.id });
+      this.writeEntry(adv, 'charge', -adv.unit_points, chargeReason(req.job_id), req.at, { job_id: req.job_id, album_id: album.id });
       balanceAfter = adv.balance;
       if (album.ad_mode === 'selected') this.cursors.put(album.id, adv.id);
     }
@@ -107,11 +83,10 @@ export class PrintStore extends PrintCatalog {
     await this.store.transaction(() => {
       const imp = this.impressions.get(jobId);
       if (!imp || imp.status !== 'composing') return;
-      if (imp.advertiser_id && imp.unit_points > 0) {
-        const adv = this.advertisers.get(imp.advertiser_id);
-        if (adv) this.writeEntry(adv, 'refund', imp.unit_points, `refund print ${jobId}: ${reason}`.slice(0, 300), now, { job_id: jobId, album_id: imp.album_id });
-        imp.status = 'refunded';
-      } else imp.status = 'failed';
+      const s = settlement(imp);
+      const adv = s.points ? this.advertisers.get(imp.advertiser_id!) : undefined;
+      if (adv) this.writeEntry(adv, 'refund', s.points, refundReason(jobId, reason), now, { job_id: jobId, album_id: imp.album_id });
+      imp.status = s.status;
       this.impressions.put(jobId, imp);
       this.composing.remove(jobId);
       out = imp;
@@ -165,12 +140,10 @@ export class PrintStore extends PrintCatalog {
     }
     let start: IdxKey = [...prefix, from];
     let exclusive = false;
-    if (q.cursor) {
-      const [t, id] = Buffer.from(q.cursor, 'base64url').toString().split('|');
-      if (t && id && /^\d+$/.test(t)) {
-        start = [...prefix, Number(t), id];
-        exclusive = true;
-      }
+    const after = decodeCursor(q.cursor);
+    if (after) {
+      start = [...prefix, after.at, after.job_id];
+      exclusive = true;
     }
     const items: Impression[] = [];
     let next: string | undefined;
@@ -182,8 +155,7 @@ export class PrintStore extends PrintCatalog {
       if (q.album_id && imp.album_id !== q.album_id) continue;
       if (q.advertiser_id && imp.advertiser_id !== q.advertiser_id) continue;
       if (items.length === q.limit) {
-        const last = items[items.length - 1]!;
-        next = Buffer.from(`${last.at}|${last.job_id}`).toString('base64url');
+        next = encodeCursor(items[items.length - 1]!);
         break;
       }
       items.push(imp);

@@ -1,16 +1,12 @@
-// Request bodies: JSON and multipart parsing, magic-byte sniffing of file parts, per-part size rules.
+// Request bodies: JSON and multipart parsing, magic-byte sniffing of file parts (tasks/lib/sniff.ts), per-part size rules.
 import uws from '@trufflesuite/uws-js-unofficial';
 import { ApiError } from '../domain/errors.js';
 import type { ZodType } from 'zod';
 import type { BodySpec, UploadedFile } from './types.js';
+import { sniffFormat } from '../tasks/lib/sniff.js';
 
-export function sniff(b: Buffer): UploadedFile['format'] {
-  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
-  if (b.length >= 8 && b.readUInt32BE(0) === 0x89504e47 && b.readUInt32BE(4) === 0x0d0a1a0a) return 'png';
-  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'webp';
-  if (b.length >= 6 && /^GIF8[79]a$/.test(b.toString('latin1', 0, 6))) return 'gif';
-  return 'unknown';
-}
+/** The format of a file part by its magic bytes (the one sniffer, tasks/lib/sniff.ts). */
+export const sniff = (b: Buffer): UploadedFile['format'] => sniffFormat(b);
 
 export function parseJson(raw: Buffer, contentType: string): unknown {
   if (raw.length === 0) throw new ApiError('INVALID_REQUEST', 'A JSON body is required');

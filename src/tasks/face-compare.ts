@@ -1,6 +1,6 @@
 // Task: compare the largest face of two images. Raw cosine of 512-d embeddings + the calibrated similarity.
 import { loadRgb } from './face-detect.js';
-import { detectFaces, embedFace, cosine, FACE_MODELS } from '../vision/index.js';
+import { detectFaces, embedFace, cosine, FACE_MODELS, type Face, type RgbImage } from '../vision/index.js';
 import { calibrate } from '../vision/calibration.js';
 
 export interface FaceCompareInput {
@@ -28,19 +28,21 @@ export interface FaceCompareOutput {
   model: typeof FACE_MODELS;
 }
 
-async function side(bytes: Uint8Array, field: string, maxPixels?: number): Promise<{ side: FaceSide; emb: Float32Array | null }> {
-  const { img, scale } = await loadRgb(bytes, field, maxPixels);
-  const faces = await detectFaces(img);
+/** The largest face of a decoded image (boxes in input pixels) and its embedding. */
+export async function faceSide(img: RgbImage, scale: number, faces: Face[]): Promise<{ side: FaceSide; emb: Float32Array | null }> {
   if (!faces.length) return { side: { detected: false, count: 0, box: null }, emb: null };
   const f = faces[0]!;
   const emb = await embedFace(img, f);
   return { side: { detected: true, count: faces.length, box: f.box.map((v) => Math.round(v / scale)) as FaceSide['box'] }, emb };
 }
 
-export default async function faceCompare(input: FaceCompareInput): Promise<FaceCompareOutput> {
-  const [n1, n2] = input.fields ?? ['image1', 'image2'];
-  const a = await side(input.image1, n1, input.maxPixels);
-  const b = await side(input.image2, n2, input.maxPixels);
+async function side(bytes: Uint8Array, field: string, maxPixels?: number): Promise<{ side: FaceSide; emb: Float32Array | null }> {
+  const { img, scale } = await loadRgb(bytes, field, maxPixels);
+  return faceSide(img, scale, await detectFaces(img));
+}
+
+/** The output from two sides (similarity calibrated, both rounded to 4 places). */
+export function compareSides(a: { side: FaceSide; emb: Float32Array | null }, b: { side: FaceSide; emb: Float32Array | null }): FaceCompareOutput {
   const cos = a.emb && b.emb ? cosine(a.emb, b.emb) : null;
   return {
     face1: a.side,
@@ -49,4 +51,11 @@ export default async function faceCompare(input: FaceCompareInput): Promise<Face
     similarity: cos === null ? 0 : Math.round(calibrate(cos) * 10000) / 10000,
     model: FACE_MODELS,
   };
+}
+
+export default async function faceCompare(input: FaceCompareInput): Promise<FaceCompareOutput> {
+  const [n1, n2] = input.fields ?? ['image1', 'image2'];
+  const a = await side(input.image1, n1, input.maxPixels);
+  const b = await side(input.image2, n2, input.maxPixels);
+  return compareSides(a, b);
 }

@@ -9,6 +9,7 @@ export const TASKS = {
   'composite-probe': () => import('./composite-probe.js'),
   contour: () => import('./contour.js'),
   'ekyc-ocr': () => import('./ekyc-ocr.js'),
+  'ekyc-verify-faces': () => import('./ekyc-verify-faces.js'),
   'ekyc-verify-ocr': () => import('./ekyc-verify-ocr.js'),
   'enhance-doctype': () => import('./enhance-doctype.js'),
   'enhance-finish': () => import('./enhance-finish.js'),

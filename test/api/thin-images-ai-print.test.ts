@@ -49,7 +49,7 @@ async function settled(t: Test, label: string, path: string, accessKey: string, 
   for (let i = 0; i < 1200; i++) {
     st = await (await s.req(path, { key: null, headers: { authorization: `Bearer ${accessKey}` } })).json();
     if (st.status !== 'processing') break;
-    await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, Math.min(250, 25 + 10 * i)));
   }
   t.comment(`${label}: job ${JSON.stringify(st).slice(0, 300)}`);
   t.ok(['completed', 'failed'].includes(st.status), `${label}: ended (${st.status})`);

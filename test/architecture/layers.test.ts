@@ -12,7 +12,7 @@ const RANK: Record<string, number> = {
   server: 4,
   api: 3, services: 2.5,
   jobs: 2, pool: 2, providers: 2, law: 2, enhance: 2, print: 2, catalog: 2, auth: 2, usage: 2, studio: 2,
-  vision: 2, tasks: 2, store: 2, console: 2, shared: 2,
+  vision: 2, tasks: 2, store: 2, console: 2, shared: 2, ekyc: 2,
   domain: 1, config: 1, clock: 1,
 };
 // extra rules inside the middle layer: pure areas and one-way pairs

@@ -142,3 +142,20 @@ t.test('a corrupt image is a 400-class task error naming the field', async (t) =
   const broken = card.image.subarray(0, 200);
   await t.rejects(enhancePrepare({ image: new Uint8Array(broken), regions: [] }), { code: 'INVALID_REQUEST', field: 'image', message: /truncated/ });
 });
+
+t.test('enhance-prepare scales a card over ENHANCE_MAX_PIXELS down before the work (issue 12: a 143 KB all-zero 7000x7000 PNG)', async (t) => {
+  const png = await sharp({ create: { width: 7000, height: 7000, channels: 3, background: '#000000' } }).png({ compressionLevel: 9 }).toBuffer();
+  t.ok(png.length < 300_000, `a small file (${png.length} bytes)`);
+  const big = await enhancePrepare({ image: png, regions: [], field: 'image', maxPixels: 50_000_000 });
+  t.same([big.width, big.height], [4000, 4000], '7000x7000 works at 4000x4000 (16 megapixels)');
+  t.equal(big.plan.tiles.length, 196, '196 tiles (14 x 14), not 625');
+  const wide = await sharp({ create: { width: 8000, height: 5000, channels: 3, background: '#808080' } }).png().toBuffer();
+  const w = await enhancePrepare({ image: wide, regions: [{ field: 'photo', x: 0.5, y: 0.5, w: 0.25, h: 0.25 }], field: 'image', maxPixels: 50_000_000 });
+  t.same([w.width, w.height], [5059, 3162], 'aspect kept within one pixel');
+  t.ok(w.width * w.height <= 16_000_000, 'within the working size');
+  t.same(w.regionRects[0], { field: 'photo', x: 2529, y: 1581, w: 1266, h: 791 }, 'privacy regions are fractions: they follow the scaled image');
+  // at the limit nothing changes
+  const ok = await sharp({ create: { width: 4000, height: 4000, channels: 3, background: '#808080' } }).png().toBuffer();
+  const p = await enhancePrepare({ image: ok, regions: [], field: 'image', maxPixels: 50_000_000 });
+  t.same([p.width, p.height], [4000, 4000]);
+});

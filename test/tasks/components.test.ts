@@ -14,3 +14,16 @@ t.test('8-connected components, with and without a cap', async (t) => {
   forEachComponent(m, w, h, (px) => capped.push(px.length), { cap: 10 });
   t.same(capped.sort((a, b) => a - b), [4, 11], 'a capped component is reported once (cap + 1 pixels), never split into specks');
 });
+
+t.test('4-connected: diagonal neighbours are separate components', async (t) => {
+  // 3x3 diagonal: 8-connected one component of 3, 4-connected three of 1
+  const mask = Uint8Array.from([1, 0, 0, 0, 1, 0, 0, 0, 1]);
+  const sizes = (connectivity?: 4 | 8): number[] => {
+    const out: number[] = [];
+    forEachComponent(mask, 3, 3, (p) => out.push(p.length), connectivity ? { connectivity } : {});
+    return out;
+  };
+  t.same(sizes(), [3]);
+  t.same(sizes(8), [3]);
+  t.same(sizes(4), [1, 1, 1]);
+});

@@ -24,6 +24,7 @@ t.test('receipt: deskew error, crop to the paper, 1-bit 300-dpi output', async (
     for (let y = Math.floor(info.height * 0.8); y < info.height; y++) for (let x = Math.floor(info.width * 0.6); x < info.width; x++) { brN++; if (data[y * info.width + x]! < 128) brBlack++; }
     t.ok(brBlack / brN < 0.05, `shaded corner is clean (${(brBlack / brN * 100).toFixed(1)}% black)`);
     t.equal(r.threshold.method, 'sauvola');
+    t.same(Object.keys(r.timings_ms), ['check', 'decode', 'findPaper', 'skew', 'deskewCrop', 'resize', 'flatten', 'threshold', 'despeckle', 'encode'], 'one timing per pipeline step, in order');
   }
 });
 

@@ -9,12 +9,13 @@ import { calibrate, DEFAULT_FACE_THRESHOLD } from '../../src/vision/calibration.
 import { livenessCheck, LIVENESS_THRESHOLD } from '../../src/vision/liveness.js';
 import { cardWithPhoto, scorePairs, rates, type Embedded } from '../helpers/face-sets.js';
 import { simulatePrint, simulateReplay } from '../helpers/spoof-sim.js';
-import { shared } from '../helpers/shared.js';
+import { needsShared, shared } from '../helpers/shared.js';
 
 const FACES = shared('faces');
+const FACES_NEEDED = needsShared('faces');
 const rd = (p: string) => fs.readFileSync(path.join(FACES, p));
 
-t.test('ID-card photo ↔ photo pairs on ../shared/faces/people at the default threshold', async (t) => {
+t.test('ID-card photo ↔ photo pairs on ../shared/faces/people at the default threshold', FACES_NEEDED, async (t) => {
   const items: Embedded[] = [];
   let seed = 1, cardMissed = 0;
   for (const person of fs.readdirSync(path.join(FACES, 'people')).sort()) {
@@ -39,7 +40,7 @@ t.test('ID-card photo ↔ photo pairs on ../shared/faces/people at the default t
   t.ok(card.fnmr <= CARD_FNMR_FLOOR, `card genuine pairs refused: ${card.fnm}/${s.cardGenuine.length}`);
 });
 
-t.test('liveness: simulated print and screen-replay attacks of the shared portraits are refused', async (t) => {
+t.test('liveness: simulated print and screen-replay attacks of the shared portraits are refused', FACES_NEEDED, async (t) => {
   const reals = ['liveness/real.jpg', 'public-domain/astronaut.png', 'public-domain/grace_hopper_512x512.jpg'];
   let seed = 1;
   const attacks: string[] = [];

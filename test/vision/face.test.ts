@@ -5,19 +5,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { decodeRgb, detectFaces, embedFace, cosine, alignFace, livenessScore, sessionCount, ARCFACE_TEMPLATE } from '../../src/vision/index.js';
 import { calibrate, cosineFor, DEFAULT_FACE_THRESHOLD, COSINE_AT_DEFAULT } from '../../src/vision/calibration.js';
-import { shared } from '../helpers/shared.js';
+import { needsShared, shared } from '../helpers/shared.js';
 
 const FACES = shared('faces');
+const FACES_NEEDED = needsShared('faces');
 const load = (p: string) => decodeRgb(fs.readFileSync(path.join(FACES, p)));
 
-t.test('no face on the cat and the cup (UltraFace alone fires on the cat)', async (t) => {
+t.test('no face on the cat and the cup (UltraFace alone fires on the cat)', FACES_NEEDED, async (t) => {
   const cat = await load('public-domain/chelsea.png');
   t.ok((await detectFaces(cat, { unconfirmed: true })).length >= 1, 'the first detector alone does fire on the cat');
   t.equal((await detectFaces(cat)).length, 0, 'chelsea.png: no face after confirmation');
   t.equal((await detectFaces(await load('public-domain/coffee.png'))).length, 0, 'coffee.png: no face');
 });
 
-t.test('portraits and group photos', async (t) => {
+t.test('portraits and group photos', FACES_NEEDED, async (t) => {
   for (const [f, n] of [['public-domain/astronaut.png', 1], ['public-domain/grace_hopper_512x512.jpg', 1], ['liveness/real.jpg', 1], ['groups/bbt3.jpg', 5], ['groups/bbt4.jpg', 6]] as const) {
     const img = await load(f);
     const faces = await detectFaces(img);
@@ -40,7 +41,7 @@ t.test('portraits and group photos', async (t) => {
   t.ok(x1 > 120 && x2 < 400 && y1 > 30 && y2 < 400, `Grace Hopper's face box is where her face is: ${f!.box.map(Math.round)}`);
 });
 
-t.test('alignment puts the eyes on the ArcFace template', async (t) => {
+t.test('alignment puts the eyes on the ArcFace template', FACES_NEEDED, async (t) => {
   const img = await load('public-domain/astronaut.png');
   const [f] = await detectFaces(img);
   const a = alignFace(img, f!.keypoints5);
@@ -54,7 +55,7 @@ t.test('alignment puts the eyes on the ArcFace template', async (t) => {
   t.ok(Math.max(...err) < 12, `eyes within 12 px of the template after alignment (${err.map((e) => e.toFixed(1))})`);
 });
 
-t.test('genuine and impostor pairs on people/ (8 × 5): rates at the default threshold', async (t) => {
+t.test('genuine and impostor pairs on people/ (8 × 5): rates at the default threshold', FACES_NEEDED, async (t) => {
   const embs: Array<{ p: string; e: Float32Array }> = [];
   for (const p of fs.readdirSync(path.join(FACES, 'people')).sort()) {
     for (const f of fs.readdirSync(path.join(FACES, 'people', p)).sort()) {
@@ -87,7 +88,7 @@ t.test('calibration map', async (t) => {
   t.ok(calibrate(0.1) < calibrate(0.2) && calibrate(0.7) < calibrate(0.8), 'monotone');
 });
 
-t.test('liveness: the three samples (far too few to claim accuracy)', async (t) => {
+t.test('liveness: the three samples (far too few to claim accuracy)', FACES_NEEDED, async (t) => {
   const score = async (f: string) => {
     const img = await load(f);
     const [face] = await detectFaces(img);
@@ -98,7 +99,7 @@ t.test('liveness: the three samples (far too few to claim accuracy)', async (t) 
   t.ok((await score('liveness/replay_attack.jpg')) < 0.1, 'screen replay');
 });
 
-t.test('sessions are created once per thread and reused', async (t) => {
+t.test('sessions are created once per thread and reused', FACES_NEEDED, async (t) => {
   const before = sessionCount();
   const img = await load('public-domain/astronaut.png');
   const [f] = await detectFaces(img);
@@ -108,7 +109,7 @@ t.test('sessions are created once per thread and reused', async (t) => {
   t.ok(before >= 4 && before <= 7);
 });
 
-t.test('a face filling the frame is found whole (mirror-padded retry), reflections are not faces', async (t) => {
+t.test('a face filling the frame is found whole (mirror-padded retry), reflections are not faces', FACES_NEEDED, async (t) => {
   const img = await load('people/leonard/leonard5.png');
   const tight = await detectFaces(img, { noPadRetry: true });
   const faces = await detectFaces(img);
@@ -119,7 +120,7 @@ t.test('a face filling the frame is found whole (mirror-padded retry), reflectio
   t.equal((await detectFaces(await load('people/leonard/leonard3.png'))).length, 1, 'no face from the mirrored border');
 });
 
-t.test('face-detect task: checked decode, shrink for detection, coordinates in original pixels', async (t) => {
+t.test('face-detect task: checked decode, shrink for detection, coordinates in original pixels', FACES_NEEDED, async (t) => {
   const { default: faceDetect } = await import('../../src/tasks/face-detect.js');
   const sharp = (await import('sharp')).default;
   const big = await sharp(fs.readFileSync(path.join(FACES, 'public-domain/grace_hopper_512x512.jpg'))).resize(2048, 2048).jpeg().toBuffer();

@@ -74,7 +74,7 @@ export const prompt = z.string().max(MAX_PROMPT).refine((s) => s.trim().length >
 
 export const withStyle = (p: string, style?: string) => (style && style.trim() ? `${p}\n\nStyle: ${style.trim()}` : p);
 
-export const iso = (t?: number) => (t === undefined ? null : new Date(t).toISOString());
+export { iso } from '../../clock.js';
 
 /** error object of a failed job for status answers */
 export const jobError = (j: JobRecord) => (j.status === 'failed' ? { code: j.error?.code ?? 'INTERNAL_ERROR', message: j.error?.message ?? 'failed' } : undefined);

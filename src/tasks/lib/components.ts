@@ -1,6 +1,6 @@
-// 8-connected component labelling over a binary mask (row-major, width*height, non-zero = foreground), with an
-// explicit typed-array stack (no recursion). Shared by contour (short-edge removal), perspective (edge chains)
-// and receipt (despeckle).
+// 8- (or 4-) connected component labelling over a binary mask (row-major, width*height, non-zero = foreground),
+// with an explicit typed-array stack (no recursion). Shared by contour (short-edge removal), perspective (edge
+// chains) and receipt (despeckle; the paper region, 4-connected).
 
 export interface ComponentOptions {
   /**
@@ -10,10 +10,12 @@ export interface ComponentOptions {
    * despeckle), this keeps large components cheap.
    */
   cap?: number;
+  /** 8 (default: diagonal neighbours join) or 4 (only left, right, up, down) */
+  connectivity?: 4 | 8;
 }
 
 /**
- * Calls `onComponent` once per 8-connected component of non-zero pixels of `mask`, in row-major order of each
+ * Calls `onComponent` once per 8-connected (or 4-connected) component of non-zero pixels of `mask`, in row-major order of each
  * component's first pixel, with the component's pixel indices (y * w + x) in flood-fill order. The array is a
  * view into a reused buffer: valid only during the call (copy it with `slice()` to keep it). `mask` is not
  * modified; the callback may modify `mask` for pixels already handed to it.
@@ -29,6 +31,7 @@ export function forEachComponent(
   options: ComponentOptions = {},
 ): void {
   const cap = options.cap ?? Infinity;
+  const four = options.connectivity === 4;
   const seen = new Uint8Array(w * h);
   let stack = new Int32Array(64);
   let comp = new Int32Array(64);
@@ -54,7 +57,7 @@ export function forEachComponent(
         if (yy < 0 || yy >= h) continue;
         for (let dx = -1; dx <= 1; dx++) {
           const xx = x + dx;
-          if (xx < 0 || xx >= w) continue;
+          if (xx < 0 || xx >= w || (four && dx !== 0 && dy !== 0)) continue;
           const k = yy * w + xx;
           if (mask[k] && !seen[k]) {
             seen[k] = 1;

@@ -2,6 +2,7 @@
 // (decompression bombs), truncated/corrupt data → INVALID_REQUEST naming the field, EXIF orientation applied.
 import sharp, { type Sharp, type Metadata } from 'sharp';
 import { TaskError, badInput } from './task-error.js';
+import { sniffFormat } from './sniff.js';
 
 export type ImageFormat = 'jpeg' | 'png' | 'webp';
 export const DEFAULT_MAX_PIXELS = 50_000_000;
@@ -29,13 +30,7 @@ export function toBuffer(u8: Uint8Array | ArrayBuffer): Buffer {
   return Buffer.isBuffer(u8) ? u8 : Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
 }
 
-export function sniffFormat(b: Uint8Array): ImageFormat | 'gif' | 'unknown' {
-  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
-  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) return 'png';
-  if (b.length >= 12 && String.fromCharCode(b[0]!, b[1]!, b[2]!, b[3]!) === 'RIFF' && String.fromCharCode(b[8]!, b[9]!, b[10]!, b[11]!) === 'WEBP') return 'webp';
-  if (b.length >= 6 && String.fromCharCode(b[0]!, b[1]!, b[2]!, b[3]!) === 'GIF8') return 'gif';
-  return 'unknown';
-}
+export { sniffFormat } from './sniff.js';
 
 export interface Checked {
   buf: Buffer;
