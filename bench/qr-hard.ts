@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import jsQRmod from 'jsqr';
 import { readBarcodes } from 'zxing-wasm/reader';
-import { hardQrSet, QR_KINDS } from '../test/helpers/qr-hard.js';
+import { hardQrSet, photoQrSet, QR_KINDS, QR_PHOTO_KINDS } from '../test/helpers/qr-hard.js';
 import qrRecognize, { zxingReady, BASE_OPTIONS } from '../src/tasks/qr-recognize.js';
 import { table } from './lib/load.js';
 
@@ -14,7 +14,7 @@ const argv = process.argv;
 const arg = (name: string, def: number): number => { const i = argv.indexOf(`--${name}`); return i > 0 ? Number(argv[i + 1]) : def; };
 const PER = arg('per-kind', 20), SEED = arg('seed', 1);
 await zxingReady();
-const set = await hardQrSet(PER, SEED);
+const set: { kind: string; data: string; bytes: Buffer }[] = [...(await hardQrSet(PER, SEED)), ...(await photoQrSet(PER, SEED))];
 type Row = { n: number; zxing: number; jsqr: number; ours: number; methods: Record<string, number> };
 const per: Record<string, Row> = {};
 let tZ = 0, tO = 0, tJ = 0;
@@ -37,7 +37,7 @@ for (const s of set) {
   if (jsQR(px, info.width, info.height)?.data === s.data) row.jsqr++;
   tJ += performance.now() - t0;
 }
-const rows = [...QR_KINDS, 'all'].map((k) => {
+const rows = [...QR_KINDS, ...QR_PHOTO_KINDS, 'all'].map((k) => {
   const r = k === 'all'
     ? Object.values(per).reduce((a, b) => ({ n: a.n + b.n, zxing: a.zxing + b.zxing, jsqr: a.jsqr + b.jsqr, ours: a.ours + b.ours, methods: Object.fromEntries([...new Set([...Object.keys(a.methods), ...Object.keys(b.methods)])].map((m) => [m, (a.methods[m] ?? 0) + (b.methods[m] ?? 0)])) }))
     : per[k]!;

@@ -90,3 +90,56 @@ export async function hardQrSet(perKind: number, base = 1): Promise<HardQr[]> {
   for (const k of QR_KINDS) for (let i = 0; i < perKind; i++) out.push(await hardQr(k, base + i));
   return out;
 }
+
+// Photo-like effects on top of the kinds above (issue 18 item 4, step 1): an inverted code, a hard shadow plus a
+// glare spot, and a small code placed in a large cluttered scene. Kept separate so the floors on QR_KINDS hold.
+export const QR_PHOTO_KINDS = ['inverted', 'shadow-glare', 'in-scene'] as const;
+export type QrPhotoKind = (typeof QR_PHOTO_KINDS)[number];
+
+export async function photoQr(kind: QrPhotoKind, seed: number): Promise<{ name: string; kind: string; data: string; bytes: Buffer }> {
+  const r = prng(seed * 977 + 3);
+  const base = await hardQr(r() < 0.5 ? 'perspective' : 'blur', seed);
+  const { data: g, info } = await sharp(base.bytes).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const W = info.width, H = info.height;
+  if (kind === 'inverted') {
+    const out = await sharp(g, { raw: { width: W, height: H, channels: 1 } }).negate().jpeg({ quality: 80 }).toBuffer();
+    return { name: `${kind}-${seed}`, kind, data: base.data, bytes: out };
+  }
+  if (kind === 'shadow-glare') {
+    // a straight shadow edge across the code (half dims to 35–60 %) and a bright elliptic glare spot
+    const a = r() * Math.PI, off = (r() - 0.5) * W * 0.4, dim = 0.35 + r() * 0.25;
+    const gx = W * (0.3 + r() * 0.4), gy = H * (0.3 + r() * 0.4), gr = W * (0.05 + r() * 0.07), gain = 90 + r() * 80;
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+      const i = y * W + x;
+      let v = g[i]!;
+      if ((x - W / 2) * Math.cos(a) + (y - H / 2) * Math.sin(a) > off) v *= dim;
+      const d2 = ((x - gx) ** 2 + (y - gy) ** 2) / (gr * gr);
+      v += gain * Math.exp(-d2);
+      g[i] = clamp(v);
+    }
+    return { name: `${kind}-${seed}`, kind, data: base.data, bytes: await sharp(g, { raw: { width: W, height: H, channels: 1 } }).jpeg({ quality: 75 }).toBuffer() };
+  }
+  // in-scene: 1600×1200 clutter (random boxes and stripes), the code scaled to 0.5–1× at a random place
+  const SW = 1600, SH = 1200, scene = new Uint8Array(SW * SH);
+  for (let i = 0; i < scene.length; i++) scene[i] = 120;
+  for (let k = 0; k < 60; k++) {
+    const x0 = Math.floor(r() * SW), y0 = Math.floor(r() * SH), w = 20 + Math.floor(r() * 200), h = 20 + Math.floor(r() * 200), v = Math.floor(r() * 255);
+    const stripe = r() < 0.3 ? 2 + Math.floor(r() * 8) : 0;
+    for (let y = y0; y < Math.min(SH, y0 + h); y++) for (let x = x0; x < Math.min(SW, x0 + w); x++) {
+      scene[y * SW + x] = stripe && Math.floor(x / stripe) % 2 ? 255 - v : v;
+    }
+  }
+  const sc = 0.5 + r() * 0.5, cw = Math.max(40, Math.round(W * sc)), ch = Math.max(40, Math.round(H * sc));
+  const code = await sharp(g, { raw: { width: W, height: H, channels: 1 } }).resize(cw, ch).raw().toBuffer();
+  const px = Math.floor(r() * (SW - cw)), py = Math.floor(r() * (SH - ch));
+  for (let y = 0; y < ch; y++) for (let x = 0; x < cw; x++) scene[(py + y) * SW + px + x] = code[y * cw + x]!;
+  const bytes = await sharp(Buffer.from(scene), { raw: { width: SW, height: SH, channels: 1 } }).jpeg({ quality: 70 }).toBuffer();
+  return { name: `${kind}-${seed}`, kind, data: base.data, bytes };
+}
+
+/** n photo-like codes of each photo kind (seeds from base). */
+export async function photoQrSet(perKind: number, base = 1): Promise<{ name: string; kind: string; data: string; bytes: Buffer }[]> {
+  const out = [];
+  for (const k of QR_PHOTO_KINDS) for (let i = 0; i < perKind; i++) out.push(await photoQr(k, base + i));
+  return out;
+}
