@@ -1,4 +1,5 @@
 // The services every handler reaches through ctx.services: one instance of each per server.
+import type { LoginThrottle } from './console/throttle.js';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Clock } from './clock.js';
@@ -65,6 +66,8 @@ export interface Services {
   pool: WorkerPool;
   keys: Keys;
   limiter: Limiter;
+  /** the console's password-guess throttle (per node in memory, or fleet-wide in Redis) */
+  loginThrottle: LoginThrottle;
   fetcher: SafeFetcher;
   requestLog: RequestLog;
   spend: Spend;

@@ -5,7 +5,6 @@ import { ApiError } from '../domain/errors.js';
 import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import { consolePage, loginPage } from '../console/pages.js';
 import { CONSOLE_JS } from '../console/client.js';
-import { throttleFor } from '../console/throttle.js';
 
 const HTML = 'text/html; charset=utf-8';
 const SECURITY = { 'content-security-policy': "default-src 'self'; img-src 'self' data: blob:; style-src 'unsafe-inline'; script-src 'self' 'unsafe-inline'; frame-ancestors 'none'", 'x-frame-options': 'DENY', 'cache-control': 'no-store' };
@@ -48,17 +47,17 @@ export const routes: RouteDef[] = [
     method: 'POST', path: '/console/login', auth: 'none', tags: ['Console'], summary: 'Sign in: sets the test_auth cookie',
     body: { kind: 'json', schema: z.object({ password: z.string().min(1).max(200) }).strict() },
     maxBodyBytes: 4096,
-    handler: (ctx) => {
+    handler: async (ctx) => {
       enabled(ctx);
       const { password } = ctx.body;
-      const throttle = throttleFor(ctx.services);
+      const throttle = ctx.services.loginThrottle;
       const now = ctx.services.clock.now();
-      throttle.check(ctx.ip, now);
+      await throttle.check(ctx.ip, now);
       if (!passwordOk(ctx, password)) {
-        throttle.failed(ctx.ip, now);
+        await throttle.failed(ctx.ip, now);
         throw new ApiError('INVALID_API_KEY', 'Wrong password');
       }
-      throttle.succeeded(ctx.ip);
+      await throttle.succeeded(ctx.ip);
       return reply.make({ status: 204, body: '', headers: { 'set-cookie': `test_auth=${encodeURIComponent(password)}; Path=/console; HttpOnly; SameSite=Strict; Max-Age=28800` } });
     },
   }),
@@ -76,14 +75,14 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'GET', path: '/console', auth: 'none', tags: ['Console'], summary: 'Test console (cookie test_auth)',
-    handler: (ctx) => {
+    handler: async (ctx) => {
       enabled(ctx);
       // a wrong cookie is a password guess too: same throttle as the sign-in
       const given = cookie(ctx, 'test_auth');
-      const throttle = throttleFor(ctx.services);
+      const throttle = ctx.services.loginThrottle;
       const now = ctx.services.clock.now();
-      if (given !== undefined) throttle.check(ctx.ip, now);
-      if (given !== undefined && !passwordOk(ctx, given)) throttle.failed(ctx.ip, now);
+      if (given !== undefined) await throttle.check(ctx.ip, now);
+      if (given !== undefined && !passwordOk(ctx, given)) await throttle.failed(ctx.ip, now);
       if (!passwordOk(ctx, given)) return reply.make({ status: 302, body: '', headers: { location: '/console/login', 'cache-control': 'no-store' } });
       return reply.make({ status: 200, body: consolePage('3.6.0'), contentType: HTML, headers: SECURITY });
     },

@@ -23,6 +23,8 @@ import { KeyStore, type Keys } from '../auth/keys.js';
 import { SharedKeyStore } from '../auth/keys-shared.js';
 import { RateLimiter, type Limiter } from '../auth/rate-limit.js';
 import { RedisRateLimiter } from '../auth/rate-limit-redis.js';
+import { MemoryLoginThrottle, type LoginThrottle } from '../console/throttle.js';
+import { RedisLoginThrottle } from '../console/throttle-redis.js';
 import { SafeFetcher } from '../providers/fetch.js';
 import { RequestLog } from '../usage/request-log.js';
 import { Spend } from '../usage/spend.js';
@@ -73,13 +75,14 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const { blobs, jobRepo, verifications } = jobStorage(engines);
   const sealer = engines.mode === 'shared' ? await sharedSealer(engines.pg, config.sealKeyFile) : new Sealer(store);
   const jobs = new JobEngine({ repo: jobRepo, sealer }, blobs, clock, config.tombstoneDays * 86400_000);
-  const { keys, limiter } = await authStorage(engines);
+  const { keys, limiter, loginThrottle } = await authStorage(engines);
   const pool = new WorkerPool({ workers: config.workers, queueSize: config.queueSize, waitBudgetMs: config.queueWaitMs, taskTimeoutMs: config.taskTimeoutMs, heapMb: config.taskHeapMb, nice: config.workerNice, workerData: { maxInputPixels: config.maxInputPixels } });
   let port = config.port;
   const services: Services = {
     config, clock, log, engines, store, blobs, verifications, jobs, pool, keys,
     queue: undefined as unknown as JobQueue<Services>, // set just below (the queue runs jobs with these services)
     limiter,
+    loginThrottle,
     fetcher: new SafeFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs, maxBytes: Math.round(config.fetchMaxMb * 1048576), selfPort: () => port }),
     requestLog: new RequestLog(store, config.logRetentionDays * 86400_000),
     spend: new Spend(store),
@@ -140,9 +143,11 @@ function jobStorage(engines: Engines) {
 }
 
 /** Where API keys and rate-limit counters live: LMDB, or PostgreSQL (keys) and Redis (counters, exact fleet-wide). */
-async function authStorage(engines: Engines): Promise<{ keys: Keys; limiter: Limiter }> {
-  if (engines.mode === 'shared') return { keys: await SharedKeyStore.open(engines.pg, engines.redis), limiter: new RedisRateLimiter(engines.redis) };
-  return { keys: new KeyStore(engines.store), limiter: new RateLimiter(engines.store) };
+async function authStorage(engines: Engines): Promise<{ keys: Keys; limiter: Limiter; loginThrottle: LoginThrottle }> {
+  if (engines.mode === 'shared') {
+    return { keys: await SharedKeyStore.open(engines.pg, engines.redis), limiter: new RedisRateLimiter(engines.redis), loginThrottle: new RedisLoginThrottle(engines.redis) };
+  }
+  return { keys: new KeyStore(engines.store), limiter: new RateLimiter(engines.store), loginThrottle: new MemoryLoginThrottle() };
 }
 
 /** The one place the job queue is chosen: in-process when embedded, the shared BullMQ queue in shared mode. */
