@@ -13,8 +13,8 @@ import type { WorkerPool } from './pool/pool.js';
 import type { Keys } from './auth/keys.js';
 import type { Limiter } from './auth/rate-limit.js';
 import type { SafeFetcher } from './providers/fetch.js';
-import type { RequestLog } from './usage/request-log.js';
-import type { Spend } from './usage/spend.js';
+import type { RequestLogStore } from './usage/request-log.js';
+import type { SpendStore } from './usage/spend.js';
 import type { Metrics } from './server/metrics.js';
 import type { Readiness } from './server/readiness.js';
 import type { LawStore } from './law/store.js';
@@ -69,8 +69,8 @@ export interface Services {
   /** the console's password-guess throttle (per node in memory, or fleet-wide in Redis) */
   loginThrottle: LoginThrottle;
   fetcher: SafeFetcher;
-  requestLog: RequestLog;
-  spend: Spend;
+  requestLog: RequestLogStore;
+  spend: SpendStore;
   /** Prometheus registry (undefined when SEJONG_METRICS=off) */
   metrics?: Metrics;
   /** GET /ready's checks (set once the front end exists) */

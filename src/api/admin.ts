@@ -66,9 +66,9 @@ export const routes: RouteDef[] = [
     method: 'GET', path: '/api/v1/admin/usage/tenants', auth: 'admin', tags: ['Admin'],
     summary: 'Cost per tenant and UTC day (e-KYC enhance and pipeline jobs, tenant_id)',
     query: z.object({ from: day.optional(), to: day.optional(), tenant: z.string().max(100).optional() }).strict(),
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const q = ctx.query;
-      const rows = ctx.services.spend.tenants(q.from, q.to, q.tenant);
+      const rows = await ctx.services.spend.tenants(q.from, q.to, q.tenant);
       return { rows: rows.map((r) => ({ tenant: r.tenant, day: r.day, jobs: r.jobs, costUsd: r.cost, byFamily: r.byFamily })), totalUsd: Math.round(rows.reduce((a, r) => a + r.cost, 0) * 1e6) / 1e6 };
     },
   }),

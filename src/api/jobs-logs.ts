@@ -30,7 +30,7 @@ export const routes: RouteDef[] = [
           estimatedCost: j.estimatedCost ?? null, actualCost: j.actualCost ?? null, error: j.error ?? null,
         })),
         next_cursor: r.nextCursor,
-        spend: ctx.services.spend.forKey(ctx.principal.keyId!).map((d) => ({ day: d.day, jobs: d.jobs, cost: d.cost })),
+        spend: (await ctx.services.spend.forKey(ctx.principal.keyId!)).map((d) => ({ day: d.day, jobs: d.jobs, cost: d.cost })),
       };
     },
   }),

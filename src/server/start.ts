@@ -26,8 +26,10 @@ import { RedisRateLimiter } from '../auth/rate-limit-redis.js';
 import { MemoryLoginThrottle, type LoginThrottle } from '../console/throttle.js';
 import { RedisLoginThrottle } from '../console/throttle-redis.js';
 import { SafeFetcher } from '../providers/fetch.js';
-import { RequestLog } from '../usage/request-log.js';
-import { Spend } from '../usage/spend.js';
+import { RequestLog, type RequestLogStore } from '../usage/request-log.js';
+import { Spend, type SpendStore } from '../usage/spend.js';
+import { PgSpend } from '../usage/spend-pg.js';
+import { PgRequestLog } from '../usage/request-log-pg.js';
 import type { Services } from '../services.js';
 import type { ApiModule, RouteDef } from './types.js';
 import { HttpServer, nativeUwsLoaded } from './app.js';
@@ -84,8 +86,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     limiter,
     loginThrottle,
     fetcher: new SafeFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs, maxBytes: Math.round(config.fetchMaxMb * 1048576), selfPort: () => port }),
-    requestLog: new RequestLog(store, config.logRetentionDays * 86400_000),
-    spend: new Spend(store),
+    ...usageStorage(engines, config.logRetentionDays * 86400_000, log),
     baseUrl: () => config.publicUrl || `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
     ext: {},
   };
@@ -143,6 +144,14 @@ function jobStorage(engines: Engines) {
 }
 
 /** Where API keys and rate-limit counters live: LMDB, or PostgreSQL (keys) and Redis (counters, exact fleet-wide). */
+/** Request log and spend: this node's LMDB (embedded) or the fleet's PostgreSQL (shared). */
+function usageStorage(engines: Engines, retentionMs: number, log: { warn(o: object): void }): { requestLog: RequestLogStore; spend: SpendStore } {
+  if (engines.mode === 'shared') {
+    return { requestLog: new PgRequestLog(engines.pg, retentionMs, (e) => log.warn({ msg: 'request log not written', err: e.message })), spend: new PgSpend(engines.pg) };
+  }
+  return { requestLog: new RequestLog(engines.store, retentionMs), spend: new Spend(engines.store) };
+}
+
 async function authStorage(engines: Engines): Promise<{ keys: Keys; limiter: Limiter; loginThrottle: LoginThrottle }> {
   if (engines.mode === 'shared') {
     return { keys: await SharedKeyStore.open(engines.pg, engines.redis), limiter: new RedisRateLimiter(engines.redis), loginThrottle: new RedisLoginThrottle(engines.redis) };

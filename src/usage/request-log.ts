@@ -14,10 +14,23 @@ export interface RequestLogEntry {
   code?: string;
 }
 
+/**
+ * Where requests are logged: LMDB batches (this file, embedded) or PostgreSQL (request-log-pg.ts, shared mode: a log
+ * read on any node shows every node's requests once flushed). Both buffer add() in memory and write every 250 ms.
+ */
+export interface RequestLogStore {
+  add(keyId: string, e: RequestLogEntry): void;
+  /** write what is buffered (also at stop/drain) */
+  flush(): Promise<void>;
+  /** newest first; cursor is the opaque `next` of the previous page, three dot-separated integers */
+  list(keyId: string, limit: number, cursor?: string, since?: number): Promise<{ entries: RequestLogEntry[]; next?: string }>;
+  prune(now: number): Promise<number>;
+}
+
 /** [keyId, time of the batch's last entry, flush sequence] */
 type BatchKey = [string, number, number];
 
-export class RequestLog {
+export class RequestLog implements RequestLogStore {
   private readonly db: Database<RequestLogEntry[], BatchKey>;
   private pending = new Map<string, RequestLogEntry[]>();
   private pendingCount = 0;

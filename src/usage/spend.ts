@@ -9,9 +9,30 @@ export interface SpendRow {
   byFamily: Record<string, { jobs: number; cost: number }>;
 }
 
-const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+export const day = (t: number) => new Date(t).toISOString().slice(0, 10);
 
-export class Spend {
+export type SpendDay = { day: string } & SpendRow;
+export type TenantDay = { tenant: string; day: string } & SpendRow;
+
+/** Spend per key and tenant: LMDB (this file) or PostgreSQL (spend-pg.ts, shared mode: one book for the fleet). */
+export interface SpendStore {
+  record(opts: { keyId?: string; tenant?: string; family: string; cost: number; at: number }): Promise<void>;
+  forKey(keyId: string, from?: string, to?: string): Promise<SpendDay[]>;
+  tenants(from?: string, to?: string, tenant?: string): Promise<TenantDay[]>;
+}
+
+/** One job added to a day's row (both stores): counts, cost rounded to micro-units, per family. */
+export function addToRow(row: SpendRow | undefined, family: string, cost: number): SpendRow {
+  const r = row ?? { jobs: 0, cost: 0, byFamily: {} };
+  r.jobs += 1;
+  r.cost = Math.round((r.cost + cost) * 1e6) / 1e6;
+  const f = (r.byFamily[family] ??= { jobs: 0, cost: 0 });
+  f.jobs += 1;
+  f.cost = Math.round((f.cost + cost) * 1e6) / 1e6;
+  return r;
+}
+
+export class Spend implements SpendStore {
   private readonly byKey: Database<SpendRow, [string, string]>;
   private readonly byTenant: Database<SpendRow, [string, string]>;
   constructor(private readonly store: Store) {
@@ -21,27 +42,19 @@ export class Spend {
 
   async record(opts: { keyId?: string; tenant?: string; family: string; cost: number; at: number }): Promise<void> {
     const d = day(opts.at);
-    const add = (db: Database<SpendRow, [string, string]>, id: string) => {
-      const row = db.get([id, d]) ?? { jobs: 0, cost: 0, byFamily: {} };
-      row.jobs += 1;
-      row.cost = Math.round((row.cost + opts.cost) * 1e6) / 1e6;
-      const f = (row.byFamily[opts.family] ??= { jobs: 0, cost: 0 });
-      f.jobs += 1;
-      f.cost = Math.round((f.cost + opts.cost) * 1e6) / 1e6;
-      db.put([id, d], row);
-    };
+    const add = (db: Database<SpendRow, [string, string]>, id: string) => db.put([id, d], addToRow(db.get([id, d]), opts.family, opts.cost));
     await this.store.transaction(() => {
       if (opts.keyId) add(this.byKey, opts.keyId);
       if (opts.tenant) add(this.byTenant, opts.tenant);
     });
   }
 
-  forKey(keyId: string, from = '0000-00-00', to = '9999-99-99'): Array<{ day: string } & SpendRow> {
+  async forKey(keyId: string, from = '0000-00-00', to = '9999-99-99'): Promise<SpendDay[]> {
     return [...this.byKey.getRange({ start: [keyId, from], end: [keyId, to + '~'] })].map(({ key, value }) => ({ day: (key as [string, string])[1], ...value }));
   }
 
-  tenants(from = '0000-00-00', to = '9999-99-99', tenant?: string): Array<{ tenant: string; day: string } & SpendRow> {
-    const out: Array<{ tenant: string; day: string } & SpendRow> = [];
+  async tenants(from = '0000-00-00', to = '9999-99-99', tenant?: string): Promise<TenantDay[]> {
+    const out: TenantDay[] = [];
     for (const { key, value } of this.byTenant.getRange(tenant ? { start: [tenant, from], end: [tenant, to + '~'] } : {})) {
       const [t, d] = key as [string, string];
       if (d >= from && d <= to) out.push({ tenant: t, day: d, ...value });

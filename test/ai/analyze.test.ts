@@ -38,7 +38,7 @@ t.test('default model (family B), result text, usage, cost, spend', async (t) =>
   t.equal(body.contents[0].parts[0].inlineData.mimeType, 'image/png');
   const sent = Buffer.from(body.contents[0].parts[0].inlineData.data, 'base64');
   t.equal((await sharp(sent).metadata()).width, 320, 'the picture itself, unprocessed');
-  t.ok(server.services.spend.forKey(server.apiKeyId).some((d) => (d.byFamily.analyze?.cost ?? 0) > 0));
+  t.ok((await server.services.spend.forKey(server.apiKeyId)).some((d) => (d.byFamily.analyze?.cost ?? 0) > 0));
 });
 
 t.test('family A and C vision models', async (t) => {

@@ -71,7 +71,7 @@ t.test('upload: create, status (seconds, relative imageUrl with the access key),
     t.equal(d.outside, 0);
     t.ok(d.inside > d.area / 2, 'mark present');
   }
-  const spend = server.services.spend.forKey(server.apiKeyId);
+  const spend = (await server.services.spend.forKey(server.apiKeyId));
   t.ok(spend.some((row) => row.byFamily.caric?.cost === 0.039));
 
   clock.advance(3 * 3600_000 + 1);

@@ -49,7 +49,7 @@ t.test('family B image model: create, poll with the access key, mark, download, 
   const dl2 = await server.req(`/api/v1/text-to-image/download/${c.jobId}`);
   t.equal(dl2.status, 200, 'API key works too');
 
-  const spend = server.services.spend.forKey(server.apiKeyId);
+  const spend = (await server.services.spend.forKey(server.apiKeyId));
   t.ok(spend.some((row) => row.byFamily.txt2img && row.byFamily.txt2img.cost >= 0.067), 'cost recorded per key');
 
   // expiry: ttlHours 2 → 410 afterwards on status and download

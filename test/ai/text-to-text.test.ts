@@ -28,7 +28,7 @@ t.test('family A: defaults, answer shape, usage, cost, spend', async (t) => {
   t.equal(sent.max_tokens, 4096, 'default max_tokens');
   t.equal(sent.temperature, 0.7, 'default temperature');
   t.notOk(sent.system);
-  t.ok(server.services.spend.forKey(server.apiKeyId).some((d) => d.byFamily['text-to-text']));
+  t.ok((await server.services.spend.forKey(server.apiKeyId)).some((d) => d.byFamily['text-to-text']));
 });
 
 t.test('response_format json on each family; non-JSON answer → 502', async (t) => {

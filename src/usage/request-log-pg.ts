@@ -1,0 +1,60 @@
+// Shared mode: the request log in PostgreSQL, so GET /api/v1/logs on any node shows the requests every node served.
+// add() only buffers (no round trip on the request path); the buffer is written every 250 ms (or at 5,000 entries)
+// as one multi-row INSERT, and at stop/drain. A node killed outright loses at most its last 250 ms of log lines —
+// the log is a diagnostic record, not a ledger (spend and the print ledger are written at once). Pages are keyset
+// (time, id) descending; the cursor is `time.id.0` (three integers, the form the route checks).
+import type { Pg } from '../shared/pg.js';
+import type { RequestLogEntry, RequestLogStore } from './request-log.js';
+
+const MAX_PENDING = 5000;
+
+export class PgRequestLog implements RequestLogStore {
+  private pending: Array<[string, RequestLogEntry]> = [];
+  private timer?: NodeJS.Timeout;
+  private writing: Promise<void> = Promise.resolve();
+  constructor(private readonly pg: Pg, private readonly retentionMs: number, private readonly onError?: (e: Error) => void) {}
+
+  add(keyId: string, e: RequestLogEntry): void {
+    this.pending.push([keyId, e]);
+    if (this.pending.length >= MAX_PENDING) void this.flush().catch((err: Error) => this.onError?.(err));
+    else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush().catch((err: Error) => this.onError?.(err)), 250);
+      this.timer.unref();
+    }
+  }
+
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const rows = this.pending;
+    this.pending = [];
+    // writes stay in order (a list after a flush sees everything added before it)
+    const w = this.writing.then(() => (rows.length ? this.insert(rows) : undefined));
+    this.writing = w.catch(() => undefined);
+    await w;
+  }
+
+  private async insert(rows: Array<[string, RequestLogEntry]>): Promise<void> {
+    const keys = rows.map(([k]) => k);
+    const times = rows.map(([, e]) => e.time);
+    const entries = rows.map(([, e]) => JSON.stringify(e));
+    await this.pg.query('insert into request_log (key_id, time, entry) select * from unnest($1::text[], $2::bigint[], $3::jsonb[])', [keys, times, entries]);
+  }
+
+  async list(keyId: string, limit: number, cursor?: string, since = -1): Promise<{ entries: RequestLogEntry[]; next?: string }> {
+    await this.flush();
+    const [t, id] = cursor ? cursor.split('.').map(Number) : [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+    const r = await this.pg.query<{ id: string; time: string; entry: RequestLogEntry }>(
+      'select id, time, entry from request_log where key_id = $1 and time >= $2 and (time, id) < ($3, $4) order by time desc, id desc limit $5',
+      [keyId, since, t, id, limit + 1],
+    );
+    const page = r.rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { entries: page.map((x) => x.entry), next: r.rows.length > limit && last ? `${last.time}.${last.id}.0` : undefined };
+  }
+
+  async prune(now: number): Promise<number> {
+    const r = await this.pg.query('delete from request_log where time < $1', [now - this.retentionMs]);
+    return r.rowCount ?? 0;
+  }
+}
