@@ -10,6 +10,7 @@ import * as S from './chroma-key-steps.js';
 import * as E from './chroma-key-edges.js';
 import type { ChromaKeyInput, KeyCtx } from './chroma-key-steps.js';
 import { toHex } from './lib/colour.js';
+import { runSteps } from './lib/steps.js';
 
 export type { ChromaKeyInput } from './chroma-key-steps.js';
 
@@ -58,12 +59,7 @@ export default async function chromaKey(input: ChromaKeyInput): Promise<ChromaKe
     dist: new Float32Array(0), hist: new Uint32Array(256), tol: 0, tolSource: 'auto', softness: 0,
     alpha: new Float32Array(0), contour: [], out: none, transparent: 0, semi: 0, box: [0, 0, 0, 0], png: none,
   };
-  const timings: Record<string, number> = {};
-  for (const step of PIPELINE) {
-    const t0 = performance.now();
-    await step(c);
-    timings[step.name] = Math.round((performance.now() - t0) * 10) / 10;
-  }
+  const timings = await runSteps(PIPELINE, c);
   const { w, h, box } = c;
   return {
     png: c.png,

@@ -10,6 +10,7 @@ import { checkImage, checkAspect, openSharp, decodeFailure, sniffFormat, type Ch
 import { computeLayout, defaults, band, column, type Layout, type LayoutElement, type Position } from './lib/composite-layout.js';
 import { ensurePrintFont } from './lib/composite-fonts.js';
 import { qrMatrix, layoutQr, drawQr, type QrMatrix } from './qr-generate.js';
+import { runSteps } from './lib/steps.js';
 
 export interface PrintSettings {
   event_name?: string;
@@ -353,12 +354,7 @@ export async function compose(input: CompositeInput): Promise<CompositeOutput> {
   const family = ensurePrintFont();
   const width = input.output?.target_width ?? 1181;
   const c: Ctx = { in: input, s: input.settings ?? {}, width, font: input.font_family ?? family };
-  const timings: Record<string, number> = {};
-  for (const step of PIPELINE) {
-    const t0 = performance.now();
-    await step(c);
-    timings[step.name] = Math.round((performance.now() - t0) * 10) / 10;
-  }
+  const timings = await runSteps(PIPELINE, c);
   c.out!.timings_ms = timings;
   return c.out!;
 }

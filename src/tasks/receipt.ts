@@ -14,6 +14,7 @@
 import * as S from './receipt-steps.js';
 import type { ReceiptCtx, ReceiptInput } from './receipt-steps.js';
 import type { Pt } from './lib/geometry.js';
+import { runSteps } from './lib/steps.js';
 
 export type { ReceiptInput } from './receipt-steps.js';
 export { RECEIPT_MIN_SIDE, RECEIPT_MAX_ASPECT } from './receipt-steps.js';
@@ -54,12 +55,7 @@ export const PIPELINE: ReadonlyArray<(c: ReceiptCtx) => void | Promise<void>> = 
 
 export default async function receipt(input: ReceiptInput): Promise<ReceiptOutput> {
   const c = S.newReceiptCtx(input);
-  const timings: Record<string, number> = {};
-  for (const step of PIPELINE) {
-    const t0 = performance.now();
-    await step(c);
-    timings[step.name] = Math.round((performance.now() - t0) * 10) / 10;
-  }
+  const timings = await runSteps(PIPELINE, c);
   return {
     png: c.png,
     width: c.tw,
