@@ -143,6 +143,7 @@ export const SETTINGS = {
   redisUrl: s('SEJONG_REDIS_URL', '', dsn('redis', 'rediss'), 'Shared (fleet) mode: Redis URL for exact rate limits, the work queue and fleet-wide notices (redis://host:port). Set together with SEJONG_DATABASE_URL.'),
   engineConnectMs: s('SEJONG_ENGINE_CONNECT_MS', '5000', int(100, 600_000), 'Shared mode: how long start-up waits for PostgreSQL and Redis before it exits with an error naming the one that did not answer.'),
   queueConcurrency: s('SEJONG_QUEUE_CONCURRENCY', '0', int(0, 1000), 'Shared mode: jobs this node runs at once from the shared queue (0 = twice SEJONG_WORKERS: a job waits on the pool or a provider part of the time).'),
+  queueIoConcurrency: s('SEJONG_QUEUE_IO_CONCURRENCY', '32', int(1, 1000), 'Shared mode: jobs this node runs at once from the shared queue\'s I/O lane (AI jobs that mostly wait on a provider; their pool work still waits for a worker).'),
   queueAttempts: s('SEJONG_QUEUE_ATTEMPTS', '3', int(1, 100), 'Shared mode: runs a job may start (a node dying mid-job costs one); past it the job fails with a reason.'),
   queueLockMs: s('SEJONG_QUEUE_LOCK_MS', '30000', int(500, 3_600_000), 'Shared mode: a running job\'s lock, renewed at half this by its node; a node silent this long has stalled and its job is taken again.'),
   queueStalledMs: s('SEJONG_QUEUE_STALLED_MS', '30000', int(200, 3_600_000), 'Shared mode: how often each node looks for stalled jobs (of nodes that died mid-job) to hand out again.'),

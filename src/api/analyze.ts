@@ -54,7 +54,7 @@ export const analyzeRunner = defineRunner<AnalyzeInput, Services>('analyze', asy
     result: { text: r.text, model: m.id, usage: r.usage, preprocessing: a.preset ? { preset: a.preset, steps } : null, processingTimeMs: Math.round(performance.now() - t0) },
     actualCost,
   };
-});
+}, { lane: 'io' });
 
 async function analyze(ctx: Ctx<Fields>) {
   const b = ctx.body;

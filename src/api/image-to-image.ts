@@ -49,7 +49,7 @@ export const imageToImageRunner = defineRunner<I2IInput, Services>('image-to-ima
     blobs: { image: { bytes: marked.png, contentType: 'image/png' } },
     actualCost,
   };
-});
+}, { lane: 'io' });
 
 async function generate(ctx: Ctx<Fields>) {
   const b = ctx.body;

@@ -45,7 +45,7 @@ export const textToImageRunner = defineRunner<T2IInput, Services>('text-to-image
     blobs: { image: { bytes: marked.png, contentType: 'image/png' } },
     actualCost,
   };
-});
+}, { lane: 'io' });
 
 export async function start(services: Services): Promise<void> {
   await startAi(services);

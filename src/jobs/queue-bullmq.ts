@@ -1,4 +1,4 @@
-// The shared queue: one BullMQ queue in Redis, a worker on every node. A submit seals the job's input into PostgreSQL
+// The shared queue: BullMQ queues in Redis (one per runner lane: cpu, io), workers on every node. A submit seals the job's input into PostgreSQL
 // (job_inputs, migration 0020) and adds a BullMQ job named after the runner, with our job id as its id; any node's
 // worker takes it, unseals the input and runs the runner in-process (engine.run: job scope, drain tracking).
 // A node dying mid-job stops renewing its lock: another node's stalled check hands the job out again, and a run
@@ -9,10 +9,13 @@ import type { Pg } from '../shared/pg.js';
 import { withTimeout } from '../shared/pg.js';
 import type { Redis } from '../shared/redis.js';
 import { engineBusy } from '../shared/errors.js';
-import { runnerNamed, type Json, type JobInput, type Runner } from './runners.js';
+import { runnerNamed, type Json, type JobInput, type Runner, type RunnerLane } from './runners.js';
 import { runInProcess, type JobQueue, type QueueDeps } from './queue.js';
 
 export const QUEUE_NAME = 'jobs';
+/** One BullMQ queue per lane (runners.ts RunnerLane): image work, and jobs that mostly wait on a provider. */
+const LANES: Record<RunnerLane, string> = { cpu: QUEUE_NAME, io: `${QUEUE_NAME}-io` };
+const LANE_LIST = Object.keys(LANES) as RunnerLane[];
 const PREFIX = 'sejong';
 
 export interface BullQueueOptions {
@@ -20,8 +23,10 @@ export interface BullQueueOptions {
   /** a new BullMQ connection (engines.queueRedis) */
   connect(): Promise<Redis>;
   node: string;
-  /** jobs this node runs at once */
+  /** jobs this node runs at once (cpu lane) */
   concurrency: number;
+  /** jobs this node runs at once in the io lane (default 32) */
+  ioConcurrency?: number;
   /** runs a job may start before it is failed */
   attempts: number;
   lockMs: number;
@@ -42,19 +47,29 @@ interface Stored {
 
 export class BullJobQueue<S = unknown> implements JobQueue<S> {
   readonly kind = 'bullmq' as const;
-  private worker?: Worker<Data>;
+  private workers: Worker<Data>[] = [];
   private readonly conns: Redis[] = [];
   /** set by close(): a run stranded by a close without drain ends quietly (its job is another node's now) */
   private closed = false;
 
-  private constructor(private readonly deps: QueueDeps<S>, private readonly opts: BullQueueOptions, private readonly queue: Queue<Data>) {}
+  private constructor(private readonly deps: QueueDeps<S>, private readonly opts: BullQueueOptions, private readonly queues: Record<RunnerLane, Queue<Data>>) {}
 
   static async open<S>(deps: QueueDeps<S>, opts: BullQueueOptions): Promise<BullJobQueue<S>> {
     const conn = await opts.connect();
-    const q = new BullJobQueue<S>(deps, opts, new Queue<Data>(QUEUE_NAME, { connection: conn, prefix: PREFIX }));
+    const lane = (l: RunnerLane) => new Queue<Data>(LANES[l], { connection: conn, prefix: PREFIX });
+    const q = new BullJobQueue<S>(deps, opts, { cpu: lane('cpu'), io: lane('io') });
     q.conns.push(conn);
-    q.queue.on('error', (e) => opts.log?.warn({ msg: 'job queue error', err: e.message }));
+    for (const queue of Object.values(q.queues)) queue.on('error', (e) => opts.log?.warn({ msg: 'job queue error', err: e.message }));
     return q;
+  }
+
+  /** The BullMQ job of an id, in whichever lane holds it. */
+  private async findJob(id: string): Promise<Job<Data> | undefined> {
+    for (const l of LANE_LIST) {
+      const j = await this.queues[l].getJob(id);
+      if (j) return j;
+    }
+    return undefined;
   }
 
   async submit<I extends JobInput>(runner: Runner<I, S>, jobId: string, input: I): Promise<void> {
@@ -63,7 +78,7 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
     await this.opts.pg.query('insert into job_inputs (job_id, runner, sealed) values ($1, $2, $3) on conflict (job_id) do nothing', [jobId, runner.name, sealed]);
     try {
       await withTimeout(
-        this.queue.add(runner.name, { runner: runner.name }, {
+        this.queues[runner.lane].add(runner.name, { runner: runner.name }, {
           jobId,
           attempts: this.opts.attempts,
           backoff: { type: 'fixed', delay: 1000 },
@@ -102,7 +117,8 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
   async recover(): Promise<number> {
     void this.failOrphans().catch((e) => this.opts.log?.warn({ msg: 'orphan job check failed', err: (e as Error).message }));
     let n = 0;
-    for (const bj of await this.queue.getFailed(0, 999)) {
+    const failed = (await Promise.all(LANE_LIST.map((l) => this.queues[l].getFailed(0, 999)))).flat();
+    for (const bj of failed) {
       if (!bj?.id) continue;
       const j = await this.deps.jobs.get(bj.id);
       if (j?.status !== 'processing') continue;
@@ -127,7 +143,7 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
       for (const id of ids) {
         const runner = held.get(id);
         if (runner === `local:${this.opts.node}`) out.add(id);
-        else if (runner === undefined && !(await this.queue.getJob(id))) out.add(id);
+        else if (runner === undefined && !(await this.findJob(id))) out.add(id);
       }
       return out;
     };
@@ -146,9 +162,13 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
   }
 
   async start(): Promise<void> {
+    for (const l of LANE_LIST) this.workers.push(await this.startLane(l));
+  }
+
+  private async startLane(lane: RunnerLane): Promise<Worker<Data>> {
     const conn = await this.opts.connect();
     this.conns.push(conn);
-    const w = new Worker<Data>(QUEUE_NAME, (bj) => this.process(bj).catch((e) => {
+    const w = new Worker<Data>(LANES[lane], (bj) => this.process(bj).catch((e) => {
       if (!this.closed) throw e;
       this.opts.log?.warn({ msg: 'job run ended after its node stopped taking work', jobId: bj.id, err: (e as Error).message });
       return 'stranded';
@@ -156,7 +176,7 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
       connection: conn,
       prefix: PREFIX,
       name: this.opts.node,
-      concurrency: this.opts.concurrency,
+      concurrency: lane === 'io' ? (this.opts.ioConcurrency ?? 32) : this.opts.concurrency,
       lockDuration: this.opts.lockMs,
       stalledInterval: this.opts.stalledMs,
       // the attempt limit is ours (process() checks attemptsStarted): BullMQ must not fail a stalled job first
@@ -169,7 +189,7 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
       if (!bj?.id || bj.attemptsMade < (bj.opts.attempts ?? 1)) return;
       void this.giveUp(bj.id, err.message, bj.attemptsMade).catch((e) => this.opts.log?.error({ msg: 'could not fail job', jobId: bj.id, err: (e as Error).message }));
     });
-    this.worker = w;
+    return w;
   }
 
   private async process(bj: Job<Data>): Promise<string> {
@@ -219,22 +239,25 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
 
   /** Jobs waiting, running, failed, as BullMQ counts them (metrics, tests). */
   async counts(): Promise<Record<string, number>> {
-    return this.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed');
+    const out: Record<string, number> = {};
+    for (const l of LANE_LIST) {
+      for (const [k, v] of Object.entries(await this.queues[l].getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'))) out[k] = (out[k] ?? 0) + v;
+    }
+    return out;
   }
 
   /** Stop this node's worker only (it still accepts and submits jobs): drain waits for its running jobs. */
   async stopTaking(opts: { drain?: boolean } = {}): Promise<void> {
     const drain = opts.drain ?? true;
     this.closed = true;
-    const w = this.worker;
-    this.worker = undefined;
+    const ws = this.workers.splice(0);
     // drain: wait for this node's running jobs; else drop them as a dying node would (their locks lapse)
-    await w?.close(!drain).catch(() => undefined);
+    await Promise.all(ws.map((w) => w.close(!drain).catch(() => undefined)));
   }
 
   async close(opts: { drain?: boolean } = {}): Promise<void> {
     await this.stopTaking(opts);
-    await this.queue.close().catch(() => undefined);
+    await Promise.all(Object.values(this.queues).map((q) => q.close().catch(() => undefined)));
     for (const c of this.conns.splice(0)) c.disconnect();
   }
 }

@@ -26,9 +26,17 @@ export interface RunnerCtx<S = unknown> {
 
 export type RunnerFn<I extends JobInput, S = unknown> = (input: I, ctx: RunnerCtx<S>) => Promise<Completion>;
 
+/**
+ * What a runner mostly waits on: `cpu` (the worker pool: image work) or `io` (an outside provider: AI jobs). The shared
+ * queue runs the two in separate lanes with their own concurrency, so jobs waiting 200 ms on a provider do not take
+ * the slots of image work, nor image work cap the provider calls a node keeps in flight.
+ */
+export type RunnerLane = 'cpu' | 'io';
+
 /** The handle a submit names: the runner's name, carrying its input type. */
 export interface Runner<I extends JobInput = JobInput, S = unknown> {
   readonly name: string;
+  readonly lane: RunnerLane;
   readonly run: RunnerFn<I, S>;
 }
 
@@ -39,8 +47,8 @@ const RUNNERS = new Map<string, Runner<any, any>>();
  * input and the node's services, so every server in the process shares the table. Names are unique per area
  * (a module loaded twice under two URLs redefines its own runner: the later one wins).
  */
-export function defineRunner<I extends JobInput, S = unknown>(name: string, run: RunnerFn<I, S>): Runner<I, S> {
-  const r: Runner<I, S> = { name, run };
+export function defineRunner<I extends JobInput, S = unknown>(name: string, run: RunnerFn<I, S>, opts: { lane?: RunnerLane } = {}): Runner<I, S> {
+  const r: Runner<I, S> = { name, lane: opts.lane ?? 'cpu', run };
   RUNNERS.set(name, r);
   return r;
 }

@@ -143,7 +143,6 @@ function jobStorage(engines: Engines) {
   return { blobs: new LmdbBlobStore(engines.store), jobRepo: new LmdbJobRepo(engines.store), verifications: new LmdbVerificationStore(engines.store) };
 }
 
-/** Where API keys and rate-limit counters live: LMDB, or PostgreSQL (keys) and Redis (counters, exact fleet-wide). */
 /** Request log and spend: this node's LMDB (embedded) or the fleet's PostgreSQL (shared). */
 function usageStorage(engines: Engines, retentionMs: number, log: { warn(o: object): void }): { requestLog: RequestLogStore; spend: SpendStore } {
   if (engines.mode === 'shared') {
@@ -152,6 +151,7 @@ function usageStorage(engines: Engines, retentionMs: number, log: { warn(o: obje
   return { requestLog: new RequestLog(engines.store, retentionMs), spend: new Spend(engines.store) };
 }
 
+/** Where API keys and rate-limit counters live: LMDB, or PostgreSQL (keys) and Redis (counters, exact fleet-wide). */
 async function authStorage(engines: Engines): Promise<{ keys: Keys; limiter: Limiter; loginThrottle: LoginThrottle }> {
   if (engines.mode === 'shared') {
     return { keys: await SharedKeyStore.open(engines.pg, engines.redis), limiter: new RedisRateLimiter(engines.redis), loginThrottle: new RedisLoginThrottle(engines.redis) };
@@ -168,6 +168,7 @@ async function openJobQueue(services: Services): Promise<JobQueue<Services>> {
     connect: () => engines.queueRedis(),
     node: engines.node,
     concurrency: config.queueConcurrency || Math.max(4, 2 * config.workers),
+    ioConcurrency: config.queueIoConcurrency,
     attempts: config.queueAttempts,
     lockMs: config.queueLockMs,
     stalledMs: config.queueStalledMs,
