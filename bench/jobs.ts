@@ -30,7 +30,8 @@ const famb = await new FambFake({ imageBase: IMAGE }).start();
 famb.latencyMs = LATENCY;
 const server = await startTestServer({
   workers: 2,
-  env: { SEJONG_FAMB_URL: famb.url, SEJONG_FAMB_KEY: famb.key, SEJONG_QUEUE_SIZE: '64' },
+  // SEJONG_TEST_STORAGE=shared runs it on PostgreSQL + Redis; SEJONG_QUEUE_IO_CONCURRENCY (shared) is passed through
+  env: { SEJONG_FAMB_URL: famb.url, SEJONG_FAMB_KEY: famb.key, SEJONG_QUEUE_SIZE: '64', ...(process.env.SEJONG_QUEUE_IO_CONCURRENCY ? { SEJONG_QUEUE_IO_CONCURRENCY: process.env.SEJONG_QUEUE_IO_CONCURRENCY } : {}) },
 });
 ai(server.services);
 
