@@ -90,6 +90,7 @@ export const SETTINGS = {
   queueSize: s('SEJONG_QUEUE_SIZE', '64', int(1, 100000), 'Tasks that may wait for a worker; beyond it requests get 503 SERVICE_BUSY.'),
   queueWaitMs: s('SEJONG_QUEUE_WAIT_MS', '10000', int(100, 600_000), 'Synchronous requests whose estimated wait for a worker (moving average of task durations) exceeds this get 503 SERVICE_BUSY with Retry-After; async jobs wait instead.'),
   taskTimeoutMs: s('SEJONG_TASK_TIMEOUT_MS', '30000', int(100, 3_600_000), 'Time budget of one worker task once running; past it the task is stopped and fails with 503 SERVICE_BUSY (an async job ends failed with it).'),
+  enhanceBudgetMs: s('SEJONG_ENHANCE_BUDGET_MS', '120000', int(1000, 3_600_000), 'Time budget of one whole enhancement (preparation, every tile, encoding); checked between tiles; past it the job fails with 503 SERVICE_BUSY naming the step reached.'),
   workerNice: s('SEJONG_WORKER_NICE', '10', int(0, 19), 'Scheduling niceness added to the pool\'s worker threads (Linux: per thread), so the event loop wins a core over pixel work when both want one; 0 = same priority.'),
   taskHeapMb: s('SEJONG_TASK_HEAP_MB', '1024', int(64, 16384), 'V8 old-generation limit of each worker thread in MB (image pixels are bounded by the pixel caps).'),
   adminKey: s('SEJONG_ADMIN_KEY', '', str, 'Bootstrap admin key. Unset on first start: one is generated, stored hashed and printed once.'),

@@ -1,5 +1,6 @@
 // The enhancement as a list of steps read top to bottom (imgproxy's pipeline idea): each step is a small function
 // over one context; pixel work happens in pool tasks only. Progress advances tile by tile.
+import { ApiError } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import type { PrivacyRegion, TileOptions } from '../tasks/lib/tiling.js';
 import type { EnhancePrepareInput, EnhancePrepareOutput } from '../tasks/enhance-prepare.js';
@@ -15,7 +16,7 @@ export interface EnhanceInput {
   onProgress?: (p: number, tilesDone: number) => Promise<void> | void;
   /** return the raw composite too (tests) */
   returnRaw?: boolean;
-  /** abort between steps after this time (ms since epoch, wall clock) */
+  /** abort between steps and tiles after this time (ms since epoch, services.clock); default now + SEJONG_ENHANCE_BUDGET_MS */
   deadline?: number;
 }
 
@@ -24,6 +25,8 @@ export interface EnhanceContext {
   input: EnhanceInput;
   /** performance.now() at the start: durations only (the time of day comes from services.clock) */
   startedAt: number;
+  /** services.clock time after which no further step or tile starts */
+  deadline: number;
   prepared?: EnhancePrepareOutput;
   tiles?: Uint8Array[];
   finished?: EnhanceFinishOutput;
@@ -83,7 +86,9 @@ export const ENHANCE_STEPS: Step[] = [
 ];
 
 function checkDeadline(c: EnhanceContext, step: string): void {
-  if (c.input.deadline !== undefined && c.services.clock.now() > c.input.deadline) throw new Error(`deadline passed before step ${step}`);
+  if (c.services.clock.now() <= c.deadline) return;
+  const budget = c.services.config.enhanceBudgetMs;
+  throw new ApiError('SERVICE_BUSY', `The enhancement ran past its time budget of ${budget} ms (SEJONG_ENHANCE_BUDGET_MS) before step ${step}; retry later or send a smaller image`, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(budget / 1000))) } });
 }
 
 export interface EnhanceOutcome {
@@ -102,7 +107,8 @@ export interface EnhanceOutcome {
 }
 
 export async function runEnhance(services: Services, input: EnhanceInput): Promise<EnhanceOutcome> {
-  const c: EnhanceContext = { services, input, startedAt: performance.now(), timings: {} };
+  const deadline = input.deadline ?? services.clock.now() + services.config.enhanceBudgetMs;
+  const c: EnhanceContext = { services, input, startedAt: performance.now(), deadline, timings: {} };
   for (const step of ENHANCE_STEPS) {
     checkDeadline(c, step.name);
     const t0 = performance.now();

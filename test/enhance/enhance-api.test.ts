@@ -136,3 +136,18 @@ t.test('progress advances tile by tile', async (t) => {
   for (let i = 1; i < seen.length; i++) t.ok(seen[i]![0] > seen[i - 1]![0], `progress rises at tile ${i}`);
   t.ok(seen[0]![0] > 0 && seen[15]![0] < 1, 'within 0..1 (1 is set on completion)');
 });
+
+t.test('an enhancement past its time budget stops between tiles with 503 SERVICE_BUSY naming the budget', async (t) => {
+  let tilesSeen = 0;
+  const budget = s.services.config.enhanceBudgetMs;
+  const err = await runEnhance(s.services, {
+    image: card.image, regions: defaultRegions('jumin', 'juminMask'),
+    // the manual clock jumps past the budget after the third tile: no further tile may start
+    onProgress: (_p, tiles) => { tilesSeen = tiles; if (tiles === 3) (s.clock as any).advance(budget + 1); },
+  }).then(() => null, (e: any) => e);
+  t.equal(err?.code, 'SERVICE_BUSY');
+  t.equal(err?.status, 503);
+  t.match(err?.message, new RegExp(`time budget of ${budget} ms \\(SEJONG_ENHANCE_BUDGET_MS\\) before step enhanceTiles`));
+  t.ok(tilesSeen >= 3 && tilesSeen <= 4, `stopped right after the budget passed (tiles done ${tilesSeen} of 15)`);
+  t.equal(err?.headers?.['Retry-After'], String(Math.ceil(budget / 1000)));
+});
