@@ -42,6 +42,8 @@ async function faceCompare(ctx: Ctx<z.infer<typeof compareFields>>) {
     processing_time_ms: ms(t0),
     face1_count: r.face1.count,
     face2_count: r.face2.count,
+    // the compared (largest) face of each part, [x1, y1, x2, y2] in that image's pixels (null: none found)
+    face_boxes: { image1: r.face1.box, image2: r.face2.box },
     ...(notes.length ? { notes } : {}),
     model: r.model.embedding,
   };
@@ -67,6 +69,7 @@ async function livenessCheck(ctx: Ctx) {
     face_detected: r.faceDetected,
     processing_time_ms: ms(t0),
     face_count: r.faceCount,
+    face_boxes: { image: r.box },
     ...(r.faceCount > 1 ? { notes: [`the image shows ${r.faceCount} faces; the largest was checked`] } : {}),
     model: r.model,
   };
@@ -145,7 +148,10 @@ async function verify(ctx: Ctx<z.infer<typeof verifyFields>>) {
     verification_id: id,
     results: {
       ocr: { name: ocrR.name, birth_date: ocrR.birth_date, confidence: ocrR.confidence, suggestions: ocrR.suggestions, passed: ocrPassed },
-      face_match: { similarity: faceR.similarity, threshold: faceThreshold, passed: facePassed, face1_detected: faceR.face1.detected, face2_detected: faceR.face2.detected },
+      face_match: {
+        similarity: faceR.similarity, threshold: faceThreshold, passed: facePassed, face1_detected: faceR.face1.detected, face2_detected: faceR.face2.detected,
+        face_boxes: { face_image: faceR.face1.box, selfie_image: faceR.face2.box },
+      },
       liveness: { score: liveR.score, threshold: LIVENESS_THRESHOLD, passed: livePassed, face_detected: liveR.faceDetected },
     },
     overall_passed: overall,

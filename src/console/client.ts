@@ -94,6 +94,7 @@ async function send(path, method, op, form, out, isJson) {
   const fd = new FormData();
   const jsonBody = {};
   let before = null;
+  const parts = {};
   for (const el of form.querySelectorAll('[data-name]')) {
     const v = readValue(el);
     if (v === undefined) continue;
@@ -101,7 +102,7 @@ async function send(path, method, op, form, out, isJson) {
     if (el.dataset.where === 'path') url = url.replace('{' + name + '}', encodeURIComponent(v));
     else if (el.dataset.where === 'query') query.set(name, String(v));
     else if (el.dataset.where === 'json') jsonBody[name] = v;
-    else if (v instanceof File) { fd.append(name, v, v.name); before = before || URL.createObjectURL(v); }
+    else if (v instanceof File) { fd.append(name, v, v.name); parts[name] = URL.createObjectURL(v); before = before || parts[name]; }
     else fd.append(name, String(v));
     if (/url$/i.test(name) && typeof v === 'string' && /^https?:/.test(v)) before = before || v;
   }
@@ -120,7 +121,7 @@ async function send(path, method, op, form, out, isJson) {
   if (ct.startsWith('image/')) return showImages(out, before, URL.createObjectURL(await r.blob()));
   if (ct.startsWith('text/csv') || ct.startsWith('text/plain')) return void out.append(h('pre', { text: await r.text() }));
   const data = await r.json().catch(() => null);
-  await render(out, data, { path, before, op });
+  await render(out, data, { path, before, op, parts });
 }
 
 // ---------- results ----------
@@ -205,6 +206,28 @@ function tableOf(rows) {
     rows.map((r) => h('tr', { class: r.retired || r.status === 'retired' ? 'retired' : null }, cols.map((c) => h('td', { text: r[c] == null ? '' : String(r[c]) + (c === 'status' && (r.retired || r[c] === 'retired') ? ' (retired)' : '') })))));
 }
 
+/** face_boxes: { <multipart part>: [x1,y1,x2,y2] | null } anywhere in the answer (face compare, liveness, verify) */
+function partBoxes(data, out = {}) {
+  if (!data || typeof data !== 'object') return out;
+  for (const [k, v] of Object.entries(data)) {
+    if (k === 'face_boxes' && v && typeof v === 'object') {
+      for (const [part, b] of Object.entries(v)) if (Array.isArray(b) && b.length === 4) (out[part] = out[part] || []).push({ x1: b[0], y1: b[1], x2: b[2], y2: b[3], label: 'face', colour: '#00c853' });
+    } else if (typeof v === 'object') partBoxes(v, out);
+  }
+  return out;
+}
+
+/** each uploaded image with the face found in it */
+function showParts(out, parts, boxes) {
+  const row = h('div', { class: 'pair' });
+  for (const [part, src] of Object.entries(parts)) {
+    const fig = figure(part, src, boxes[part] || []);
+    fig.dataset.part = part;
+    row.append(fig);
+  }
+  out.append(row);
+}
+
 async function render(out, data, ctx) {
   if (data && data.jobId && data.accessKey && (data.status === 'processing' || data.status === 'pending' || data.status === 'queued')) {
     out.append(jsonBlock(data));
@@ -212,6 +235,8 @@ async function render(out, data, ctx) {
   }
   const list = data && Object.values(data).find((v) => Array.isArray(v) && v.length && typeof v[0] === 'object');
   if (list) out.append(tableOf(list));
+  const faces = partBoxes(data);
+  if (Object.keys(faces).length && ctx.parts) showParts(out, ctx.parts, faces);
   const boxes = findBoxes(data);
   const img = imageIn(data);
   if (img || (ctx.before && boxes.length)) {

@@ -14,12 +14,18 @@ export interface LivenessOutput {
   /** probability of a live face 0..1 (0 when no face) */
   score: number;
   model: string;
+  /** the checked (largest) face as [x1, y1, x2, y2] in the input image's pixels; null when no face */
+  box: [number, number, number, number] | null;
 }
 
+/** a detected box back in the input image's pixels (detection runs on a copy scaled by `scale`) */
+export const inputBox = (box: readonly number[], scale: number): [number, number, number, number] =>
+  box.map((v) => Math.round(v / scale)) as [number, number, number, number];
+
 export default async function liveness(input: LivenessInput): Promise<LivenessOutput> {
-  const { img } = await loadRgb(input.image, input.field ?? 'image', input.maxPixels);
+  const { img, scale } = await loadRgb(input.image, input.field ?? 'image', input.maxPixels);
   const faces = await detectFaces(img);
-  if (!faces.length) return { faceDetected: false, faceCount: 0, score: 0, model: LIVENESS_MODEL };
+  if (!faces.length) return { faceDetected: false, faceCount: 0, score: 0, model: LIVENESS_MODEL, box: null };
   const { score } = await livenessCheck(img, faces[0]!.box);
-  return { faceDetected: true, faceCount: faces.length, score: Math.round(score * 10000) / 10000, model: LIVENESS_MODEL };
+  return { faceDetected: true, faceCount: faces.length, score: Math.round(score * 10000) / 10000, model: LIVENESS_MODEL, box: inputBox(faces[0]!.box, scale) };
 }

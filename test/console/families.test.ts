@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { greenScreen, receiptScene, cardScene } from '../helpers/images.js';
 import { renderCard } from '../helpers/id-cards.js';
 import { imageServer } from '../studio/helpers.js';
+import { admin } from '../print/helpers.js';
 import { REPO, shared } from '../helpers/shared.js';
 import { sampleDataDir } from '../law/fixture.js';
 
@@ -161,17 +162,75 @@ if (!chromium) {
     await shot(page, 'ekyc-enhance');
   });
 
-  t.test('e-KYC face compare: the decision and score are shown', async (t) => {
+  /** the uploaded images drawn with their face boxes: [part, width, height, boxes drawn] */
+  async function faceFigures(card: ReturnType<Page['locator']>, parts: string[]) {
+    const out: Array<[string, number, number, number]> = [];
+    for (const part of parts) {
+      const fig = card.locator(`figure[data-part="${part}"]`);
+      await fig.locator('canvas.boxes').waitFor({ timeout: 30_000 });
+      const [w, h] = await fig.locator('img').evaluate((i: { naturalWidth: number; naturalHeight: number }) => [i.naturalWidth, i.naturalHeight]);
+      out.push([part, w!, h!, Number(await fig.getAttribute('data-boxes'))]);
+    }
+    return out;
+  }
+  const size = async (file: string) => { const m = await sharp(file).metadata(); return [m.width!, m.height!]; };
+
+  t.test('e-KYC face compare: the decision, the score and each image with its face box', async (t) => {
+    const FACE2 = shared('faces', 'people', 'amy', 'amy2.png');
     const page = await open('fam-e-KYC');
     const card = await form(page, 'POST /api/v1/ekyc/face/compare');
     await field(card, 'multipart', 'image1').setInputFiles(FACE);
-    await field(card, 'multipart', 'image2').setInputFiles(shared('faces', 'people', 'amy', 'amy2.png'));
+    await field(card, 'multipart', 'image2').setInputFiles(FACE2);
     await card.locator('button[type=submit]').click();
     await card.locator('details.json pre').waitFor({ timeout: 120_000 });
     const text = (await card.locator('details.json pre').textContent())!;
     t.match(text, /"passed": true/);
     t.match(text, /"similarity": 0\.\d+/);
+    const [w1, h1] = await size(FACE);
+    const [w2, h2] = await size(FACE2);
+    t.same(await faceFigures(card, ['image1', 'image2']), [['image1', w1, h1, 1], ['image2', w2, h2, 1]], 'both photos shown at their size, one face box each');
     await shot(page, 'ekyc-face-compare');
+  });
+
+  t.test('e-KYC verify: the three results and the face boxes on the ID face and the selfie', async (t) => {
+    const c = await renderCard('jumin', { seed: 11 });
+    const SELFIE = shared('faces', 'people', 'amy', 'amy3.png');
+    const page = await open('fam-e-KYC');
+    const card = await form(page, 'POST /api/v1/ekyc/verify');
+    await field(card, 'multipart', 'masked_id_image').setInputFiles(upload('masked.png', c.image));
+    await field(card, 'multipart', 'face_image').setInputFiles(FACE);
+    await field(card, 'multipart', 'selfie_image').setInputFiles(SELFIE);
+    await field(card, 'multipart', 'id_card_type').selectOption('resident_registration');
+    await card.locator('button[type=submit]').click();
+    await card.locator('p.status').waitFor({ timeout: 120_000 });
+    t.match(await card.locator('p.status').textContent(), /^HTTP 200/, 'verify answered');
+    await card.locator('details.json pre').waitFor({ timeout: 30_000 });
+    const answer = JSON.parse((await card.locator('details.json pre').textContent())!);
+    t.equal(answer.results.face_match.passed, true, 'same person on the ID face and the selfie');
+    t.ok(['ocr', 'face_match', 'liveness'].every((k) => typeof answer.results[k].passed === 'boolean'), 'the three results are shown');
+    const [w1, h1] = await size(FACE);
+    const [w2, h2] = await size(SELFIE);
+    t.same(await faceFigures(card, ['face_image', 'selfie_image']), [['face_image', w1, h1, 1], ['selfie_image', w2, h2, 1]], 'the ID face and the selfie, one face box each');
+    await shot(page, 'ekyc-verify');
+  });
+
+  t.test('Print: the composed sheet is shown at the asked width', async (t) => {
+    await admin(s).album('console-album', 'none');
+    files['ai.jpg'] = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#3a6ea5' } }).jpeg().toBuffer();
+    const page = await open('fam-Composite-Print');
+    const card = await form(page, 'POST /api/v1/composite/print');
+    await field(card, 'json', 'ai_image_url').fill(`${web.url}/ai.jpg`);
+    await field(card, 'json', 'album_id').fill('console-album');
+    await field(card, 'json', 'job_id').fill('console-print-1');
+    await field(card, 'json', 'settings').fill(JSON.stringify({ qr: { show: false }, event_name: '콘솔' }));
+    await field(card, 'json', 'output').fill(JSON.stringify({ target_width: 600, quality: 80 }));
+    await card.locator('button[type=submit]').click();
+    const [w, h] = await afterImage(card);
+    const answer = JSON.parse((await card.locator('details.json pre').textContent())!);
+    t.equal(answer.status, 'completed');
+    t.equal(w, 600, 'the sheet at the asked width');
+    t.same([w, h], [answer.width, answer.height], 'the image drawn is the sheet the answer describes');
+    await shot(page, 'print');
   });
 
   t.test('Photo studio: a skin retouch job by URL ends with the retouched image', async (t) => {

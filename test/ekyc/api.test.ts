@@ -187,3 +187,29 @@ t.test('verify: bad input', async (t) => {
   const big = Buffer.concat([face, Buffer.alloc(5 * 1024 * 1024 + 10)]);
   await expect({ id_card_type: 'driver_license' }, { ...ok, face_image: png('f.png', big) }, 413, 'face_image', 'PAYLOAD_TOO_LARGE');
 });
+
+t.test('face boxes: each answer locates the face it used, in the uploaded image\'s pixels', async (t) => {
+  // the photo pasted at a known place on a larger grey canvas: the box must fall inside that place
+  const face = photo('people/sheldon/sheldon1.png');
+  const m = await sharp(face).metadata();
+  const at = { left: 300, top: 200 };
+  const canvas = await sharp({ create: { width: m.width! + 500, height: m.height! + 300, channels: 3, background: '#808080' } })
+    .composite([{ input: face, ...at }]).png().toBuffer();
+  const inside = (b: number[], label: string) => {
+    t.equal(b.length, 4, `${label}: [x1, y1, x2, y2]`);
+    t.ok(b[0]! >= at.left - 10 && b[1]! >= at.top - 10 && b[2]! <= at.left + m.width! + 10 && b[3]! <= at.top + m.height! + 10, `${label}: ${b} inside the pasted photo at ${at.left},${at.top} size ${m.width}x${m.height}`);
+    t.ok((b[2]! - b[0]!) >= m.width! / 5 && (b[3]! - b[1]!) >= m.height! / 5, `${label}: a face-sized box (${b[2]! - b[0]!}x${b[3]! - b[1]!})`);
+  };
+  let j = await (await post('/api/v1/ekyc/face/compare', {}, { image1: png('a.png', canvas), image2: png('cat.png', photo('public-domain/chelsea.png')) })).json();
+  inside(j.face_boxes.image1, 'compare image1');
+  t.equal(j.face_boxes.image2, null, 'no face in the cat picture: null');
+  j = await (await post('/api/v1/ekyc/liveness/check', {}, { image: png('x.png', canvas) })).json();
+  inside(j.face_boxes.image, 'liveness image');
+  const card = await renderCard('jumin', { seed: 4 });
+  j = await (await post('/api/v1/ekyc/verify', { id_card_type: 'resident_registration' }, {
+    masked_id_image: png('card.png', card.image), face_image: png('f.png', face), selfie_image: png('s.png', canvas),
+  })).json();
+  inside(j.results.face_match.face_boxes.selfie_image, 'verify selfie_image');
+  const idBox = j.results.face_match.face_boxes.face_image;
+  t.ok(idBox[0] >= 0 && idBox[1] >= 0 && idBox[2] <= m.width! && idBox[3] <= m.height!, `verify face_image box ${idBox} within the photo`);
+});
