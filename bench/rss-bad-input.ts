@@ -2,7 +2,8 @@
 // thin and huge-aspect images, a 7000x7000 all-zero PNG on enhance and remove-background, junk JSON and multipart,
 // 2 x 100 concurrent 9 MB bodies (keyed route and the open /mcp). The load generator is this process; the server's
 // RSS is read from /proc/<pid>/status (VmRSS: main thread and its pool workers).
-// Run: nice -n 10 node --import tsx bench/rss-bad-input.ts   (SKIP_BIG=1: without the 7000x7000 image)
+// Run: nice -n 10 node --import tsx bench/rss-bad-input.ts   (SKIP_BIG=1: without the 7000x7000 image; WARM=1: one
+// valid request per image endpoint before the baseline; PASSES=N: the bad-input run N times)
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { spawnServer } from './lib/server-proc.js';
@@ -21,52 +22,72 @@ const form = (fields: Record<string, string>, files: Record<string, Buffer>): Fo
 };
 
 await go(s.req('/health'));
+// WARM=1: one valid request on each image endpoint first, so the baseline includes the models the workers load
+if (process.env.WARM) {
+  const { renderCard } = await import('../test/helpers/id-cards.js');
+  const card = (await renderCard('jumin', { seed: 7 })).image;
+  await go(s.req('/api/v1/ekyc/ocr', { method: 'POST', body: form({ doc_type: 'jumin' }, { image: card }) }));
+  await go(s.req('/api/v1/ekyc/enhance', { method: 'POST', body: form({ doc_type: 'jumin' }, { image: card }) }));
+  await go(s.req('/api/v1/qrcode/recognize', { method: 'POST', body: form({}, { image: card }) }));
+  await go(s.req('/api/v1/image/remove-background', { method: 'POST', json: { imageBase64: card.toString('base64'), chromaKey: { color: 'auto' } } }));
+}
 await new Promise((r) => setTimeout(r, 1000));
 const before = rss();
 let peak = before;
 const timer = setInterval(() => { try { peak = Math.max(peak, rss()); } catch { /* exited */ } }, 50);
 const t0 = performance.now();
-const phases: Record<string, number> = {};
+const passes: Array<Record<string, number>> = [];
+const pass = async (): Promise<void> => {
+  const phases: Record<string, number> = {};
 
-// 1. malformed escapes on parameterised routes
-const escapes = ['%ff', '%zz', '%', '%e0%80', '%c0%af', 'a%2', '%00'];
-const routes = ['/api/v1/receipt/status/', '/api/v1/laws/', '/api/v1/studio/status/', '/api/v1/image/result/', '/api/v1/receipt/image/'];
-await Promise.all(routes.flatMap((r) => escapes.map((e) => go(s.req(r + e)))));
-phases.escapes = rss();
-// 2. thin, huge-aspect and huge-but-cheap images on image endpoints
-const imgs = [await png(1, 1), await png(4, 2000), await png(10, 20000), await png(20000, 10), await png(7000, 7000)];
-for (const img of imgs) {
-  if (img.length > 100_000 && process.env.SKIP_BIG) continue;
-  await go(s.req('/api/v1/ekyc/ocr', { method: 'POST', body: form({ doc_type: 'jumin' }, { image: img }) }));
-  await go(s.req('/api/v1/ekyc/enhance', { method: 'POST', body: form({ doc_type: 'jumin' }, { image: img }) }));
-  await go(s.req('/api/v1/qrcode/recognize', { method: 'POST', body: form({}, { image: img }) }));
-  await go(s.req('/api/v1/image/remove-background', { method: 'POST', json: { imageBase64: img.toString('base64'), chromaKey: { color: 'auto' } } }));
-}
-phases.images = rss();
-// 3. junk JSON and multipart, 600 requests, 20 at a time
-const junk = ['{', '{"a":', '[]', 'null', '"x"', '{"imageUrl":"http://127.0.0.1:1/x"}', '{"__proto__":{"x":1}}', 'x'.repeat(70000)];
-const posts = ['/api/v1/image/remove-background', '/api/v1/ekyc/ocr', '/mcp', '/api/v1/receipt/optimize', '/api/v1/qrcode/generate'];
-for (let i = 0; i < 600; i += 20) {
-  await Promise.all(Array.from({ length: 20 }, (_, j) => {
-    const k = i + j;
-    const body = junk[k % junk.length]!;
-    const ct = k % 3 === 0 ? 'multipart/form-data; boundary=zz' : 'application/json';
-    return go(s.req(posts[k % posts.length]!, { method: 'POST', headers: { 'content-type': ct }, body }));
-  }));
-}
-phases.junk = rss();
-// 4. 100 concurrent 9 MB bodies to a keyed route, then to the open /mcp
-const big = Buffer.alloc(9 * 1048576, 0x20);
-await Promise.all(Array.from({ length: 100 }, () => go(s.req('/api/v1/ekyc/ocr', { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }))));
-await Promise.all(Array.from({ length: 100 }, () => go(fetch(`${s.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }))));
-phases.bodies = rss();
+  // 1. malformed escapes on parameterised routes
+  const escapes = ['%ff', '%zz', '%', '%e0%80', '%c0%af', 'a%2', '%00'];
+  const routes = ['/api/v1/receipt/status/', '/api/v1/laws/', '/api/v1/studio/status/', '/api/v1/image/result/', '/api/v1/receipt/image/'];
+  await Promise.all(routes.flatMap((r) => escapes.map((e) => go(s.req(r + e)))));
+  phases.escapes = rss();
+  // 2. thin, huge-aspect and huge-but-cheap images on image endpoints
+  const imgs = [await png(1, 1), await png(4, 2000), await png(10, 20000), await png(20000, 10), await png(7000, 7000)];
+  for (const img of imgs) {
+    if (img.length > 100_000 && process.env.SKIP_BIG) continue;
+    await go(s.req('/api/v1/ekyc/ocr', { method: 'POST', body: form({ doc_type: 'jumin' }, { image: img }) }));
+    await go(s.req('/api/v1/ekyc/enhance', { method: 'POST', body: form({ doc_type: 'jumin' }, { image: img }) }));
+    await go(s.req('/api/v1/qrcode/recognize', { method: 'POST', body: form({}, { image: img }) }));
+    await go(s.req('/api/v1/image/remove-background', { method: 'POST', json: { imageBase64: img.toString('base64'), chromaKey: { color: 'auto' } } }));
+  }
+  phases.images = rss();
+  // 3. junk JSON and multipart, 600 requests, 20 at a time
+  const junk = ['{', '{"a":', '[]', 'null', '"x"', '{"imageUrl":"http://127.0.0.1:1/x"}', '{"__proto__":{"x":1}}', 'x'.repeat(70000)];
+  const posts = ['/api/v1/image/remove-background', '/api/v1/ekyc/ocr', '/mcp', '/api/v1/receipt/optimize', '/api/v1/qrcode/generate'];
+  for (let i = 0; i < 600; i += 20) {
+    await Promise.all(Array.from({ length: 20 }, (_, j) => {
+      const k = i + j;
+      const body = junk[k % junk.length]!;
+      const ct = k % 3 === 0 ? 'multipart/form-data; boundary=zz' : 'application/json';
+      return go(s.req(posts[k % posts.length]!, { method: 'POST', headers: { 'content-type': ct }, body }));
+    }));
+  }
+  phases.junk = rss();
+  // 4. 100 concurrent 9 MB bodies to a keyed route, then to the open /mcp
+  const big = Buffer.alloc(9 * 1048576, 0x20);
+  await Promise.all(Array.from({ length: 100 }, () => go(s.req('/api/v1/ekyc/ocr', { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }))));
+  await Promise.all(Array.from({ length: 100 }, () => go(fetch(`${s.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }))));
+  phases.bodies = rss();
+  passes.push(phases);
+};
+// PASSES=2: the same run again, to tell memory that plateaus (allocator and model arenas sized by the largest
+// input seen) from memory that grows with every run (a leak)
+for (let i = 0; i < Number(process.env.PASSES ?? 1); i++) await pass();
 const runMs = Math.round(performance.now() - t0);
 const atEnd = rss();
 await new Promise((r) => setTimeout(r, 5000));
 const after5 = rss();
 await new Promise((r) => setTimeout(r, 25000));
 const after30 = rss();
+// the main thread's own view (prom-client default metrics): V8 heap and external (Buffer) memory
+const metrics = await (await s.req('/metrics')).text();
+const gauge = (name: string): number => Math.round(Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN) / 1048576);
+const mainThread = { heapUsedMb: gauge('sejong_nodejs_heap_size_used_bytes'), heapTotalMb: gauge('sejong_nodejs_heap_size_total_bytes'), externalMb: gauge('sejong_nodejs_external_memory_bytes') };
 clearInterval(timer);
 const health = await s.req('/health');
-console.log(JSON.stringify({ rssBeforeMb: before, peakMb: peak, atEndMb: atEnd, after5sMb: after5, after30sMb: after30, runMs, phases, statuses, healthAfter: health.status }));
+console.log(JSON.stringify({ rssBeforeMb: before, peakMb: peak, atEndMb: atEnd, after5sMb: after5, after30sMb: after30, mainThread, runMs, passes, statuses, healthAfter: health.status }));
 await s.close();

@@ -237,7 +237,7 @@ export class HttpServer {
     if (hasBody) {
       const aborted = new Promise<never>((_, reject) => state.closeHandlers.push(() => reject(new Error('aborted'))));
       aborted.catch(() => undefined);
-      bodyP = Promise.race([readBody(res, maxBytes, state, (size) => lease.ensure(size)), aborted]);
+      bodyP = Promise.race([readBody(res, maxBytes, state, (size) => lease.ensure(size), declared), aborted]);
       bodyP.catch(() => undefined); // read later, or never when the (shared-mode) rate limit refuses first
     }
     let streamOpened = false;
