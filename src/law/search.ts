@@ -66,7 +66,7 @@ export class SearchIndex {
     this.nameIndex = new NameIndex(this.law.catalog);
     this.olderDup = new Set();
     this.cited = new Map();
-    for (const d of this.law.catalog) for (const c of new Set(d.cites)) this.cited.set(c, (this.cited.get(c) ?? 0) + 1);
+    for (const d of this.law.catalog) for (const c of new Set(d.cites.map(nameKey))) this.cited.set(c, (this.cited.get(c) ?? 0) + 1);
     for (const list of this.law.byName.values()) for (const d of list.slice(1)) this.olderDup.add(d.id);
     const meta = gen ? this.law.idx.get([gen, 'meta']) : undefined;
     if (!meta) {
@@ -223,7 +223,7 @@ export class SearchIndex {
   /** Order the hits: article-title evidence, kind and citation priors, older duplicates down, the named article. */
   private rank(out: Hit[], aq: AnalysedQuery, articleRef: string | null): Hit[] {
     this.titleEvidence(out, aq.core, aq.named);
-    for (const h of out) h.score *= priorOf(h.doc, this.cited.get(nameKey(h.doc.name)) ?? 0);
+    for (const h of out) h.score *= priorOf(h.doc, this.cited.get(nameKey(h.doc.name)) ?? 0, aq.plain);
     // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
     if (this.olderDup.size) for (const h of out) if (this.olderDup.has(h.doc.id)) h.score *= 0.5;
     out.sort(byScore);

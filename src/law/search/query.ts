@@ -56,8 +56,18 @@ export interface AnalysedQuery {
 }
 
 function stripEnding(w: string): string {
-  for (const e of ENDINGS) if (w.length - e.length >= 2 && w.endsWith(e)) return w.slice(0, w.length - e.length);
+  for (const e of ENDINGS) if (w.length - e.length >= 2 && w.endsWith(e) && (e.length > 1 || verbalBefore(w, 1))) return w.slice(0, w.length - e.length);
   return w;
+}
+
+/**
+ * Syllables that end a verb or adjective stem before a one-syllable ending (마시고, 받고, 하면, 지키면): a noun ending
+ * in the same syllable (신고, 광고, 사고, 서면, 감면) keeps it.
+ */
+const STEM_END = new Set([...'하되받주내가오두쓰알살팔먹시타놓넣들있없않같많싶나리기치우르지히키보려으이라다니']);
+function verbalBefore(w: string, endLen: number): boolean {
+  const c = w[w.length - endLen - 1];
+  return c !== undefined && STEM_END.has(c) && !NOT_PREDICATE.has(w.slice(-2));
 }
 
 /**
@@ -84,7 +94,8 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     if (STOP.has(s)) { plain = true; continue; }
     for (const [from, to] of SYNONYMS) if (s.startsWith(from)) { extra.push(to); break; }
     if (plain && isPredicate(lw)) continue;
-    out.push(s);
+    // an offence named with 죄 (절도죄, 명예훼손죄): the statutes write the act (절도, 명예훼손)
+    out.push(s.length >= 3 && s.endsWith('죄') ? s.slice(0, -1) : s);
   }
   // phrase-level synonyms written across eojeols ("쉬는 시간", "사고를 내고")
   for (const [from, to] of SYNONYMS) if (from.length >= 3 && compact.includes(from) && !extra.includes(to)) extra.push(to);
@@ -92,12 +103,13 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
   return { text: [...out, ...extra].join(' '), core: out.join(' '), mapped: extra.join(' '), named, words: [...new Set([...words, ...extra.flatMap((e) => e.split(' '))])], plain };
 }
 
-const NOT_PREDICATE = new Set(['서면', '측면', '전면', '이면', '표면', '지면', '국면', '분야']);
+const NOT_PREDICATE = new Set(['서면', '측면', '전면', '이면', '표면', '지면', '국면', '분야', '시야', '심야', '보고', '사고', '최고', '사면', '방면', '장면', '화면', '정면', '내면', '외면', '직면', '당면']);
 
 /** An inflected verb or adjective of a question (지으려면, 받아야, 마시고, 넘겨도, 올려달라고). */
 function isPredicate(w: string): boolean {
   if (NOT_PREDICATE.has(w)) return false;
   if (/(려면|라고|해도|아도|어도|겨도|워도|는데|지만|니까|면서)$/.test(w)) return true;
-  if (w.length >= 2 && w.endsWith('면')) return true;
-  return w.length >= 3 && /(고|야)$/.test(w);
+  if (w.length >= 2 && w.endsWith('면')) return verbalBefore(w, 1);
+  if (w.length >= 3 && w.endsWith('야')) return /[아어여워져켜쳐줘봐와돼내려해]야$/.test(w);
+  return w.length >= 3 && w.endsWith('고') && verbalBefore(w, 1);
 }
