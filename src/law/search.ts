@@ -2,7 +2,7 @@
 // (exact / prefix / abbreviation / substring / bigram overlap on statute and rule names) with boosts.
 import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
-import { nameKey, termIds } from './normalize.js';
+import { bigrams, nameKey, termIds } from './normalize.js';
 import { analyseQuery, type AnalysedQuery } from './search/query.js';
 import { priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
 import { ABBREVIATIONS } from './search/names.js';
@@ -116,40 +116,50 @@ export class SearchIndex {
   private titles = new Map<string, string[]>();
   private ownerIx = new Map<string, number>();
 
-  /** Article title at a position (persisted per document with the index; the article record for older indexes). */
-  private titleOf(id: string, seq: number): string {
+  /** Article titles of a document (persisted per document with the index; none for older indexes). */
+  private titlesOf(id: string): string[] | null {
     let ts = this.titles.get(id);
     if (!ts) {
       const o = this.ownerIx.get(id);
       const b = o === undefined ? undefined : this.law.idx.getBinary([this.gen, `t${o}`]);
-      if (!b) return this.law.arts.get([id, seq])?.title ?? '';
+      if (!b) return null;
       ts = b.toString('utf8').split('\n');
-      if (this.titles.size >= 1000) this.titles.delete(this.titles.keys().next().value!);
+      if (this.titles.size >= 4000) this.titles.delete(this.titles.keys().next().value!);
       this.titles.set(id, ts);
     }
-    return ts[seq] ?? '';
+    return ts;
   }
 
+  /**
+   * Article-title evidence: among the best candidates, the article whose title holds most of the query's words (and
+   * is most covered by them: 제54조 휴게 over 제59조 근로시간 및 휴게시간의 특례) lifts its document and becomes its
+   * first matching article; every title of the document is read, not only those of the best text matches.
+   */
   private titleEvidence(out: Hit[], core: string, named: string[]): void {
     const nk = named.map(nameKey);
     const words = [...new Set(core.split(/\s+/).map((w) => nameKey(w.replace(/죄$/, ''))).filter((w) => w.length >= 2 && !nk.some((n) => n.includes(w))))];
     if (!words.length) return;
+    const qb = new Set(words.flatMap((w) => bigrams(w)));
     out.sort((a, b) => b.score - a.score);
+    const heads = words.map((w) => w.slice(0, 2));
     for (const h of out.slice(0, 20)) {
-      if (!h.seqs.length) continue;
-      let best = 0, bestSeq = -1;
-      for (const s of h.seqs) {
-        // the article record (a few KB) rather than the document's whole article list (민법: 1,100 entries)
-        const tk = nameKey(this.titleOf(h.doc.id, s));
-        if (!tk) continue;
-        let c = 0;
-        for (const w of words) if (tk.includes(w) || (w.length >= 4 && tk.includes(w.slice(0, 3)))) c++;
-        const f = c / words.length;
-        if (f > best) { best = f; bestSeq = s; }
+      const all = this.titlesOf(h.doc.id);
+      const seqs = all ? all.keys() : h.seqs.values();
+      let best = 0, bestSeq = -1, bestF = 0;
+      for (const s of seqs) {
+        const t = all ? all[s]! : this.law.arts.get([h.doc.id, s])?.title ?? '';
+        // cheap test first: a title holding none of the words' first two characters cannot match
+        if (!t || !heads.some((x) => t.includes(x))) continue;
+        const tk = nameKey(t);
+        const f = titleRecall(tk, words);
+        if (f === 0) continue;
+        // how much of the title the query covers, and a little for an article the text also matched
+        const v = f + 0.4 * titlePrecision(tk, qb) + (h.seqs.includes(s) ? 0.02 : 0);
+        if (v > best) { best = v; bestSeq = s; bestF = f; }
       }
-      if (best > 0) {
-        h.score += 25 * best + (best === 1 ? 10 : 0);
-        h.seqs = [bestSeq, ...h.seqs.filter((x) => x !== bestSeq)];
+      if (bestSeq >= 0) {
+        h.score += 25 * bestF + (bestF === 1 ? 10 : 0) + 10 * (best - bestF);
+        h.seqs = [bestSeq, ...h.seqs.filter((x) => x !== bestSeq)].slice(0, 3);
       }
     }
   }
@@ -251,3 +261,21 @@ export class SearchIndex {
 }
 
 const byScore = (a: Hit, b: Hit) => b.score - a.score || a.doc.name.length - b.doc.name.length || a.doc.id.localeCompare(b.doc.id);
+
+/**
+ * share of the query words found in a title (a word of four or more characters also by its first three; a short
+ * title inside the word also counts: 휴게 for 휴게시간)
+ */
+function titleRecall(tk: string, words: string[]): number {
+  let c = 0;
+  for (const w of words) if (tk.includes(w) || (w.length >= 4 && tk.includes(w.slice(0, 3))) || (tk.length >= 2 && w.startsWith(tk))) c++;
+  return c / words.length;
+}
+
+/** share of a title's bigrams that the query holds */
+function titlePrecision(tk: string, qb: Set<string>): number {
+  const tb = bigrams(tk);
+  let c = 0;
+  for (const g of tb) if (qb.has(g)) c++;
+  return tb.length ? c / tb.length : 0;
+}
