@@ -34,6 +34,7 @@ export type HitList = Hit[] & { total: number };
 
 /** text-only matches kept as ranked hits (pageable); more are counted in total */
 const MAX_TEXT_HITS = 1000;
+const PLAIN_COORD = 0.4;
 
 export class SearchIndex {
   gen = 0;
@@ -212,7 +213,8 @@ export class SearchIndex {
     const { post, nTerms } = selectTerms(w.post, w.missing, w.total, this.N);
     // mostly unknown terms (a typo, nonsense): no text answer rather than a guess on a fragment
     if (!post.length || w.missing * 2 > w.total) return [];
-    const need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * 0.6);
+    // a plain question holds everyday words the statutes do not use: fewer of its terms must meet in one article
+    const need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * (aq.plain ? PLAIN_COORD : 0.6));
     const docs = this.bm25.run(post, { N: this.N, avgdl: this.avgdl, owner: this.owner, seq: this.seq, len: this.len, docs: this.ids.length }, nTerms, need);
     // keep hit objects for the best MAX_TEXT_HITS documents only (the total still counts all)
     let cut = -Infinity;
