@@ -35,6 +35,8 @@ export type HitList = Hit[] & { total: number };
 /** text-only matches kept as ranked hits (pageable); more are counted in total */
 const MAX_TEXT_HITS = 1000;
 const PLAIN_COORD = 0.4;
+/** documents whose article titles are read for title evidence (the best by name and text) */
+const TITLE_DOCS = 12;
 
 export class SearchIndex {
   gen = 0;
@@ -143,7 +145,7 @@ export class SearchIndex {
     const qb = new Set(words.flatMap((w) => bigrams(w)));
     out.sort((a, b) => b.score - a.score);
     const heads = words.map((w) => w.slice(0, 2));
-    for (const h of out.slice(0, 20)) {
+    for (const h of out.slice(0, TITLE_DOCS)) {
       const all = this.titlesOf(h.doc.id);
       const seqs = all ? all.keys() : h.seqs.values();
       let best = 0, bestSeq = -1, bestF = 0;
@@ -234,7 +236,7 @@ export class SearchIndex {
 
   /** Order the hits: article-title evidence, kind and citation priors, older duplicates down, the named article. */
   private rank(out: Hit[], aq: AnalysedQuery, articleRef: string | null): Hit[] {
-    this.titleEvidence(out, aq.core, aq.named);
+    this.titleEvidence(out, aq.mapped ? `${aq.core} ${aq.mapped}` : aq.core, aq.named);
     for (const h of out) h.score *= priorOf(h.doc, this.cited.get(nameKey(h.doc.name)) ?? 0, aq.plain);
     // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
     if (this.olderDup.size) for (const h of out) if (this.olderDup.has(h.doc.id)) h.score *= 0.5;
@@ -270,7 +272,16 @@ const byScore = (a: Hit, b: Hit) => b.score - a.score || a.doc.name.length - b.d
  */
 function titleRecall(tk: string, words: string[]): number {
   let c = 0;
-  for (const w of words) if (tk.includes(w) || (w.length >= 4 && tk.includes(w.slice(0, 3))) || (tk.length >= 2 && w.startsWith(tk))) c++;
+  for (const w of words) {
+    if (tk.includes(w) || (w.length >= 4 && tk.includes(w.slice(0, 3))) || (tk.length >= 2 && w.startsWith(tk))) { c++; continue; }
+    // most of a compound's bigrams in the title (연차휴가 in 연차 유급휴가): partial credit
+    if (w.length >= 3) {
+      let k = 0;
+      for (let i = 0; i + 1 < w.length; i++) if (tk.includes(w.slice(i, i + 2))) k++;
+      const cov = k / (w.length - 1);
+      if (cov >= 0.6) c += cov;
+    }
+  }
   return c / words.length;
 }
 
