@@ -34,7 +34,7 @@ const ENDING_SET = new Set(ENDINGS);
 
 /** Filler words of questions (after endings and particles are stripped). */
 const STOP = new Set([
-  '어떻게', '어떤', '무엇', '무슨', '언제', '얼마나', '얼마', '누가', '누구', '어디', '왜', '수', '것', '것도', '것은', '것이', '것을', '거', '건가요', '경우', '안', '못', '그냥', '다른',
+  '죄', '죄인', '죄가', '죄를', '어떻게', '어떤', '무엇', '무슨', '언제', '얼마나', '얼마', '누가', '누구', '어디', '왜', '수', '것', '것도', '것은', '것이', '것을', '거', '건가요', '경우', '안', '못', '그냥', '다른',
   '내', '제가', '저', '나', '우리', '좀', '꼭', '미리', '혼자', '해야', '되', '하', '있', '없', '받을', '있는', '하는', '및', '등', '또는',
   '알려', '알려주세요', '궁금', '궁금합니다', '되는', '있을까', '관련', '대해', '대하여', '때', '할', '한', '된', '될', '더', '이', '그',
   '처벌받', '처벌', '불법', '위법', '어떻', '뭔가', '뭐', '뭘', '해', '돼', '되나', '하나', '모든', '도', '또', '이미', '지금', '정도',
@@ -89,7 +89,9 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     if (full) { named.push(full); out.push(full); continue; }
     const lw = w.toLowerCase();
     if (ENDING_SET.has(lw) || STOP.has(lw)) { plain = true; continue; }
-    const s = stripEnding(stripJosa(lw));
+    // a one-syllable noun with an object or topic particle (돈을, 술을, 집은): stripJosa keeps two syllables; other
+    // particles also end two-syllable nouns (허가, 도로, 제도, 미만, 동의, 아이) and stay
+    const s = lw.length === 2 && /[을를은는]$/.test(lw) && !STOP.has(lw) && lw !== '마을' && lw !== '가을' ? lw[0]! : stripEnding(stripJosa(lw));
     if (s.length < lw.length - 1) plain = true;
     if (STOP.has(s)) { plain = true; continue; }
     for (const [from, to] of SYNONYMS) if (s.startsWith(from)) { extra.push(to); break; }
@@ -124,7 +126,7 @@ function isEnding(w: string): boolean {
   return ENDING_SET.has(w) || ENDINGS.some((e) => w === e || (w.startsWith(e.slice(0, 1)) && w.length <= 2));
 }
 
-const NOT_PREDICATE = new Set(['서면', '측면', '전면', '이면', '표면', '지면', '국면', '분야', '시야', '심야', '보고', '사고', '최고', '사면', '방면', '장면', '화면', '정면', '내면', '외면', '직면', '당면']);
+const NOT_PREDICATE = new Set(['서면', '측면', '전면', '이면', '표면', '지면', '국면', '분야', '시야', '심야', '보고', '사고', '최고', '사면', '방면', '장면', '화면', '정면', '외면', '직면', '당면']);
 
 /** An inflected verb or adjective of a question (지으려면, 받아야, 마시고, 넘겨도, 올려달라고). */
 function isPredicate(w: string): boolean {
