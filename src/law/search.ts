@@ -35,6 +35,7 @@ export type HitList = Hit[] & { total: number };
 /** text-only matches kept as ranked hits (pageable); more are counted in total */
 const MAX_TEXT_HITS = 1000;
 const PLAIN_COORD = 0.4;
+const MAPPED_WEIGHT = 2;
 /** documents whose article titles are read for title evidence (the best by name and text) */
 const TITLE_DOCS = 12;
 
@@ -138,10 +139,16 @@ export class SearchIndex {
    * is most covered by them: 제54조 휴게 over 제59조 근로시간 및 휴게시간의 특례) lifts its document and becomes its
    * first matching article; every title of the document is read, not only those of the best text matches.
    */
-  private titleEvidence(out: Hit[], core: string, named: string[]): void {
-    const nk = named.map(nameKey);
-    const words = [...new Set(core.split(/\s+/).map((w) => nameKey(w.replace(/죄$/, ''))).filter((w) => w.length >= 2 && !nk.some((n) => n.includes(w))))];
+  private titleEvidence(out: Hit[], aq: AnalysedQuery): void {
+    const nk = aq.named.map(nameKey);
+    const keys = (s: string) => s.split(/\s+/).map((w) => nameKey(w.replace(/죄$/, ''))).filter((w) => w.length >= 2 && !nk.some((n) => n.includes(w)));
+    // the statutory terms a plain question was mapped to weigh more than its own words (as in the text score)
+    const weight = new Map<string, number>();
+    for (const w of keys(aq.core)) weight.set(w, 1);
+    for (const w of keys(aq.mapped)) weight.set(w, MAPPED_WEIGHT);
+    const words = [...weight.keys()];
     if (!words.length) return;
+    const wts = words.map((w) => weight.get(w)!);
     const qb = new Set(words.flatMap((w) => bigrams(w)));
     out.sort((a, b) => b.score - a.score);
     const heads = words.map((w) => w.slice(0, 2));
@@ -154,7 +161,7 @@ export class SearchIndex {
         // cheap test first: a title holding none of the words' first two characters cannot match
         if (!t || !heads.some((x) => t.includes(x))) continue;
         const tk = nameKey(t);
-        const f = titleRecall(tk, words);
+        const f = titleRecall(tk, words, wts);
         if (f === 0) continue;
         // how much of the title the query covers, and a little for an article the text also matched
         const v = f + 0.4 * titlePrecision(tk, qb) + (h.seqs.includes(s) ? 0.02 : 0);
@@ -236,7 +243,7 @@ export class SearchIndex {
 
   /** Order the hits: article-title evidence, kind and citation priors, older duplicates down, the named article. */
   private rank(out: Hit[], aq: AnalysedQuery, articleRef: string | null): Hit[] {
-    this.titleEvidence(out, aq.mapped ? `${aq.core} ${aq.mapped}` : aq.core, aq.named);
+    this.titleEvidence(out, aq);
     for (const h of out) h.score *= priorOf(h.doc, this.cited.get(nameKey(h.doc.name)) ?? 0, aq.plain);
     // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
     if (this.olderDup.size) for (const h of out) if (this.olderDup.has(h.doc.id)) h.score *= 0.5;
@@ -270,19 +277,21 @@ const byScore = (a: Hit, b: Hit) => b.score - a.score || a.doc.name.length - b.d
  * share of the query words found in a title (a word of four or more characters also by its first three; a short
  * title inside the word also counts: 휴게 for 휴게시간)
  */
-function titleRecall(tk: string, words: string[]): number {
-  let c = 0;
-  for (const w of words) {
-    if (tk.includes(w) || (w.length >= 4 && tk.includes(w.slice(0, 3))) || (tk.length >= 2 && w.startsWith(tk))) { c++; continue; }
+function titleRecall(tk: string, words: string[], wts: number[]): number {
+  let c = 0, n = 0;
+  for (let j = 0; j < words.length; j++) {
+    const w = words[j]!, wt = wts[j]!;
+    n += wt;
+    if (tk.includes(w) || (w.length >= 4 && tk.includes(w.slice(0, 3))) || (tk.length >= 2 && w.startsWith(tk))) { c += wt; continue; }
     // most of a compound's bigrams in the title (연차휴가 in 연차 유급휴가): partial credit
     if (w.length >= 3) {
       let k = 0;
       for (let i = 0; i + 1 < w.length; i++) if (tk.includes(w.slice(i, i + 2))) k++;
       const cov = k / (w.length - 1);
-      if (cov >= 0.6) c += cov;
+      if (cov >= 0.6) c += cov * wt;
     }
   }
-  return c / words.length;
+  return c / n;
 }
 
 /** share of a title's bigrams that the query holds */

@@ -58,11 +58,15 @@ export function nameScore(e: NameEntry, q: NameQuery): { s: number; match: 'name
   if (nk.includes(qk)) return { s: wordIn(e.name, qk) || qk.length >= 5 ? 40 + 10 * (qk.length / nk.length) : 12, match: 'name' };
   if (qb.size >= 2 && common >= 2 && common / qb.size >= 0.6) {
     const dice = (2 * common) / (qb.size + nb.size);
-    return { s: 40 * dice + 10 * (common / qb.size), match: 'name' };
+    // words that merely share syllables with a name (공무원 징계 종류 ~ 공무원 징계령) are weak name evidence unless
+    // the query reads like a name itself
+    const s = 40 * dice + 10 * (common / qb.size);
+    return { s: NAME_END.test(qk) ? s : s * OVERLAP_W, match: 'name' };
   }
   return { s: 0, match: 'name' };
 }
 
+const OVERLAP_W = 0.3;
 const NAME_END = /(법|령|규칙|규정|고시|지침|기준|요령|훈령|예규|조례|협약|특례|법률)$/;
 
 /** key is one whole word of the name (spaces, middle dots), possibly with a particle or 법/죄/령 after it. */
