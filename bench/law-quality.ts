@@ -1,5 +1,5 @@
 // Law search quality on the full corpus: hits@1, hits@5, MRR, article@1 and empty answers over
-// bench/law-quality/questions.json (tuned and held-out questions, per category), plus the search compute cost.
+// bench/law-quality/questions.json (tuned and the two held-out sets, per category), plus the search compute cost.
 // Usage: npm run bench -- law-quality [--data DIR (an imported store; default: import the full corpus into a temp dir)] [--misses]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,7 +8,7 @@ import { Store } from '../src/store/env.js';
 import { LawStore } from '../src/law/store.js';
 import { Importer } from '../src/law/import.js';
 import { shared } from '../test/helpers/shared.js';
-import { evaluate, formatScore, loadQuestions } from './law-quality/evaluate.js';
+import { evaluate, formatScore, isTuned, loadQuestions } from './law-quality/evaluate.js';
 
 const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
 let dataDir = arg('--data');
@@ -34,7 +34,9 @@ const r = evaluate(law, qs);
 console.log(formatScore('all', r.all));
 console.log(formatScore('tuned', r.tuned));
 console.log(formatScore('holdout', r.holdout));
+console.log(formatScore('holdout2', r.holdout2));
 for (const [c, s] of Object.entries(r.byCategory)) console.log(formatScore(c, s));
+for (const [c, s] of Object.entries(r.byCategory2)) console.log(formatScore(`h2 ${c}`, s));
 // compute cost of the ranking itself (law.search.query, no cache), over the question set
 const times: number[] = [];
 for (let k = 0; k < 3; k++) for (const q of qs) {
@@ -45,7 +47,8 @@ for (let k = 0; k < 3; k++) for (const q of qs) {
 times.sort((a, b) => a - b);
 const p = (x: number) => times[Math.min(times.length - 1, Math.floor(x * times.length))]!;
 console.log(`search compute over ${times.length} queries: p50 ${p(0.5).toFixed(3)} ms, p99 ${p(0.99).toFixed(3)} ms, max ${times[times.length - 1]!.toFixed(2)} ms; RSS ${Math.round(process.memoryUsage().rss / 1048576)} MB`);
+// misses of the tuned questions only (the held-out sets are scored, never looked at while tuning)
 if (process.argv.includes('--misses')) {
-  for (const o of r.outcomes) if (o.rank !== 1 || o.articleOk === false) console.log(`${o.q.holdout ? 'H ' : '  '}${o.q.id} [${o.rank}] ${o.q.query} → want ${o.q.law} ${o.q.article ?? ''} | got ${o.top.join(' ; ')}`);
+  for (const o of r.outcomes) if (isTuned(o.q) && (o.rank !== 1 || o.articleOk === false)) console.log(`  ${o.q.id} [${o.rank}] ${o.q.query} → want ${o.q.law} ${o.q.article ?? ''} | got ${o.top.join(' ; ')}`);
 }
 await store.close();

@@ -18,6 +18,11 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   const qs = loadQuestions();
   t.ok(qs.length >= 150, `${qs.length} questions`);
   t.ok(qs.filter((q) => q.holdout).length >= 40);
+  // the second held-out set (written from the statutes' text before the later tuning), mostly plain questions
+  const h2 = qs.filter((q) => q.holdout2);
+  t.ok(h2.length >= 40, `${h2.length} holdout2 questions`);
+  t.ok(h2.filter((q) => q.category === 'plain').length >= 25);
+  t.equal(qs.filter((q) => q.holdout && q.holdout2).length, 0);
   t.same([...new Set(qs.map((q) => q.category))].sort(), ['abbrev', 'admrul', 'filter', 'keyword', 'plain']);
   t.equal(new Set(qs.map((q) => q.id)).size, qs.length);
   t.ok(qs.every((q) => q.law && q.query));
@@ -46,11 +51,19 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.ok(fi.article_count > 500);
   t.ok(law.articleSeq(fi.id, '1-2-2') !== undefined);
   const r = evaluate(law);
-  t.ok(r.all.hits1 / r.all.n >= 0.72, `hits@1 ${r.all.hits1}/${r.all.n}`);
-  t.ok(r.all.hits5 / r.all.n >= 0.84, `hits@5 ${r.all.hits5}/${r.all.n}`);
-  t.ok(r.all.mrr >= 0.78, `MRR ${r.all.mrr.toFixed(3)}`);
-  t.ok(r.holdout.hits1 / r.holdout.n >= 0.6, `holdout hits@1 ${r.holdout.hits1}/${r.holdout.n}`);
+  const rate = (a: number, n: number) => a / n;
+  // floors: the figures of bench/RESULTS.md (law-quality, 2026-11-23) less about three points
+  t.ok(rate(r.all.hits1, r.all.n) >= 0.75, `hits@1 ${r.all.hits1}/${r.all.n}`);
+  t.ok(rate(r.all.hits5, r.all.n) >= 0.87, `hits@5 ${r.all.hits5}/${r.all.n}`);
+  t.ok(r.all.mrr >= 0.8, `MRR ${r.all.mrr.toFixed(3)}`);
+  t.ok(rate(r.all.article1, r.all.articleN) >= 0.6, `article@1 ${r.all.article1}/${r.all.articleN}`);
+  t.ok(rate(r.tuned.hits1, r.tuned.n) >= 0.84, `tuned hits@1 ${r.tuned.hits1}/${r.tuned.n}`);
+  t.ok(rate(r.tuned.hits5, r.tuned.n) >= 0.92, `tuned hits@5 ${r.tuned.hits5}/${r.tuned.n}`);
+  t.ok(rate(r.holdout.hits1, r.holdout.n) >= 0.7, `holdout hits@1 ${r.holdout.hits1}/${r.holdout.n}`);
+  t.ok(rate(r.holdout2.hits1, r.holdout2.n) >= 0.52, `holdout2 hits@1 ${r.holdout2.hits1}/${r.holdout2.n}`);
+  t.ok(rate(r.holdout2.hits5, r.holdout2.n) >= 0.72, `holdout2 hits@5 ${r.holdout2.hits5}/${r.holdout2.n}`);
   t.equal(r.byCategory.plain!.empty, 0);
+  t.equal(r.byCategory2.plain!.empty, 0);
   t.equal(r.all.empty, 0);
   t.ok(r.byCategory.abbrev!.hits1 / r.byCategory.abbrev!.n >= 0.95);
   // the matching articles carry a snippet with the hit

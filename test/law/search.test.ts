@@ -37,6 +37,24 @@ t.test('question endings, particles and filler words are dropped; everyday words
   t.equal(analyseQuery('연장근로 가산임금', abbr).plain, false);
 });
 
+t.test('compound nouns ending like a verb stay; the noun of a 하다/되다/받다 verb is kept', async (t) => {
+  // 신고, 감면 end in 고/면 but are nouns: not stripped, not dropped as predicates
+  t.equal(analyseQuery('출생신고 기간', abbr).core, '출생신고 기간');
+  t.equal(analyseQuery('출생신고 기간', abbr).plain, false);
+  t.equal(analyseQuery('취득세 감면', abbr).core, '취득세 감면');
+  t.equal(analyseQuery('술 마시고 운전하면 처벌받나요', abbr).core, '술 운전');
+  t.equal(analyseQuery('해고하려면 언제까지 미리 알려야 하나요', abbr).core, '해고');
+  t.equal(analyseQuery('이미 지급한 임금', abbr).core, '지급 임금');
+  // nouns ending in the verb syllable stay whole (방해, 제한, 산업재해)
+  t.equal(analyseQuery('공무집행방해', abbr).core, '공무집행방해');
+  t.equal(analyseQuery('권한의 위임', abbr).core, '권한 위임');
+  t.equal(analyseQuery('산업재해', abbr).core, '산업재해');
+  // an offence written with 죄 searches the act; a one-syllable noun keeps its noun
+  t.equal(analyseQuery('절도죄', abbr).core, '절도');
+  t.equal(analyseQuery('거짓말로 돈을 받아내면 무슨 죄인가요', abbr).core, '거짓말 돈');
+  t.equal(analyseQuery('도로 허가 휴가', abbr).core, '도로 허가 휴가');
+});
+
 t.test('snippets show the hit; the parent law and often-cited names get a higher prior', async (t) => {
   const s = snippetOf({ no: '1', title: '가', content: '가나다라마바사 '.repeat(10) + '연차 유급휴가를 주어야 한다. ' + '끝'.repeat(100) }, ['유급휴가']);
   t.match(s, /^….*연차 유급휴가를 주어야 한다.*…$/);

@@ -44,7 +44,12 @@ export function nameScore(e: NameEntry, q: NameQuery): { s: number; match: 'name
   if (nk === qk || nk === qkj) return { s: 100, match: q.named && nameKey(q.query) !== nk && !nameKey(q.query).startsWith(nk) ? 'abbreviation' : 'name' };
   if (fullKey && nk === fullKey) return { s: 95, match: 'abbreviation' };
   if (fullKey && nk.startsWith(fullKey)) return { s: 70 + 10 * (fullKey.length / nk.length), match: 'abbreviation' };
-  if (nk.startsWith(qk)) return { s: 70 + 10 * (qk.length / nk.length), match: 'name' };
+  if (nk.startsWith(qk)) {
+    // a term that merely begins a much longer name (출산전후휴가 → 출산전후휴가 급여등 상한액 고시) is weak name
+    // evidence unless it reads like a name (ends in 법, 령, 규칙, 규정, 고시 …); the text decides
+    const r = qk.length / nk.length;
+    return { s: r < 0.5 && !NAME_END.test(qk) ? 45 + 20 * r : 70 + 10 * r, match: 'name' };
+  }
   // the query starts with the whole name ("도로교통법 음주운전"): that statute, searched for the rest
   if (nk.length >= 2 && (qk.startsWith(nk) || qkj.startsWith(nk))) return { s: 75 + 10 * (nk.length / qk.length), match: 'name' };
   if (qk.length >= 3 && isAbbrev(qk, nk)) return { s: 60 + 10 * (qk.length / nk.length), match: 'abbreviation' };
@@ -53,10 +58,16 @@ export function nameScore(e: NameEntry, q: NameQuery): { s: number; match: 'name
   if (nk.includes(qk)) return { s: wordIn(e.name, qk) || qk.length >= 5 ? 40 + 10 * (qk.length / nk.length) : 12, match: 'name' };
   if (qb.size >= 2 && common >= 2 && common / qb.size >= 0.6) {
     const dice = (2 * common) / (qb.size + nb.size);
-    return { s: 40 * dice + 10 * (common / qb.size), match: 'name' };
+    // words that merely share syllables with a name (공무원 징계 종류 ~ 공무원 징계령) are weak name evidence unless
+    // the query reads like a name itself
+    const s = 40 * dice + 10 * (common / qb.size);
+    return { s: NAME_END.test(qk) ? s : s * OVERLAP_W, match: 'name' };
   }
   return { s: 0, match: 'name' };
 }
+
+const OVERLAP_W = 0.3;
+const NAME_END = /(법|령|규칙|규정|고시|지침|기준|요령|훈령|예규|조례|협약|특례|법률)$/;
 
 /** key is one whole word of the name (spaces, middle dots), possibly with a particle or 법/죄/령 after it. */
 function wordIn(name: string, key: string): boolean {

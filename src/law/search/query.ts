@@ -34,7 +34,7 @@ const ENDING_SET = new Set(ENDINGS);
 
 /** Filler words of questions (after endings and particles are stripped). */
 const STOP = new Set([
-  '어떻게', '어떤', '무엇', '무슨', '언제', '얼마나', '얼마', '누가', '누구', '어디', '왜', '수', '것', '경우', '안', '못', '그냥', '다른',
+  '죄', '죄인', '죄가', '죄를', '어떻게', '어떤', '무엇', '무슨', '언제', '얼마나', '얼마', '누가', '누구', '어디', '왜', '수', '것', '것도', '것은', '것이', '것을', '거', '건가요', '경우', '안', '못', '그냥', '다른',
   '내', '제가', '저', '나', '우리', '좀', '꼭', '미리', '혼자', '해야', '되', '하', '있', '없', '받을', '있는', '하는', '및', '등', '또는',
   '알려', '알려주세요', '궁금', '궁금합니다', '되는', '있을까', '관련', '대해', '대하여', '때', '할', '한', '된', '될', '더', '이', '그',
   '처벌받', '처벌', '불법', '위법', '어떻', '뭔가', '뭐', '뭘', '해', '돼', '되나', '하나', '모든', '도', '또', '이미', '지금', '정도',
@@ -56,8 +56,18 @@ export interface AnalysedQuery {
 }
 
 function stripEnding(w: string): string {
-  for (const e of ENDINGS) if (w.length - e.length >= 2 && w.endsWith(e)) return w.slice(0, w.length - e.length);
+  for (const e of ENDINGS) if (w.length - e.length >= 2 && w.endsWith(e) && (e.length > 1 || verbalBefore(w, 1))) return w.slice(0, w.length - e.length);
   return w;
+}
+
+/**
+ * Syllables that end a verb or adjective stem before a one-syllable ending (마시고, 받고, 하면, 지키면): a noun ending
+ * in the same syllable (신고, 광고, 사고, 서면, 감면) keeps it.
+ */
+const STEM_END = new Set([...'하되받주내가오두쓰알살팔먹시타놓넣들있없않같많싶나리기치우르지히키보려으이라다니']);
+function verbalBefore(w: string, endLen: number): boolean {
+  const c = w[w.length - endLen - 1];
+  return c !== undefined && STEM_END.has(c) && !NOT_PREDICATE.has(w.slice(-2));
 }
 
 /**
@@ -79,12 +89,18 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     if (full) { named.push(full); out.push(full); continue; }
     const lw = w.toLowerCase();
     if (ENDING_SET.has(lw) || STOP.has(lw)) { plain = true; continue; }
-    const s = stripEnding(stripJosa(lw));
+    // a one-syllable noun with an object or topic particle (돈을, 술을, 집은): stripJosa keeps two syllables; other
+    // particles also end two-syllable nouns (허가, 도로, 제도, 미만, 동의, 아이) and stay
+    const s = lw.length === 2 && /[을를은는]$/.test(lw) && !STOP.has(lw) && lw !== '마을' && lw !== '가을' ? lw[0]! : stripEnding(stripJosa(lw));
     if (s.length < lw.length - 1) plain = true;
     if (STOP.has(s)) { plain = true; continue; }
     for (const [from, to] of SYNONYMS) if (s.startsWith(from)) { extra.push(to); break; }
+    // a verb made of a noun and 하다/되다/받다 (운전하면, 설치하려면, 처벌받나요, 공개해): its noun is a content word
+    const noun = verbalNoun(lw);
+    if (noun) { if (!STOP.has(noun)) out.push(noun); continue; }
     if (plain && isPredicate(lw)) continue;
-    out.push(s);
+    // an offence named with 죄 (절도죄, 명예훼손죄): the statutes write the act (절도, 명예훼손)
+    out.push(s.length >= 3 && s.endsWith('죄') ? s.slice(0, -1) : s);
   }
   // phrase-level synonyms written across eojeols ("쉬는 시간", "사고를 내고")
   for (const [from, to] of SYNONYMS) if (from.length >= 3 && compact.includes(from) && !extra.includes(to)) extra.push(to);
@@ -92,12 +108,31 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
   return { text: [...out, ...extra].join(' '), core: out.join(' '), mapped: extra.join(' '), named, words: [...new Set([...words, ...extra.flatMap((e) => e.split(' '))])], plain };
 }
 
-const NOT_PREDICATE = new Set(['서면', '측면', '전면', '이면', '표면', '지면', '국면', '분야']);
+/** the noun of a 하다/되다/받다/시키다 verb form (운전하면 → 운전, 해고하려면 → 해고, 처벌받나요 → 처벌), or null */
+function verbalNoun(w: string): string | null {
+  const m = /^([가-힣]{2,}?)(하|해|했|한|할|함|되|돼|됐|된|될|받|시키|시켜|당하|당해|당한)([가-힣]*)$/.exec(w);
+  if (!m) return null;
+  const [, noun, verb, rest] = m;
+  // an adnominal form (지급한 임금, 부당한, 연관된): the noun before it; other forms need an ending after the verb
+  if (!rest) return /^(한|할|된|될)$/.test(verb!) ? noun! : null;
+  // the verb syllable is followed by an ending (하려면, 해야, 된다면), not by a noun's own syllables (관할법원);
+  // a word ending in the verb syllable is a noun as often (방해, 손해, 제한, 권한)
+  if (!isEnding(verb! + rest) && !ENDING_SET.has(rest) && !/^(려면|려고|면|고|여야|야|지|는|나요|도|기|여|였|세요|자|게|니|다|는데|더라도|거나|든지|라도|아야|어야|았|었|나|냐|ㄴ|요|서|니까|면서|을|를|은|는|지요|죠|줘|주|달라|달|드|할|한|은지|는지|ㄹ까|을까|할까)/.test(rest)) return null;
+  return noun!;
+}
+
+/** the word is a whole question ending (하나요, 되나요, 해야하나요 …) */
+function isEnding(w: string): boolean {
+  return ENDING_SET.has(w) || ENDINGS.some((e) => w === e || (w.startsWith(e.slice(0, 1)) && w.length <= 2));
+}
+
+const NOT_PREDICATE = new Set(['서면', '측면', '전면', '이면', '표면', '지면', '국면', '분야', '시야', '심야', '보고', '사고', '최고', '사면', '방면', '장면', '화면', '정면', '외면', '직면', '당면']);
 
 /** An inflected verb or adjective of a question (지으려면, 받아야, 마시고, 넘겨도, 올려달라고). */
 function isPredicate(w: string): boolean {
   if (NOT_PREDICATE.has(w)) return false;
   if (/(려면|라고|해도|아도|어도|겨도|워도|는데|지만|니까|면서)$/.test(w)) return true;
-  if (w.length >= 2 && w.endsWith('면')) return true;
-  return w.length >= 3 && /(고|야)$/.test(w);
+  if (w.length >= 2 && w.endsWith('면')) return verbalBefore(w, 1);
+  if (w.length >= 3 && w.endsWith('야')) return /[아어여워져켜쳐줘봐와돼내려해]야$/.test(w);
+  return w.length >= 3 && w.endsWith('고') && verbalBefore(w, 1);
 }

@@ -42,9 +42,15 @@ export const MORE_ABBREVIATIONS: Record<string, string> = {
 /** Whole-score factor of an instrument's kind: the parent 법률 first when evidence ties, then its 시행령, 시행규칙, 고시. */
 const KIND_PRIOR: Record<string, number> = { law: 1.1, decree: 1.0, rule: 0.96, admrul: 0.93 };
 
-/** Kind and citation prior: how many other instruments cite the name (민법, 형법 … far more than a 고시). */
-export function priorOf(d: DocRec, cited: number): number {
-  return (KIND_PRIOR[d.category] ?? 1) * (1 + 0.02 * Math.log1p(cited));
+/** citation weight (per log-citation), the same for plain questions, and the power of the kind prior for them (measured on the tuned questions) */
+const CITE_W = 0.05, CITE_WP = 0.3, KIND_P = 3;
+/**
+ * Kind and citation prior: how many other instruments cite the name (민법, 형법 … far more than a 고시). A plain
+ * question is about the statutes people live under: there both priors weigh more.
+ */
+export function priorOf(d: DocRec, cited: number, plain = false): number {
+  const kind = KIND_PRIOR[d.category] ?? 1;
+  return (plain ? kind ** KIND_P : kind) * (1 + (plain ? CITE_WP : CITE_W) * Math.log1p(cited));
 }
 
 export interface ArticleMatch { article_no: string; title: string; snippet: string }

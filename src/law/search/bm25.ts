@@ -1,0 +1,111 @@
+// BM25 over the character-bigram article index: which query terms to score (rare ones, within a postings budget),
+// the per-article accumulation, and the best three articles per document with a graceful coordination fallback.
+
+export interface Posting { ids: Uint32Array; tfs: Uint8Array }
+export interface WeightedPosting { p: Posting; idf: number }
+
+/** the persisted per-article tables of one index generation */
+export interface ArticleTables { N: number; avgdl: number; owner: Uint32Array; seq: Uint32Array; len: Uint16Array; docs: number }
+
+/** one document's text evidence: matching articles, best score, its best (up to three) article positions */
+export interface DocText { owner: number; count: number; best: number; seqs: number[] }
+
+const K1 = 1.2, B = 0.75;
+
+/**
+ * The terms worth scoring and how many count for coordination: terms absent from the index do not count; very
+ * common bigrams (in more than 8 % of articles, e.g. 대통령령's 대통) are dropped when two rarer ones are left; long
+ * or stop-word-heavy queries keep the rarest terms only (at most 8, about 60,000 postings, at least one).
+ */
+export function selectTerms(post: WeightedPosting[], missing: number, total: number, N: number): { post: WeightedPosting[]; nTerms: number } {
+  let nTerms = total - missing;
+  const rare = post.filter((x) => x.p.ids.length <= N * 0.08);
+  if (rare.length >= 2 && rare.length < post.length) {
+    nTerms -= post.length - rare.length;
+    post = rare;
+  }
+  post.sort((a, b) => a.p.ids.length - b.p.ids.length);
+  let budget = 60_000, keep = 0;
+  while (keep < post.length && keep < 8 && (keep === 0 || budget - post[keep]!.p.ids.length >= 0)) { budget -= post[keep]!.p.ids.length; keep++; }
+  if (keep < post.length) {
+    nTerms -= post.length - keep;
+    post = post.slice(0, keep);
+  }
+  return { post, nTerms };
+}
+
+/** Reusable scoring buffers (typed arrays indexed by article, then by document: no per-hit allocation). */
+export class Bm25 {
+  private scores = new Float32Array(0);
+  private hits = new Uint8Array(0);
+  private touched = new Uint32Array(0);
+  private agg = new Float64Array(0);
+
+  /**
+   * Score the articles holding the terms and return each document's best articles among those holding at least
+   * `need` of the nTerms terms; when no article holds that many, those holding the most (graceful fallback).
+   */
+  run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number): DocText[] {
+    const nTouched = this.accumulate(post, t);
+    return this.perDocument(nTouched, t, nTerms, this.coordination(nTouched, need));
+  }
+
+  private accumulate(post: WeightedPosting[], t: ArticleTables): number {
+    if (this.scores.length < t.N) { this.scores = new Float32Array(t.N); this.hits = new Uint8Array(t.N); this.touched = new Uint32Array(t.N); }
+    const { scores: sc, hits, touched } = this;
+    const len = t.len;
+    let nTouched = 0;
+    const normLen = K1 * (1 - B), normB = (K1 * B) / t.avgdl;
+    for (const { p, idf } of post) {
+      const { ids, tfs } = p;
+      const n = ids.length;
+      for (let i = 0; i < n; i++) {
+        const d = ids[i]!;
+        if (hits[d] === 0) touched[nTouched++] = d;
+        hits[d]!++;
+        const tf = tfs[i]!;
+        sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
+      }
+    }
+    return nTouched;
+  }
+
+  /** the number of terms an article must hold: need, or the most any touched article holds when none has need */
+  private coordination(nTouched: number, need: number): number {
+    let maxH = 0;
+    for (let k = 0; k < nTouched; k++) { const h = this.hits[this.touched[k]!]!; if (h >= need) return need; if (h > maxH) maxH = h; }
+    return Math.max(1, maxH);
+  }
+
+  /** best three articles per document; resets the article buffers it read */
+  private perDocument(nTouched: number, t: ArticleTables, nTerms: number, need: number): DocText[] {
+    const { scores: sc, hits, touched } = this;
+    if (this.agg.length < t.docs * 7) this.agg = new Float64Array(t.docs * 7);
+    const agg = this.agg;
+    const owners: number[] = [];
+    for (let k = 0; k < nTouched; k++) {
+      const d = touched[k]!;
+      const h = hits[d]!;
+      if (h >= need) {
+        const o = t.owner[d]!;
+        if (agg[o * 7] === 0) { owners.push(o); agg[o * 7 + 1] = agg[o * 7 + 3] = agg[o * 7 + 5] = -1; }
+        insertBest(agg, o * 7, sc[d]! * (h / nTerms), t.seq[d]!);
+      }
+      sc[d] = 0; hits[d] = 0;
+    }
+    return owners.map((o) => {
+      const b = o * 7;
+      const r = { owner: o, count: agg[b]!, best: agg[b + 1]!, seqs: [agg[b + 2]!, agg[b + 4]!, agg[b + 6]!].slice(0, Math.min(3, agg[b]!)) };
+      agg.fill(0, b, b + 7);
+      return r;
+    });
+  }
+}
+
+/** count one more matching article of a document and keep its three best (score, position) pairs in order */
+function insertBest(agg: Float64Array, base: number, s: number, q: number): void {
+  agg[base]!++;
+  if (s > agg[base + 1]!) { agg[base + 5] = agg[base + 3]!; agg[base + 6] = agg[base + 4]!; agg[base + 3] = agg[base + 1]!; agg[base + 4] = agg[base + 2]!; agg[base + 1] = s; agg[base + 2] = q; }
+  else if (s > agg[base + 3]!) { agg[base + 5] = agg[base + 3]!; agg[base + 6] = agg[base + 4]!; agg[base + 3] = s; agg[base + 4] = q; }
+  else if (s > agg[base + 5]!) { agg[base + 5] = s; agg[base + 6] = q; }
+}
