@@ -12,6 +12,7 @@ const isJsonType = (ct: string) => /^application\/(?:[\w.+-]+\+)?json\b/.test(ct
  */
 export function checkResponse(route: RouteDef, status: number, contentType: string, body: unknown, log: Logger): void {
   if (status < 200 || status > 299 || !isJsonType(contentType)) return;
+  if ((Buffer.isBuffer(body) || typeof body === 'string') && body.length === 0) return; // no content (202, 204)
   const declared = route.responses?.[status];
   const where = `${route.method} ${route.path} ${status}`;
   if (!declared?.schema) {
