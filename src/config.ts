@@ -133,6 +133,7 @@ export const SETTINGS = {
   warmup: s('SEJONG_WARMUP', 'on', bool, 'Load the ONNX models on every worker at start (on), or on the first GET /ready (off).'),
   metrics: s('SEJONG_METRICS', 'on', bool, 'Prometheus metrics at GET /metrics on the service port (on/off).'),
   metricsAddr: s('SEJONG_METRICS_ADDR', '', addr, 'host:port of a separate listener for /metrics (e.g. 127.0.0.1:9464); when set, /metrics is not on the service port.'),
+  validateResponses: s('SEJONG_VALIDATE_RESPONSES', 'off', bool, 'Check every JSON 2xx answer against its route\'s declared response schema (the one in /openapi.json) before sending; a mismatch answers 500 INTERNAL_ERROR and logs the zod issues. For tests and staging; off in production.'),
   mcpMaxSessions: s('SEJONG_MCP_MAX_SESSIONS', '1000', int(1, 100000), 'Concurrent MCP sessions (SSE and Streamable HTTP together); when full, the least recently used idle one makes room, else 503.'),
   mcpSessionsPerClient: s('SEJONG_MCP_SESSIONS_PER_CLIENT', '32', int(1, 100000), 'MCP sessions one client address may hold; beyond it its own idle sessions make room, else 429.'),
   mcpIdleSeconds: s('SEJONG_MCP_IDLE_SECONDS', '300', int(1, 86400), 'An MCP session unused this long is idle: it may be evicted for a new session (active ones never are).'),

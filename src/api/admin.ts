@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { ApiError } from '../domain/errors.js';
 import { defineRoute, reply, type RouteDef } from '../server/types.js';
+import { ok } from './schemas/common.js';
+import { keyCreated, keyList, keyPatched, keyRevoked, tenantUsage } from './schemas/admin.js';
 
 const limits = {
   rateLimitPerMinute: z.number().int().min(1).max(10_000_000).optional(),
@@ -15,6 +17,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'POST', path: '/api/v1/admin/keys', auth: 'admin', tags: ['Admin'],
     summary: 'Create an API key (the key is shown only in this answer)',
+    responses: { 201: { description: 'the new key', schema: keyCreated } },
     body: { kind: 'json', schema: createKey },
     handler: async (ctx) => {
       const { services } = ctx;
@@ -30,6 +33,7 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/admin/keys', auth: 'admin', tags: ['Admin'], summary: 'List API keys (no secrets)',
+    responses: ok('the keys', keyList),
     handler: (ctx) => {
       const cfg = ctx.services.config;
       return {
@@ -45,6 +49,7 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'PATCH', path: '/api/v1/admin/keys/:id', auth: 'admin', tags: ['Admin'], summary: 'Change a key\'s name or rate limits',
+    responses: ok('the key', keyPatched),
     body: { kind: 'json', schema: patchKey },
     handler: async (ctx) => {
       const cfg = ctx.services.config;
@@ -55,6 +60,7 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'DELETE', path: '/api/v1/admin/keys/:id', auth: 'admin', tags: ['Admin'], summary: 'Revoke a key (401 at once)',
+    responses: ok('revoked', keyRevoked),
     handler: async (ctx) => {
       if (ctx.params.id === ctx.principal.keyId) throw new ApiError('CONFLICT', 'The admin key cannot revoke itself');
       const r = await ctx.services.keys.revoke(ctx.params.id!, ctx.services.clock.now());
@@ -65,6 +71,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/admin/usage/tenants', auth: 'admin', tags: ['Admin'],
     summary: 'Cost per tenant and UTC day (e-KYC enhance and pipeline jobs, tenant_id)',
+    responses: ok('rows per tenant and day', tenantUsage),
     query: z.object({ from: day.optional(), to: day.optional(), tenant: z.string().max(100).optional() }).strict(),
     handler: async (ctx) => {
       const q = ctx.query;

@@ -9,6 +9,8 @@ import { ai, formTtlHours, iso, jobError, MAX_PROMPT, poolRun, startAi } from '.
 import type { Services } from '../services.js';
 import { defineRunner, type JobInput } from '../jobs/runners.js';
 import { ApiError } from '../domain/errors.js';
+import { ok } from './schemas/common.js';
+import { aiJobCreated, analyzeStatus, examples } from './schemas/jobs.js';
 
 export const DEFAULT_ANALYZE_MODEL = 'fam-b-3-flash-preview';
 export const DEFAULT_ANALYZE_PROMPT = 'Describe this image in detail: objects, people, text (transcribed exactly), colours and layout.';
@@ -91,11 +93,13 @@ export const routes: RouteDef[] = [
     summary: 'Start a multimodal analysis of an image (asynchronous, analyze_ job)',
     body: { kind: 'multipart', fields, files: { image: { required: true, maxBytes: MAX_IMAGE_BYTES } } },
     maxBodyBytes: MAX_IMAGE_BYTES + 256 * 1024,
+    responses: ok('job accepted', aiJobCreated, examples.aiJobCreated),
     handler: analyze,
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/analyze/status/:job_id', auth: 'job', tags: ['Image Analysis'],
     summary: 'Status of an analysis job; result is the model\'s answer text',
+    responses: ok('the job', analyzeStatus),
     handler: async (ctx) => {
       const j = await ctx.services.jobs.read(ctx.principal, ctx.params.job_id!, 'analyze');
       const r = j.result ?? {};

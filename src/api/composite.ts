@@ -118,6 +118,8 @@ export function printStore(services: Services): PrintRepo {
 // ------------------------------------------------------------------ helpers
 
 import { iso } from '../clock.js';
+import { ok } from './schemas/common.js';
+import { printAnswer } from './schemas/admin.js';
 export { iso };
 
 function imageKey(st: PrintState, jobId: string): string {
@@ -323,6 +325,7 @@ export const routes: RouteDef[] = [
     summary: 'Compose a printable sheet (AI picture, header, QR, signature, perforation, A3 ad); charges the selected advertiser once per job_id',
     body: { kind: 'json', schema: printBody },
     maxBodyBytes: 4 * 1048576,
+    responses: ok('the sheet\'s URL, what was applied, the ad and the charge', printAnswer),
     handler: (ctx) => print(ctx as Ctx<PrintBody>),
   }),
   defineRoute({
@@ -350,6 +353,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/composite/print/ads/:id/versions/:version/image', auth: 'key', tags,
     summary: 'An ad creative (as selected for a print)',
+    responses: { 200: { description: 'the creative (JPEG, PNG or WebP)', contentType: 'image/*' } },
     handler: async (ctx) => {
       const st = state(ctx.services);
       const app = await st.store.application(ctx.params.id!);

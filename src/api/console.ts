@@ -38,6 +38,7 @@ function enabled(ctx: Ctx): void {
 export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/console/login', auth: 'none', tags: ['Console'], summary: 'Test console sign-in page',
+    responses: { 200: { description: 'HTML page', contentType: 'text/html' } },
     handler: (ctx) => {
       enabled(ctx);
       return reply.make({ status: 200, body: loginPage(), contentType: HTML, headers: SECURITY });
@@ -45,6 +46,7 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'POST', path: '/console/login', auth: 'none', tags: ['Console'], summary: 'Sign in: sets the test_auth cookie',
+    responses: { 204: { description: 'signed in: Set-Cookie test_auth (no body)' } },
     body: { kind: 'json', schema: z.object({ password: z.string().min(1).max(200) }).strict() },
     maxBodyBytes: 4096,
     handler: async (ctx) => {
@@ -63,6 +65,7 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'POST', path: '/console/logout', auth: 'none', tags: ['Console'], summary: 'Sign out: clears the cookie',
+    responses: { 303: { description: 'cookie cleared; redirect to /console/login' } },
     handler: () => reply.make({ status: 303, body: '', headers: { location: '/console/login', 'set-cookie': 'test_auth=; Path=/console; HttpOnly; SameSite=Strict; Max-Age=0' } }),
   }),
   defineRoute({
@@ -75,6 +78,7 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'GET', path: '/console', auth: 'none', tags: ['Console'], summary: 'Test console (cookie test_auth)',
+    responses: { 200: { description: 'HTML page', contentType: 'text/html' }, 302: { description: 'no valid cookie: redirect to /console/login' } },
     handler: async (ctx) => {
       enabled(ctx);
       // a wrong cookie is a password guess too: same throttle as the sign-in

@@ -16,6 +16,8 @@ import { DOC_TYPES, PRIVACY_MODES, parsePrivacyRegions, resolveRegions, type Doc
 import { runEnhance, qualitySummary } from '../enhance/pipeline.js';
 import { runPipeline, type PipelineContext } from '../enhance/ekyc-pipeline.js';
 import { COSTS, pipelineCost } from '../enhance/costs.js';
+import { ok } from './schemas/common.js';
+import { enhanceAccepted, enhanceDone, enhanceStatus, pipelineDone, pipelineStatus, stillProcessing, webhookSecret } from './schemas/ekyc.js';
 
 const MB = 1024 * 1024;
 const IMAGE_RULE = { required: true, maxBytes: 10 * MB, types: ['jpeg', 'png'] as Array<'jpeg' | 'png'>, description: 'ID card image, JPEG or PNG, at most 10 MB' };
@@ -286,6 +288,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'POST', path: '/api/v1/ekyc/enhance', auth: 'key', tags: ['eKYC Enhance'],
     summary: 'Enhance a perspective-corrected ID card in overlapping tiles; privacy regions are blurred before and restored after',
+    responses: { 200: { description: 'synchronous mode: the finished job', schema: enhanceDone }, 202: { description: 'callback_url mode: accepted; completion is POSTed (see webhooks)', schema: enhanceAccepted } },
     body: { kind: 'multipart', fields: enhanceFields, files: { image: IMAGE_RULE } },
     maxBodyBytes: 11 * MB,
     handler: enhanceHandler as RouteDef['handler'],
@@ -293,18 +296,20 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: `/api/v1/ekyc/enhance/status/:${jobIdParam}`, auth: 'job', tags: ['eKYC Enhance'],
     summary: 'Status of an enhance job: progress 0.0-1.0 advancing tile by tile',
+    responses: ok('the job', enhanceStatus),
     handler: statusHandler('ekyc_enhance'),
   }),
   defineRoute({
     method: 'GET', path: `/api/v1/ekyc/enhance/image/:${jobIdParam}`, auth: 'job', accessKeyQuery: 'key', tags: ['eKYC Enhance'],
     summary: 'Enhanced image: 200 JPEG when done (format=png for the lossless copy), 202 while processing, 404 failed, 410 after 1 h',
     query: imageQuery,
-    responses: { 200: { description: 'the enhanced card', contentType: 'image/jpeg' }, 202: { description: 'still processing' } },
+    responses: { 200: { description: 'the enhanced card (format=png: PNG)', contentType: 'image/jpeg' }, 202: { description: 'still processing (Retry-After)', schema: stillProcessing } },
     handler: imageHandler('ekyc_enhance') as RouteDef['handler'],
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/ekyc/enhance-pipeline', auth: 'key', tags: ['eKYC Enhance'],
     summary: 'Perspective crop, quality analysis, OCR and enhancement in one job',
+    responses: { 200: { description: 'synchronous mode: the finished job', schema: pipelineDone }, 202: { description: 'callback_url mode: accepted; completion is POSTed (see webhooks)', schema: enhanceAccepted } },
     body: { kind: 'multipart', fields: pipelineFields, files: { image: IMAGE_RULE } },
     maxBodyBytes: 11 * MB,
     handler: pipelineHandler as RouteDef['handler'],
@@ -312,17 +317,20 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: `/api/v1/ekyc/enhance-pipeline/status/:${jobIdParam}`, auth: 'job', tags: ['eKYC Enhance'],
     summary: 'Status of a pipeline job (for callback_url mode)',
+    responses: ok('the job', pipelineStatus),
     handler: statusHandler('ekyc_pipeline'),
   }),
   defineRoute({
     method: 'GET', path: `/api/v1/ekyc/enhance-pipeline/image/:${jobIdParam}`, auth: 'job', accessKeyQuery: 'key', tags: ['eKYC Enhance'],
     summary: 'Enhanced image of a pipeline job (same answers as the enhance image endpoint)',
+    responses: { 200: { description: 'the enhanced card (format=png: PNG)', contentType: 'image/jpeg' }, 202: { description: 'still processing (Retry-After)', schema: stillProcessing } },
     query: imageQuery,
     handler: imageHandler('ekyc_pipeline') as RouteDef['handler'],
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/ekyc/enhance/webhook-secret', auth: 'admin', tags: ['eKYC Enhance'],
     summary: 'The secret that signs completion callbacks (Standard Webhooks), for configuring receivers',
+    responses: ok('the signing secret', webhookSecret),
     handler: (ctx) => ({ secret: callbacksOf(ctx.services).secret, scheme: 'standard-webhooks v1 (HMAC-SHA256)', source: ctx.services.config.webhookSecret ? 'SEJONG_WEBHOOK_SECRET' : 'generated' }),
   }),
 ];

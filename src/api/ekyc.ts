@@ -16,6 +16,8 @@ import {
 import type { FaceCompareOutput } from '../tasks/face-compare.js';
 import type { EkycOcrOutput } from '../tasks/ekyc-ocr.js';
 import type { VerifyOcrOutput, IdCardType } from '../tasks/ekyc-verify-ocr.js';
+import { ok } from './schemas/common.js';
+import { accountCheck, faceCompare as faceCompareAnswer, holderName as holderNameAnswer, idOcr, liveness as livenessAnswer, verify as verifyAnswer } from './schemas/ekyc.js';
 
 const MB = 1024 * 1024;
 const JPEG_PNG: Array<'jpeg' | 'png'> = ['jpeg', 'png'];
@@ -250,24 +252,28 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'POST', path: '/api/v1/ekyc/face/compare', auth: 'key', tags, maxBodyBytes: 21 * MB,
     summary: 'Compare the largest face of two images (calibrated similarity, default threshold 0.6)',
+    responses: ok('the similarity and decision', faceCompareAnswer),
     body: { kind: 'multipart', fields: compareFields, files: { image1: { required: true, maxBytes: 10 * MB, types: ANY_IMAGE }, image2: { required: true, maxBytes: 10 * MB, types: ANY_IMAGE } } },
     handler: faceCompare,
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/ekyc/liveness/check', auth: 'key', tags, maxBodyBytes: 11 * MB,
     summary: 'Passive liveness of the largest face (print / screen replay detection)',
+    responses: ok('the score and decision', livenessAnswer),
     body: { kind: 'multipart', fields: z.object({}).strict(), files: { image: { required: true, maxBytes: 10 * MB, types: ANY_IMAGE } } },
     handler: livenessCheck,
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/ekyc/ocr', auth: 'key', tags, maxBodyBytes: 11 * MB,
     summary: 'Read the fields of a perspective-corrected Korean ID card (jumin, driver, alien)',
+    responses: ok('the fields read', idOcr),
     body: { kind: 'multipart', fields: ocrFields, files: { image: { required: true, maxBytes: 10 * MB, types: ANY_IMAGE } } },
     handler: ocr,
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/ekyc/verify', auth: 'key', tags, maxBodyBytes: 26 * MB,
     summary: 'Identity verification: ID OCR, ID photo ↔ selfie face match and selfie liveness, in parallel; audit record kept',
+    responses: ok('the three checks and the overall decision', verifyAnswer),
     body: {
       kind: 'multipart', fields: verifyFields,
       files: {
@@ -280,15 +286,15 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/ekyc/account/holder-name', auth: 'key', tags,
-    summary: 'Account holder name from the payment provider', body: { kind: 'json', schema: holderSchema }, handler: holderName,
+    summary: 'Account holder name from the payment provider', responses: ok('the holder name', holderNameAnswer), body: { kind: 'json', schema: holderSchema }, handler: holderName,
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/ekyc/account/validate', auth: 'key', tags,
-    summary: 'Whether an account exists and is open', body: { kind: 'json', schema: holderSchema }, handler: validate,
+    summary: 'Whether an account exists and is open', responses: ok('valid or not', accountCheck), body: { kind: 'json', schema: holderSchema }, handler: validate,
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/ekyc/account/verify', auth: 'key', tags,
-    summary: 'Whether an account belongs to holderName (and identityNumber when given)', body: { kind: 'json', schema: verifySchema }, handler: accountVerify,
+    summary: 'Whether an account belongs to holderName (and identityNumber when given)', responses: ok('valid or not', accountCheck), body: { kind: 'json', schema: verifySchema }, handler: accountVerify,
   }),
 ];
 

@@ -4,6 +4,8 @@ import { defineRoute, type RouteDef } from '../server/types.js';
 import { imageCost } from '../catalog/catalog.js';
 import { ai, aspectRatio, markImage, prompt, startAi, withStyle } from '../providers/ai/service.js';
 import type { Services } from '../services.js';
+import { ok } from './schemas/common.js';
+import { legacyImageAnswer } from './schemas/models.js';
 
 export const DEFAULT_LEGACY_MODEL = 'fam-b-2.5-flash-image';
 
@@ -24,6 +26,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'POST', path: '/api/v1/gemini/text-to-image', auth: 'key', tags: ['Gemini Text-to-Image (Legacy)'],
     summary: 'Generate an image synchronously (legacy); the image is returned base64 in image',
+    responses: ok('the image', legacyImageAnswer),
     body: { kind: 'json', schema: body },
     handler: async (ctx) => {
       const b = ctx.body;

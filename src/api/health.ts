@@ -2,6 +2,8 @@
 // store, the pool and the models answer, and while draining).
 import { ApiError } from '../domain/errors.js';
 import { defineRoute, reply, type RouteDef } from '../server/types.js';
+import { ok } from './schemas/common.js';
+import { health, ready } from './schemas/system.js';
 
 export const routes: RouteDef[] = [
   defineRoute({
@@ -9,6 +11,7 @@ export const routes: RouteDef[] = [
     path: '/health',
     auth: 'none',
     summary: 'Liveness: the process answers (also while it drains)',
+    responses: ok('alive', health),
     tags: ['System'],
     noRequestLog: true,
     whileDraining: true,
@@ -19,6 +22,7 @@ export const routes: RouteDef[] = [
     path: '/ready',
     auth: 'none',
     summary: 'Readiness: 200 when the store, the worker pool and the models answer; 503 before that and while draining',
+    responses: ok('ready, with each check', ready),
     tags: ['System'],
     noRequestLog: true,
     whileDraining: true,

@@ -9,6 +9,8 @@ import { imageCost } from '../catalog/catalog.js';
 import { ai, aspectRatio, formTtlHours, jobError, markImage, MAX_PROMPT, startAi } from '../providers/ai/service.js';
 import type { Services } from '../services.js';
 import { defineRunner, type JobInput } from '../jobs/runners.js';
+import { ok } from './schemas/common.js';
+import { aiJobCreated, caricStatus, examples } from './schemas/jobs.js';
 
 export const DEFAULT_I2I_MODEL = 'fam-b-2.5-flash-image';
 export const DEFAULT_I2I_PROMPT = 'Turn this photo into a friendly caricature: exaggerate the characteristic features a little, keep the person recognisable, clean background.';
@@ -119,11 +121,13 @@ const genRoute = (path: string, alias: boolean): RouteDef => ({
   summary: alias ? 'Alias of POST /api/v1/image-to-image/generate' : 'Start an image transformation (asynchronous, caric_ job) from an uploaded image or an imageUrl',
   body: { kind: 'multipart', fields, files: { image: { required: false, maxBytes: MAX_IMAGE_BYTES, description: 'source picture (or send imageUrl)' } } },
   maxBodyBytes: MAX_IMAGE_BYTES + 256 * 1024,
+  responses: ok('job accepted', aiJobCreated, examples.aiJobCreated),
   handler: generate,
 });
 const statusRoute = (path: string, alias: boolean): RouteDef => ({
   method: 'GET', path, auth: 'job', tags: ['Image-to-Image'],
   summary: alias ? 'Alias of GET /api/v1/image-to-image/status/{job_id}' : 'Status of an image-to-image job (imageUrl relative, processingTime in seconds)',
+  responses: ok('the job', caricStatus, examples.caricStatus),
   handler: status,
 });
 const imageRoute = (path: string, alias: boolean): RouteDef => ({

@@ -10,6 +10,8 @@ import { ApiError, invalid } from '../domain/errors.js';
 import { FAMILIES, type Family } from '../jobs/families.js';
 import type { ChromaKeyOutput } from '../tasks/chroma-key.js';
 import { storageType } from '../catalog/storage.js';
+import { ok } from './schemas/common.js';
+import { removeBackgroundAnswer } from './schemas/jobs.js';
 
 export { STORAGE_TYPES } from '../catalog/storage.js';
 
@@ -120,6 +122,7 @@ export const routes: RouteDef[] = [
     summary: 'Remove a chroma-key background (synchronous); PNG with alpha by URL or inline base64',
     body: { kind: 'json', schema: body },
     maxBodyBytes: 64 * 1024,
+    responses: ok('the processed image (URL or inline) and what was removed', removeBackgroundAnswer),
     handler: removeBackground,
   }),
   defineRoute({

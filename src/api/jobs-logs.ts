@@ -4,6 +4,8 @@ import { ApiError } from '../domain/errors.js';
 import { form } from '../server/validate.js';
 import { defineRoute, type RouteDef } from '../server/types.js';
 import { FAMILIES, type Family } from '../jobs/families.js';
+import { ok } from './schemas/common.js';
+import { jobList, logList } from './schemas/system.js';
 
 const jobsQuery = z.object({
   family: z.enum(Object.keys(FAMILIES) as [Family, ...Family[]]).optional(),
@@ -17,6 +19,7 @@ const logsQuery = z.object({ limit: form.int(1, 500).optional(), cursor: z.strin
 export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/jobs', auth: 'key', tags: ['Jobs & Logs'], summary: 'The caller\'s jobs, newest first',
+    responses: ok('a page of jobs and the spend per day', jobList),
     query: jobsQuery,
     handler: async (ctx) => {
       const q = ctx.query;
@@ -36,6 +39,7 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/logs', auth: 'key', tags: ['Jobs & Logs'], summary: 'The caller\'s recent requests',
+    responses: ok('a page of requests', logList),
     query: logsQuery,
     handler: async (ctx) => {
       const q = ctx.query;

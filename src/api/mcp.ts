@@ -10,6 +10,8 @@ import { ApiError } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import { createMcpServer, getLaw, getLawPool, MCP_PROTOCOL, startLaw } from '../law/service.js';
 import { SessionRegistry, TokenBuckets, type McpState, type SseSession } from '../law/mcp-sessions.js';
+import { ok } from './schemas/common.js';
+import { jsonRpc, mcpHealth } from './schemas/system.js';
 
 /** The server side of one SSE session: messages out as `event: message`, messages in through POST. */
 class UwsSseTransport implements SseSession {
@@ -237,12 +239,12 @@ export function health(services: Services) {
 }
 
 export const routes: RouteDef[] = [
-  { method: 'GET', path: '/mcp/sse', auth: 'none', summary: 'MCP HTTP+SSE channel (protocol 2024-11-05): the first event `endpoint` names the message URL', tags: ['law'], noRateLimit: true, noRequestLog: true, stream: openSse },
-  { method: 'POST', path: '/mcp/messages', auth: 'none', summary: 'MCP message endpoint of an SSE session (?sessionId=…); answers 202, the response arrives on the SSE channel', tags: ['law'], noRateLimit: true, noRequestLog: true, handler: postMessage },
-  { method: 'POST', path: '/mcp', auth: 'none', summary: 'MCP Streamable HTTP endpoint (JSON responses; Mcp-Session-Id after initialize)', tags: ['law'], noRateLimit: true, noRequestLog: true, handler: streamableHandle },
-  { method: 'DELETE', path: '/mcp', auth: 'none', summary: 'End a Streamable HTTP MCP session', tags: ['law'], noRateLimit: true, handler: streamableHandle },
-  { method: 'GET', path: '/mcp', auth: 'none', summary: 'Streamable HTTP server-to-client SSE stream of a session', tags: ['law'], noRateLimit: true, noRequestLog: true, stream: streamableGet },
-  { method: 'GET', path: '/mcp/health', auth: 'none', summary: 'Health of the legal-information server: corpus counts and date, sessions', tags: ['law'], handler: (ctx) => health(ctx.services) },
+  { method: 'GET', path: '/mcp/sse', auth: 'none', summary: 'MCP HTTP+SSE channel (protocol 2024-11-05): the first event `endpoint` names the message URL', tags: ['law'], noRateLimit: true, noRequestLog: true, responses: { 200: { description: 'SSE stream: event endpoint, then JSON-RPC messages', contentType: 'text/event-stream' } }, stream: openSse },
+  { method: 'POST', path: '/mcp/messages', auth: 'none', summary: 'MCP message endpoint of an SSE session (?sessionId=…); answers 202, the response arrives on the SSE channel', tags: ['law'], noRateLimit: true, noRequestLog: true, responses: { 202: { description: 'accepted; the answer arrives on the SSE channel', contentType: 'text/plain' } }, handler: postMessage },
+  { method: 'POST', path: '/mcp', auth: 'none', summary: 'MCP Streamable HTTP endpoint (JSON responses; Mcp-Session-Id after initialize)', tags: ['law'], noRateLimit: true, noRequestLog: true, responses: { 200: { description: 'JSON-RPC 2.0 answer (or batch); Mcp-Session-Id header after initialize', schema: jsonRpc }, 202: { description: 'notification or response accepted (no body)' } }, handler: streamableHandle },
+  { method: 'DELETE', path: '/mcp', auth: 'none', summary: 'End a Streamable HTTP MCP session', tags: ['law'], noRateLimit: true, responses: { 200: { description: 'session ended (no body)' } }, handler: streamableHandle },
+  { method: 'GET', path: '/mcp', auth: 'none', summary: 'Streamable HTTP server-to-client SSE stream of a session', tags: ['law'], noRateLimit: true, noRequestLog: true, responses: { 200: { description: 'SSE stream of server-to-client messages', contentType: 'text/event-stream' } }, stream: streamableGet },
+  { method: 'GET', path: '/mcp/health', auth: 'none', summary: 'Health of the legal-information server: corpus counts and date, sessions', tags: ['law'], responses: ok('corpus counts and sessions', mcpHealth), handler: (ctx) => health(ctx.services) },
 ];
 
 export async function start(services: Services): Promise<void> {

@@ -4,6 +4,8 @@ import { defineRoute, type RouteDef } from '../server/types.js';
 import { CAPABILITIES, PROVIDERS, type Capability, type WireFamily } from '../catalog/catalog.js';
 import { ai, startAi } from '../providers/ai/service.js';
 import type { Services } from '../services.js';
+import { ok } from './schemas/common.js';
+import { modelCatalog } from './schemas/models.js';
 
 const query = z.object({
   capability: z.enum(CAPABILITIES as [Capability, ...Capability[]]).optional(),
@@ -19,6 +21,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/models', auth: 'none', tags: ['Models'],
     summary: 'Model catalog; status=active hides deprecated models',
+    responses: ok('the models', modelCatalog),
     query,
     handler: (ctx) => {
       const q = ctx.query;

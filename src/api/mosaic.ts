@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import type { MosaicOutput } from '../tasks/mosaic.js';
+import { ok } from './schemas/common.js';
+import { mosaicAnswer } from './schemas/jobs.js';
 
 const coord = z.number().int().min(0).max(100_000);
 const extent = z.number().int().min(1).max(100_000);
@@ -56,6 +58,7 @@ export const routes: RouteDef[] = [
     summary: 'Pixelate regions (x, y, width, height in pixels; clipped to the image) with blockSize 4-40 (synchronous)',
     body: { kind: 'json', schema: body },
     maxBodyBytes: 64 * 1024,
+    responses: ok('the pixelated image (a studio_mosaic job)', mosaicAnswer),
     handler: mosaic,
   }),
 ];

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { form } from '../server/validate.js';
 import type { PerspectiveOutput } from '../tasks/perspective.js';
+import { ok } from './schemas/common.js';
+import { perspectiveCrop } from './schemas/ekyc.js';
 
 const MB = 1024 * 1024;
 const point = z.tuple([z.number(), z.number()]);
@@ -45,6 +47,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'POST', path: '/api/v1/ekyc/perspective-crop', auth: 'key', tags: ['eKYC Enhance'],
     summary: 'Detect the ID card\'s four corners (or take corners) and warp it to output_width x output_height (base64 JPEG in croppedImage)',
+    responses: ok('the corners and the crop (success false when no outline was found)', perspectiveCrop),
     body: { kind: 'multipart', fields, files: { image: { required: true, maxBytes: 10 * MB } } },
     maxBodyBytes: 10 * MB + 64 * 1024,
     handler: crop,

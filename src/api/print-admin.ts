@@ -10,6 +10,8 @@ import { approvedVersion } from '../print/select.js';
 import { AD_MODES, type Application, type Impression } from '../print/types.js';
 import type { ProbeOutput } from '../tasks/composite.js';
 import { creativeUrl, iso, printState as state, settingsSchema } from './composite.js';
+import { ok } from './schemas/common.js';
+import { advertiser, advertiserList, album, albumList, application, applicationList, impressions, ledger, topUpDone } from './schemas/admin.js';
 
 const CREATIVE_MAX_BYTES = 10 * 1048576;
 
@@ -148,6 +150,7 @@ export const routes: RouteDef[] = [
   // ---------------------------------------------------------------- albums
   defineRoute({
     method: 'POST', path: `${A}/albums`, auth: 'admin', tags: adminTags, summary: 'Create an album with its print setting for advertisers',
+    responses: { 201: { description: 'the album', schema: album } },
     body: { kind: 'json', schema: albumCreate },
     handler: async (ctx) => {
       const st = state(ctx.services);
@@ -162,10 +165,12 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'GET', path: `${A}/albums`, auth: 'admin', tags: adminTags, summary: 'List albums',
+    responses: ok('the albums', albumList),
     handler: async (ctx) => ({ albums: (await state(ctx.services).store.listAlbums()).map((a) => albumView(a as never)) }),
   }),
   defineRoute({
     method: 'GET', path: `${A}/albums/:id`, auth: 'admin', tags: adminTags, summary: 'Read an album',
+    responses: ok('the album', album),
     handler: async (ctx) => {
       const a = await state(ctx.services).store.album(ctx.params.id!);
       if (!a) throw new ApiError('NOT_FOUND', `No album ${ctx.params.id}`);
@@ -174,6 +179,7 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'PATCH', path: `${A}/albums/:id`, auth: 'admin', tags: adminTags, summary: 'Update an album\'s name or print settings (ad_mode, fixed_application_id, advertiser_ids)',
+    responses: ok('the album', album),
     body: { kind: 'json', schema: albumPatch },
     handler: async (ctx) => {
       const st = state(ctx.services);
@@ -194,6 +200,7 @@ export const routes: RouteDef[] = [
   // ---------------------------------------------------------------- advertisers and points
   defineRoute({
     method: 'POST', path: `${A}/advertisers`, auth: 'admin', tags: adminTags, summary: 'Create an advertiser (unit_points per printed ad; optional initial points, written as a ledger entry)',
+    responses: { 201: { description: 'the advertiser', schema: advertiser } },
     body: { kind: 'json', schema: advertiserCreate },
     handler: async (ctx) => {
       const st = state(ctx.services);
@@ -203,6 +210,7 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'GET', path: `${A}/advertisers`, auth: 'admin', tags: adminTags, summary: 'List advertisers with balance and ledger sum',
+    responses: ok('the advertisers', advertiserList),
     handler: async (ctx) => {
       const st = state(ctx.services);
       return { advertisers: await Promise.all((await st.store.listAdvertisers()).map((a) => advertiserView(st.store, a.id))) };
@@ -210,6 +218,7 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'GET', path: `${A}/advertisers/:id`, auth: 'admin', tags: adminTags, summary: 'Read an advertiser (balance, ledger_sum, ledger_entries)',
+    responses: ok('the advertiser', advertiser),
     handler: async (ctx) => {
       const v = await advertiserView(state(ctx.services).store, ctx.params.id!);
       if (!v) throw new ApiError('NOT_FOUND', `No advertiser ${ctx.params.id}`);
@@ -218,6 +227,7 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'PATCH', path: `${A}/advertisers/:id`, auth: 'admin', tags: adminTags, summary: 'Change name, unit_points or active',
+    responses: ok('the advertiser', advertiser),
     body: { kind: 'json', schema: advertiserPatch },
     handler: async (ctx) => {
       const st = state(ctx.services);
@@ -229,6 +239,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'POST', path: `${A}/advertisers/:id/top-ups`, auth: 'admin', tags: adminTags,
     summary: 'Add points (or remove them with a negative amount) with a reason; one ledger entry',
+    responses: { 201: { description: 'the new balance and ledger entry', schema: topUpDone } },
     body: { kind: 'json', schema: topUp },
     handler: async (ctx) => {
       const st = state(ctx.services);
@@ -241,6 +252,7 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'GET', path: `${A}/advertisers/:id/ledger`, auth: 'admin', tags: adminTags, summary: 'Ledger entries of an advertiser, oldest first (after = last seq seen)',
+    responses: ok('the entries', ledger),
     query: z.object({ limit: form.int(1, 10000).optional(), after: form.int(0, Number.MAX_SAFE_INTEGER).optional() }).strict(),
     handler: async (ctx) => {
       const st = state(ctx.services);
@@ -256,6 +268,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'POST', path: `${A}/applications`, auth: 'admin', tags: adminTags,
     summary: 'Create an ad application with its first creative (version 1, pending); multipart: advertiser_id, title, album_ids (JSON array), image',
+    responses: { 201: { description: 'the application', schema: application } },
     body: { kind: 'multipart', fields: applicationFields, files: { image: { required: true, maxBytes: CREATIVE_MAX_BYTES } } },
     maxBodyBytes: CREATIVE_MAX_BYTES + 65536,
     handler: async (ctx) => {
@@ -271,6 +284,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'POST', path: `${A}/applications/:id/versions`, auth: 'admin', tags: adminTags,
     summary: 'Upload a new creative version (pending until approved; the latest approved version keeps running)',
+    responses: { 201: { description: 'the application', schema: application } },
     body: { kind: 'multipart', fields: z.object({}).strict(), files: { image: { required: true, maxBytes: CREATIVE_MAX_BYTES } } },
     maxBodyBytes: CREATIVE_MAX_BYTES + 65536,
     handler: async (ctx) => {
@@ -284,21 +298,25 @@ export const routes: RouteDef[] = [
   }),
   defineRoute({
     method: 'POST', path: `${A}/applications/:id/versions/:version/approve`, auth: 'admin', tags: adminTags, summary: 'Approve a creative version',
+    responses: ok('the application', application),
     body: { kind: 'json', schema: decision },
     handler: decide('approved'),
   }),
   defineRoute({
     method: 'POST', path: `${A}/applications/:id/versions/:version/reject`, auth: 'admin', tags: adminTags, summary: 'Reject a creative version (reason required)',
+    responses: ok('the application', application),
     body: { kind: 'json', schema: decision },
     handler: decide('rejected'),
   }),
   defineRoute({
     method: 'GET', path: `${A}/applications`, auth: 'admin', tags: adminTags, summary: 'List ad applications (optionally of one advertiser)',
+    responses: ok('the applications', applicationList),
     query: z.object({ advertiser_id: z.string().min(1).max(100).optional() }).strict(),
     handler: async (ctx) => ({ applications: (await state(ctx.services).store.listApplications(ctx.query.advertiser_id)).map((a) => applicationView(ctx.services, a)) }),
   }),
   defineRoute({
     method: 'GET', path: `${A}/applications/:id`, auth: 'admin', tags: adminTags, summary: 'Read an ad application with its versions',
+    responses: ok('the application', application),
     handler: async (ctx) => {
       const a = await state(ctx.services).store.application(ctx.params.id!);
       if (!a) throw new ApiError('NOT_FOUND', `No ad application ${ctx.params.id}`);
@@ -310,6 +328,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: `${A}/impressions`, auth: 'admin', tags: adminTags,
     summary: 'Impressions (one per job_id) by album, advertiser and time range, oldest first, with a cursor',
+    responses: ok('a page of impressions', impressions),
     query: impressionQuery,
     handler: async (ctx) => {
       const q = ctx.query;

@@ -7,6 +7,8 @@ import { form } from '../server/validate.js';
 import { ApiError } from '../domain/errors.js';
 import type { QrGenerateOutput } from '../tasks/qr-generate.js';
 import type { QrRecognizeOutput } from '../tasks/qr-recognize.js';
+import { ok } from './schemas/common.js';
+import { qrRecognize } from './schemas/ekyc.js';
 
 const MB = 1024 * 1024;
 export const QR_MAX_DATA = 2000;
@@ -68,6 +70,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'POST', path: '/api/v1/qrcode/recognize', auth: 'key', tags: ['QR Code'],
     summary: 'Decode a QR code (zxing-wasm); with enablePreprocessing (default true) prepared variants are retried',
+    responses: ok('the decoded text (success false when none was found)', qrRecognize),
     body: { kind: 'multipart', fields: recFields, files: { image: { required: true, maxBytes: 10 * MB } } },
     maxBodyBytes: 10 * MB + 64 * 1024,
     handler: recognize,

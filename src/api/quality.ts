@@ -3,6 +3,8 @@
 // scales and thresholds in docs/image.md#quality.
 import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { QUALITY, type QualityResult } from '../tasks/quality.js';
+import { ok } from './schemas/common.js';
+import { analyzeQuality, qualityCheck } from './schemas/ekyc.js';
 
 const MB = 1024 * 1024;
 
@@ -21,6 +23,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'POST', path: '/api/v1/ekyc/image/quality-check', auth: 'key', tags: ['e-KYC'],
     summary: 'Brightness, contrast, sharpness (0-100), overall quality, pass/fail and suggestions',
+    responses: ok('the measurements and decision', qualityCheck),
     body: { kind: 'multipart', files: { image: { required: true, maxBytes: 10 * MB, types: ['jpeg', 'png'] } } },
     maxBodyBytes: 10 * MB + 64 * 1024,
     handler: async (ctx) => {
@@ -37,6 +40,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'POST', path: '/api/v1/ekyc/analyze-quality', auth: 'key', tags: ['eKYC Enhance'],
     summary: 'Quality only (no enhancement): brightness, contrast, sharpness, overallScore, isBlurry, bucketKey, recommendations',
+    responses: ok('the measurements', analyzeQuality),
     body: { kind: 'multipart', files: { image: { required: true, maxBytes: 10 * MB, types: ['jpeg', 'png'] } } },
     maxBodyBytes: 10 * MB + 64 * 1024,
     handler: async (ctx) => {

@@ -13,6 +13,8 @@ const MB = 1024 * 1024;
 // unknown query parameters (cache-busters) are ignored on this GET result route; key is still checked
 const imageQuery = z.object({ key: z.string().min(1).max(200).optional() });
 import { iso } from '../clock.js';
+import { ok } from './schemas/common.js';
+import { examples, receiptCreated, receiptStatus } from './schemas/jobs.js';
 
 /** The work of a receipt_ job (any node): the pixels of the image checked at acceptance. */
 export const receiptRunner = defineRunner<JobInput<Record<string, never>, 'image'>, Services>('receipt', async (input, { services }) => {
@@ -70,11 +72,13 @@ export const routes: RouteDef[] = [
     summary: 'Make a receipt photo OCR-ready (asynchronous receipt_ job)',
     body: { kind: 'multipart', files: { image: { required: true, maxBytes: 10 * MB } } },
     maxBodyBytes: 10 * MB + 64 * 1024,
+    responses: ok('job accepted', receiptCreated, examples.receiptCreated),
     handler: optimize,
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/receipt/status/:job_id', auth: 'job', tags: ['Receipt'],
     summary: 'Status of a receipt job; result = the image URL (string), details = {imageUrl, width, height, dpi, angle, cropBox, paperCorners, threshold, steps, …}',
+    responses: ok('the job; details once completed', receiptStatus),
     handler: status,
   }),
   defineRoute({

@@ -13,6 +13,9 @@ import type { JobRecord } from '../jobs/engine.js';
 import { sniffFormat } from '../tasks/lib/image-io.js';
 import type { TaskInput, TaskName, TaskOutput } from '../tasks/table.js';
 import { FEATURE_BY_ID, FEATURES, MAX_FACES, actualCost, bodySchema, catalogAnswer, estimateSeconds, type StudioFeature } from '../studio/catalog.js';
+import { ok } from './schemas/common.js';
+import { examples, studioCreated, studioStatus } from './schemas/jobs.js';
+import { studioCatalog } from './schemas/models.js';
 
 /** Job families readable through /studio/status and /studio/image. */
 export const STUDIO_FAMILIES: Family[] = ['studio_skin', 'studio_reshape', 'studio_makeup', 'studio_mosaic'];
@@ -177,16 +180,12 @@ async function image(ctx: Ctx<unknown, z.infer<typeof imageQuery>>) {
   return reply.binary(img.bytes, img.contentType, 200, { 'content-disposition': `inline; filename="${j.id}.${ext}"`, 'cache-control': 'private, no-store' });
 }
 
-const createResponse = z.object({
-  success: z.boolean(), jobId: z.string(), accessKey: z.string(), status: z.literal('processing'), featureId: z.string(),
-  estimatedCost: z.number(), estimatedTime: z.number(),
-});
 
 const createRoute = (f: StudioFeature): RouteDef => defineRoute({
   method: 'POST', path: f.path, auth: 'key', tags: ['Photo Studio'],
   summary: `${f.label} (asynchronous ${FEATURE_OF_FAMILY[f.family] ? f.family + '_' : ''} job): ${f.params.filter((p) => p.name !== 'imageUrl').map((p) => `${p.name}${p.type === 'number' ? ` ${p.min}..${p.max}` : ''}${p.default !== undefined ? ` (default ${p.default})` : ''}`).join(', ')}`,
   body: json(bodySchema(f)),
-  responses: { 200: { description: 'job accepted', schema: createResponse } },
+  responses: ok('job accepted', studioCreated, examples.studioCreated),
   handler: (ctx) => create(ctx, f),
 });
 
@@ -194,12 +193,14 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/studio/catalog', auth: 'none', tags: ['Photo Studio'],
     summary: 'Studio features with self-describing params (type, range, default, since version)',
+    responses: ok('the features', studioCatalog),
     handler: () => catalogAnswer(),
   }),
   ...FEATURES.filter((f) => f.mode === 'async').map(createRoute),
   defineRoute({
     method: 'GET', path: '/api/v1/studio/status/:job_id', auth: 'job', tags: ['Photo Studio'],
     summary: 'Status of a studio job: progress 0..100, featureId, faceDetected, imageUrl (relative, carries the access key)',
+    responses: ok('the job', studioStatus),
     handler: status,
   }),
   defineRoute({

@@ -9,6 +9,9 @@ import type { Services } from '../services.js';
 import { answerCache } from './answer-cache.js';
 import { defineRunner, type JobInput } from '../jobs/runners.js';
 import { ApiError } from '../domain/errors.js';
+import { ok } from './schemas/common.js';
+import { examples, txt2imgCreated, txt2imgStatus } from './schemas/jobs.js';
+import { txt2imgModels } from './schemas/models.js';
 
 const generateBody = z.object({
   model: z.string().min(1).max(100),
@@ -56,6 +59,7 @@ export const routes: RouteDef[] = [
     method: 'POST', path: '/api/v1/text-to-image/generate', auth: 'key', tags: ['Text-to-Image'],
     summary: 'Start an image generation from a text prompt (asynchronous, txt2img_ job)',
     body: { kind: 'json', schema: generateBody },
+    responses: ok('job accepted', txt2imgCreated, examples.txt2imgCreated),
     handler: async (ctx) => {
       const b = ctx.body;
       const { services } = ctx;
@@ -92,6 +96,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/text-to-image/status/:job_id', auth: 'job', tags: ['Text-to-Image'],
     summary: 'Status of a text-to-image job; the completed image is inline in imageData (base64 PNG)',
+    responses: ok('the job', txt2imgStatus, examples.txt2imgStatus),
     handler: async (ctx) => {
       const { jobs } = ctx.services;
       const j = await jobs.read(ctx.principal, ctx.params.job_id!, 'txt2img');
@@ -122,6 +127,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/text-to-image/models', auth: 'key', tags: ['Text-to-Image'],
     summary: 'Text-to-image models (retired models are left out)',
+    responses: ok('the models', txt2imgModels),
     handler: (ctx) => {
       const gw = ai(ctx.services);
       const now = ctx.services.clock.now();

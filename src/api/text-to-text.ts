@@ -5,6 +5,8 @@ import { tokenCost } from '../catalog/catalog.js';
 import { UpstreamError } from '../providers/ai/http.js';
 import { ai, MAX_PROMPT, startAi } from '../providers/ai/service.js';
 import type { Services } from '../services.js';
+import { ok } from './schemas/common.js';
+import { textAnswer, textModels } from './schemas/models.js';
 
 export const MAX_OUTPUT_TOKENS = 128_000;
 
@@ -36,6 +38,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'POST', path: '/api/v1/text-to-text/generate', auth: 'key', tags: ['Text-to-Text'],
     summary: 'Generate text (synchronous)',
+    responses: ok('the generated text', textAnswer),
     body: { kind: 'json', schema: body },
     handler: async (ctx) => {
       const b = ctx.body;
@@ -59,6 +62,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'GET', path: '/api/v1/text-to-text/models', auth: 'key', tags: ['Text-to-Text'],
     summary: 'Text models (retired models are left out)',
+    responses: ok('the models', textModels),
     handler: (ctx) => {
       const gw = ai(ctx.services);
       const now = ctx.services.clock.now();

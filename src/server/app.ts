@@ -11,6 +11,7 @@ import { parseJson, parseMultipart } from './body.js';
 import { parseWith } from './validate.js';
 import { readBody, statusLine, writeOut, type OutMessage } from './http.js';
 import { authenticate } from './auth.js';
+import { checkResponse } from './response-check.js';
 import type { BlockList } from 'node:net';
 import { clientAddress, trustedProxies } from '../domain/client-address.js';
 
@@ -287,10 +288,12 @@ export class HttpServer {
         if (state.aborted) return this.requestDone(ctx, route, 499, performance.now() - t0);
         if (isReply(result)) {
           const ct = result.contentType ?? JSON_TYPE;
+          if (this.services.config.validateResponses) checkResponse(route, result.status ?? 200, ct, result.body ?? null, ctx.log);
           const isJson = ct.startsWith('application/json');
           const body = Buffer.isBuffer(result.body) || typeof result.body === 'string' ? result.body : isJson ? JSON.stringify(result.body ?? null) : String(result.body ?? '');
           finish({ status: result.status ?? 200, headers: { 'content-type': isJson ? JSON_TYPE : ct, ...result.headers }, body });
         } else {
+          if (this.services.config.validateResponses) checkResponse(route, 200, JSON_TYPE, result ?? { success: true }, ctx.log);
           finish({ status: 200, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(result ?? { success: true }) });
         }
       } catch (e) {

@@ -4,9 +4,9 @@ import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
 import { callbackPayload } from '../providers/callback-payload.js';
 import type { RouteDef } from './types.js';
 
-const jsonSchema = (s: ZodType): Record<string, unknown> => {
+const jsonSchema = (s: ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> => {
   try {
-    const out = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    const out = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Record<string, unknown>;
     delete out.$schema;
     return out;
   } catch {
@@ -114,7 +114,10 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
       responses: {
         ...Object.fromEntries(Object.entries(r.responses ?? { 200: { description: 'Success' } }).map(([code, d]) => [code, {
           description: d.description,
-          ...(d.schema || d.contentType ? { content: { [d.contentType ?? 'application/json']: { schema: d.schema ? jsonSchema(d.schema) : {} } } } : {}),
+          ...(d.schema || d.contentType ? { content: { [d.contentType ?? 'application/json']: {
+            schema: d.schema ? jsonSchema(d.schema, 'output') : {},
+            ...(d.example !== undefined ? { example: d.example } : {}),
+          } } } : {}),
         }])),
         ...errorResponses(r),
       },

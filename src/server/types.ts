@@ -106,7 +106,7 @@ interface RouteBase {
   /** query parameter carrying a job access key for auth 'job' (e.g. 'key', 'accessKey') */
   accessKeyQuery?: string;
   /** OpenAPI description of the success answer */
-  responses?: Record<number, { description: string; contentType?: string; schema?: ZodType }>;
+  responses?: Record<number, { description: string; contentType?: string; schema?: ZodType; example?: unknown }>;
   /** do not count this route against rate limits (still authenticated) */
   noRateLimit?: boolean;
   /** do not write a request-log entry (e.g. SSE message posts) */

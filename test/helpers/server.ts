@@ -59,6 +59,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     SEJONG_RATE_LIMIT_PER_DAY: '10000000',
     // models load on first use (or on the first GET /ready), not at every test server's start
     SEJONG_WARMUP: 'off',
+    // every JSON 2xx answer is checked against its route's declared response schema (500 on a mismatch)
+    SEJONG_VALIDATE_RESPONSES: '1',
     ...sharedEnv,
     ...opts.env,
   };
