@@ -56,6 +56,8 @@ export class SearchIndex {
   private olderDup = new Set<string>();
   /** name key → how many documents cite that name in 「」 (citation prior) */
   private cited = new Map<string, number>();
+  /** per document: the kind and citation prior for keyword queries and for plain questions (computed at open) */
+  private priors = new Map<DocRec, [number, number]>();
 
   constructor(private readonly law: SearchSource) {}
 
@@ -71,6 +73,7 @@ export class SearchIndex {
     this.olderDup = new Set();
     this.cited = new Map();
     for (const d of this.law.catalog) for (const c of new Set(d.cites.map(nameKey))) this.cited.set(c, (this.cited.get(c) ?? 0) + 1);
+    this.priors = new Map(this.law.catalog.map((d) => { const c = this.cited.get(nameKey(d.name)) ?? 0; return [d, [priorOf(d, c), priorOf(d, c, true)]]; }));
     for (const list of this.law.byName.values()) for (const d of list.slice(1)) this.olderDup.add(d.id);
     const meta = gen ? this.law.idx.get([gen, 'meta']) : undefined;
     if (!meta) {
@@ -244,7 +247,8 @@ export class SearchIndex {
   /** Order the hits: article-title evidence, kind and citation priors, older duplicates down, the named article. */
   private rank(out: Hit[], aq: AnalysedQuery, articleRef: string | null): Hit[] {
     this.titleEvidence(out, aq);
-    for (const h of out) h.score *= priorOf(h.doc, this.cited.get(nameKey(h.doc.name)) ?? 0, aq.plain);
+    const k = aq.plain ? 1 : 0;
+    for (const h of out) h.score *= this.priors.get(h.doc)?.[k] ?? priorOf(h.doc, 0, aq.plain);
     // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
     if (this.olderDup.size) for (const h of out) if (this.olderDup.has(h.doc.id)) h.score *= 0.5;
     out.sort(byScore);

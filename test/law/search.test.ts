@@ -53,6 +53,12 @@ t.test('compound nouns ending like a verb stay; the noun of a 하다/되다/받�
   t.equal(analyseQuery('절도죄', abbr).core, '절도');
   t.equal(analyseQuery('거짓말로 돈을 받아내면 무슨 죄인가요', abbr).core, '거짓말 돈');
   t.equal(analyseQuery('도로 허가 휴가', abbr).core, '도로 허가 휴가');
+  // the polite spoken verb form (갚아요, 와요) is a predicate of a plain question; 필요, 주요 are nouns
+  const p = analyseQuery('친구가 돈을 안 갚아요', abbr);
+  t.equal(p.core, '친구 돈');
+  t.equal(p.plain, true);
+  t.equal(analyseQuery('택배가 안 와요', abbr).core, '택배');
+  t.equal(analyseQuery('필요 서류', abbr).core, '필요 서류');
 });
 
 t.test('snippets show the hit; the parent law and often-cited names get a higher prior', async (t) => {

@@ -34,7 +34,7 @@ const ENDING_SET = new Set(ENDINGS);
 
 /** Filler words of questions (after endings and particles are stripped). */
 const STOP = new Set([
-  '죄', '죄인', '죄가', '죄를', '어떻게', '어떤', '무엇', '무슨', '언제', '얼마나', '얼마', '누가', '누구', '어디', '왜', '수', '것', '것도', '것은', '것이', '것을', '거', '건가요', '경우', '안', '못', '그냥', '다른',
+  '죄', '죄인', '죄가', '죄를', '너무', '정말', '진짜', '계속', '자꾸', '어떻게', '어떤', '무엇', '무슨', '언제', '얼마나', '얼마', '누가', '누구', '어디', '왜', '수', '것', '것도', '것은', '것이', '것을', '거', '건가요', '경우', '안', '못', '그냥', '다른',
   '내', '제가', '저', '나', '우리', '좀', '꼭', '미리', '혼자', '해야', '되', '하', '있', '없', '받을', '있는', '하는', '및', '등', '또는',
   '알려', '알려주세요', '궁금', '궁금합니다', '되는', '있을까', '관련', '대해', '대하여', '때', '할', '한', '된', '될', '더', '이', '그',
   '처벌받', '처벌', '불법', '위법', '어떻', '뭔가', '뭐', '뭘', '해', '돼', '되나', '하나', '모든', '도', '또', '이미', '지금', '정도',
@@ -81,7 +81,7 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
   const extra: string[] = [];
   const compact = nameKey(q);
   // a question ("…나요", "…하려면", "어떻게 …"): its predicates (지으려면, 받아야, 마시고) are dropped below
-  let plain = raw.some((w) => { const l = w.toLowerCase(); return ENDING_SET.has(l) || STOP.has(l) || stripEnding(stripJosa(l)).length < stripJosa(l).length; });
+  let plain = raw.some((w) => { const l = w.toLowerCase(); return ENDING_SET.has(l) || STOP.has(l) || politeVerb(l) || stripEnding(stripJosa(l)).length < stripJosa(l).length; });
   for (let i = 0; i < raw.length; i++) {
     const w = raw[i]!;
     const k = nameKey(w);
@@ -128,9 +128,15 @@ function isEnding(w: string): boolean {
 
 const NOT_PREDICATE = new Set(['서면', '측면', '전면', '이면', '표면', '지면', '국면', '분야', '시야', '심야', '보고', '사고', '최고', '사면', '방면', '장면', '화면', '정면', '외면', '직면', '당면']);
 
-/** An inflected verb or adjective of a question (지으려면, 받아야, 마시고, 넘겨도, 올려달라고). */
+/** a verb in the polite spoken form (짖어요, 갚아요, 와요, 당했어요, 해줘요); 필요, 중요, 주요 are nouns */
+function politeVerb(w: string): boolean {
+  return w.length >= 3 ? /(어요|아요|여요|워요|해요|줘요|봐요|와요|돼요|려요|세요|네요|래요|게요|죠|데요|나요|까요)$/.test(w) : /^[와가줘봐해돼워와됐했갔]요$/.test(w);
+}
+
+/** An inflected verb or adjective of a question (지으려면, 받아야, 마시고, 넘겨도, 올려달라고, 갚아요). */
 function isPredicate(w: string): boolean {
   if (NOT_PREDICATE.has(w)) return false;
+  if (politeVerb(w)) return true;
   if (/(려면|라고|해도|아도|어도|겨도|워도|는데|지만|니까|면서)$/.test(w)) return true;
   if (w.length >= 2 && w.endsWith('면')) return verbalBefore(w, 1);
   if (w.length >= 3 && w.endsWith('야')) return /[아어여워져켜쳐줘봐와돼내려해]야$/.test(w);
