@@ -6,15 +6,17 @@ import { isoDate, jobError, point, size } from './common.js';
 
 const ms = z.number().describe('milliseconds');
 const notes = z.array(z.string()).optional().describe('several faces, or no face found');
+const faceBox = z.tuple([z.number(), z.number(), z.number(), z.number()]).nullable().describe('[x1, y1, x2, y2] of the face used, in that image\'s pixels; null when none was found');
 
 export const faceCompare = z.strictObject({
   similarity: z.number(), threshold: z.number(), passed: z.boolean(), face1_detected: z.boolean(), face2_detected: z.boolean(),
   processing_time_ms: ms, face1_count: z.number().int(), face2_count: z.number().int(), notes, model: z.string(),
+  face_boxes: z.strictObject({ image1: faceBox, image2: faceBox }).describe('by multipart part'),
 });
 
 export const liveness = z.strictObject({
   score: z.number(), threshold: z.number(), passed: z.boolean(), face_detected: z.boolean(), processing_time_ms: ms,
-  face_count: z.number().int(), notes, model: z.string(),
+  face_count: z.number().int(), notes, model: z.string(), face_boxes: z.strictObject({ image: faceBox }).describe('by multipart part'),
 });
 
 const ocrField = z.strictObject({ text: z.string(), confidence: z.number(), bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]).describe('[x1, y1, x2, y2]') });
@@ -27,7 +29,10 @@ export const verify = z.strictObject({
   success: z.literal(true), verification_id: z.string(),
   results: z.strictObject({
     ocr: z.strictObject({ name: z.string(), birth_date: z.string(), confidence: z.number(), suggestions: z.array(z.string()), passed: z.boolean() }),
-    face_match: z.strictObject({ similarity: z.number(), threshold: z.number(), passed: z.boolean(), face1_detected: z.boolean(), face2_detected: z.boolean() }),
+    face_match: z.strictObject({
+      similarity: z.number(), threshold: z.number(), passed: z.boolean(), face1_detected: z.boolean(), face2_detected: z.boolean(),
+      face_boxes: z.strictObject({ face_image: faceBox, selfie_image: faceBox }).describe('by multipart part'),
+    }),
     liveness: z.strictObject({ score: z.number(), threshold: z.number(), passed: z.boolean(), face_detected: z.boolean() }),
   }),
   overall_passed: z.boolean(), failure_reasons: z.array(z.string()), processing_time_ms: ms,
