@@ -6,4 +6,6 @@ export interface Principal {
   keyName?: string;
   /** a Bearer/query token that is not an API key: maybe a job access key, checked by the job engine */
   token?: string;
+  /** sha256 (hex) of token, when the auth step computed it already */
+  tokenHash?: string;
 }

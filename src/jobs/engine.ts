@@ -95,14 +95,20 @@ export class JobEngine {
     return { job, accessKey };
   }
 
-  /** A job as callers see it (result unsealed); finished records come from this node's cache until they expire. */
+  /**
+   * A job as callers see it (result unsealed). Finished records come from this node's cache, opened once, until
+   * they expire (a shallow copy: callers must not change the result or meta objects); records still processing
+   * are read fresh from the repository on every call, so a state change made on any node is seen.
+   */
   async get(id: string): Promise<JobRecord | undefined> {
     const now = this.clock.now();
     const hit = this.finished.get(id, now);
-    if (hit) return this.open({ ...hit });
-    const j = await this.repo.get(id);
-    this.finished.offer(j, now);
-    return this.open(j);
+    if (hit) return { ...hit };
+    const stored = await this.repo.get(id);
+    const j = this.open(stored);
+    if (!j || j.status === 'processing') return j;
+    this.finished.offer(j, stored?.sealedResult?.byteLength ?? 0, now);
+    return { ...j };
   }
 
   /** A stored record as callers see it: the result unsealed, on a copy (the stored one stays sealed). */
@@ -156,7 +162,8 @@ export class JobEngine {
       if (job.owner === undefined || job.owner === p.keyId) return;
       throw new ApiError('JOB_NOT_FOUND', `No job with id ${job.id} for this key`);
     }
-    if (p.kind === 'token' && p.token && sameHash(sha256(p.token), job.accessKeyHash)) return;
+    // the token's digest is computed once per request (server/auth.ts) and compared in constant time
+    if (p.kind === 'token' && p.token && sameHash(p.tokenHash ?? sha256(p.token), job.accessKeyHash)) return;
     throw new ApiError('INVALID_API_KEY', 'An API key or this job\'s access key is required');
   }
 
@@ -219,8 +226,10 @@ export class JobEngine {
       return j;
     });
     const out = this.open(job);
-    if (changed && out) for (const l of this.listeners) l(out);
-    return out;
+    // the winner's record (ours or another node's) is final: the next poll on this node needs no read
+    this.finished.offer(out, job?.sealedResult?.byteLength ?? 0, now);
+    if (changed && out) for (const l of this.listeners) l({ ...out });
+    return out && { ...out };
   }
 
   /**

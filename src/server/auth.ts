@@ -47,8 +47,9 @@ function decide(ctx: Ctx, route: RouteDef, outHeaders: Record<string, string>, k
       const q = route.accessKeyQuery ? ctx.rawQuery.get(route.accessKeyQuery) ?? undefined : undefined;
       const token = (viaBearer ? key : undefined) ?? q;
       if (token) {
-        const principal: Principal = { kind: 'token', token };
-        const limited = limitToken(ctx, route, token, outHeaders);
+        const tokenHash = crypto.createHash('sha256').update(token).digest('hex');
+        const principal: Principal = { kind: 'token', token, tokenHash };
+        const limited = limitToken(ctx, route, tokenHash, outHeaders);
         return limited ? limited.then(() => principal) : principal;
       }
       if (key) throw new ApiError('INVALID_API_KEY', 'The key is invalid or revoked');
@@ -79,12 +80,12 @@ function decide(ctx: Ctx, route: RouteDef, outHeaders: Record<string, string>, k
  * Job access keys (principal 'token') are rate limited per token (its hash) and per client address, so that
  * polling and token guessing are bounded: SEJONG_TOKEN_RATE_PER_MINUTE per token, ten times that per address.
  */
-function limitToken(ctx: Ctx, route: RouteDef, token: string, outHeaders: Record<string, string>): Promise<void> | undefined {
+function limitToken(ctx: Ctx, route: RouteDef, tokenHash: string, outHeaders: Record<string, string>): Promise<void> | undefined {
   if (route.noRateLimit) return undefined;
   const { services } = ctx;
   const perToken = services.config.tokenRatePerMinute;
   const now = services.clock.now();
-  const hash = crypto.createHash('sha256').update(token).digest('hex').slice(0, 32);
+  const hash = tokenHash.slice(0, 32);
   const apply = (r: LimitResult): void => {
     if (!r.allowed) {
       throw new ApiError('RATE_LIMITED', `Rate limit of ${r.limit} requests per ${r.window} for job access keys exceeded; retry in ${r.retryAfter} s`, {

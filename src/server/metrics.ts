@@ -4,6 +4,7 @@
 import http from 'node:http';
 import client from 'prom-client';
 import type { Services } from '../services.js';
+import { RequestMetrics } from './request-metrics.js';
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const JOB_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -16,9 +17,10 @@ export interface MetricSources {
 
 export class Metrics {
   readonly registry = new client.Registry();
-  private readonly requests = new client.Counter({ name: 'sejong_http_requests_total', help: 'HTTP requests by route template, method and status', labelNames: ['route', 'method', 'status'] as const, registers: [this.registry] });
-  private readonly latency = new client.Histogram({ name: 'sejong_http_request_duration_seconds', help: 'Time from request to answer, by route template', labelNames: ['route', 'method'] as const, buckets: LATENCY_BUCKETS, registers: [this.registry] });
-  private readonly children = new Map<string, { count: client.Counter.Internal; time: client.Histogram.Internal<'route' | 'method'> }>();
+  private readonly perRequest = new RequestMetrics(this.registry, {
+    requests: 'sejong_http_requests_total', requestsHelp: 'HTTP requests by route template, method and status',
+    latency: 'sejong_http_request_duration_seconds', latencyHelp: 'Time from request to answer, by route template',
+  }, LATENCY_BUCKETS);
   private readonly refusals = new client.Counter({ name: 'sejong_http_refusals_total', help: 'Answers refusing work: RATE_LIMITED (rate limits), SERVICE_BUSY (pool full, draining, body budget), PAYLOAD_TOO_LARGE', labelNames: ['code'] as const, registers: [this.registry] });
   private readonly jobsFinished = new client.Counter({ name: 'sejong_jobs_finished_total', help: 'Jobs that reached a final state, by family and state', labelNames: ['family', 'state'] as const, registers: [this.registry] });
   private readonly jobSeconds = new client.Histogram({ name: 'sejong_job_duration_seconds', help: 'Creation to completion or failure, by family and state', labelNames: ['family', 'state'] as const, buckets: JOB_BUCKETS, registers: [this.registry] });
@@ -79,15 +81,7 @@ export class Metrics {
 
   /** One answered request (route template, never the raw path). */
   observe(route: string, method: string, status: number, ms: number, code?: string): void {
-    // the labelled children are cached per (route, method, status): prom-client hashes a label object on every call
-    const k = `${method} ${status} ${route}`;
-    let ch = this.children.get(k);
-    if (!ch) {
-      ch = { count: this.requests.labels(route, method, String(status)), time: this.latency.labels(route, method) };
-      this.children.set(k, ch);
-    }
-    ch.count.inc();
-    ch.time.observe(ms / 1000);
+    this.perRequest.observe(route, method, status, ms / 1000);
     if (code === 'RATE_LIMITED' || code === 'SERVICE_BUSY' || code === 'PAYLOAD_TOO_LARGE') this.refusals.inc({ code });
   }
 
