@@ -7,6 +7,7 @@ import sharp, { type Sharp } from 'sharp';
 import { prepareZXingModule, readBarcodes, type ReaderOptions, type ReadResult } from 'zxing-wasm/reader';
 import { checkImage, decodeChecked, toBuffer, type DecodeOptions } from './lib/image-io.js';
 import { greyFromU8, sauvola, histogram, percentile, boxMean } from './lib/gray.js';
+import { qrRegions } from './lib/qr-locate.js';
 
 export interface QrRecognizeInput extends DecodeOptions {
   image: Uint8Array;
@@ -58,24 +59,25 @@ interface GreyImg {
   data: Uint8Array;
   width: number;
   height: number;
-  /** original = variant * scale (before rotation) */
+  /** original = variant * scale + (ox, oy) (before rotation) */
   scale: number;
   rotate?: number;
+  ox?: number;
+  oy?: number;
 }
 
 export const BASE_OPTIONS: ReaderOptions = { formats: ['QRCode', 'MicroQRCode'], tryHarder: true, tryRotate: true, tryInvert: true, tryDownscale: true, maxNumberOfSymbols: 1 };
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Grey → RGBA for zxing, one 32-bit store per pixel. */
 function toRgba(g: GreyImg): { data: Uint8ClampedArray; width: number; height: number } {
   const n = g.width * g.height;
-  const out = new Uint8ClampedArray(n * 4);
-  for (let i = 0, o = 0; i < n; i++, o += 4) {
-    const v = g.data[i]!;
-    out[o] = v;
-    out[o + 1] = v;
-    out[o + 2] = v;
-    out[o + 3] = 255;
-  }
-  return { data: out, width: g.width, height: g.height };
+  const out = new Uint32Array(n);
+  const d = g.data;
+  if (LITTLE_ENDIAN) for (let i = 0; i < n; i++) out[i] = 0xff000000 | (d[i]! * 0x010101);
+  else for (let i = 0; i < n; i++) out[i] = ((d[i]! * 0x010101) << 8) | 0xff;
+  return { data: new Uint8ClampedArray(out.buffer), width: g.width, height: g.height };
 }
 
 async function viaSharp(g: GreyImg, fn: (s: Sharp) => Sharp, scale = g.scale, rotate?: number): Promise<GreyImg> {
@@ -167,18 +169,52 @@ function mapBack(r: ReadResult, g: GreyImg, orig: { width: number; height: numbe
       X = dx * Math.cos(a) - dy * Math.sin(a) + ow / 2;
       Y = dx * Math.sin(a) + dy * Math.cos(a) + oh / 2;
     }
-    return [Math.round(X * g.scale * decodeScale), Math.round(Y * g.scale * decodeScale)] as [number, number];
+    return [Math.round((X * g.scale + (g.ox ?? 0)) * decodeScale), Math.round((Y * g.scale + (g.oy ?? 0)) * decodeScale)] as [number, number];
   });
 }
 
 const MIN_SIDE = 21;
+/** full-frame variants work on at most this many pixels per side; sharpen on at most SHARPEN_MAX_PX */
+const WORK_MAX_SIDE = 1600, SHARPEN_MAX_PX = 1_000_000;
+/** regions tried when the full frame does not decode, and the largest crop side after upscaling */
+const MAX_REGIONS = 3, CROP_MAX_SIDE = 900;
+
+/** Crop a located region (work coordinates) out of the base image, upscaled so that a module is ≈ 4 px. */
+async function cropRegion(base: GreyImg, work: GreyImg, r: { x: number; y: number; width: number; height: number; module: number }): Promise<GreyImg> {
+  const k = work.scale; // base px per work px
+  const left = Math.floor(r.x * k), top = Math.floor(r.y * k);
+  const width = Math.min(base.width - left, Math.ceil(r.width * k)), height = Math.min(base.height - top, Math.ceil(r.height * k));
+  const up = Math.max(1, Math.min(4, 4 / (r.module * k), CROP_MAX_SIDE / Math.max(width, height)));
+  const g = await viaSharp(base, (s) => {
+    const c = s.extract({ left, top, width, height });
+    return up > 1.05 ? c.resize({ width: Math.round(width * up), height: Math.round(height * up), kernel: 'cubic' }) : c;
+  }, 1);
+  return { ...g, scale: width / g.width, ox: left, oy: top };
+}
+
+type Found = { hit: ReadResult; g: GreyImg; method: string };
+
+/** Candidate regions (finder patterns) of a scene, each cropped, upscaled and read, then sharpened and read. */
+async function tryRegions(base: GreyImg, work: GreyImg, tried: string[]): Promise<Found | undefined> {
+  const regions = qrRegions(work.data, work.width, work.height, MAX_REGIONS)
+    // a region as large as the frame was the original attempt already
+    .filter((r) => r.width * r.height < 0.5 * work.width * work.height);
+  for (const [i, r] of regions.entries()) {
+    const g = await cropRegion(base, work, r);
+    tried.push(`region-${i + 1}`);
+    let hit = await attempt(g, { tryRotate: false, tryDownscale: false });
+    if (hit) return { hit, g, method: 'region' };
+    tried.push(`region-${i + 1}-sharpen`);
+    const sh = unsharp(g);
+    hit = await attempt(sh, { ...QUICK, tryHarder: false });
+    if (hit) return { hit, g: sh, method: 'region-sharpen' };
+  }
+  return undefined;
+}
 
 export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRecognizeOutput> {
   const c = await checkImage(input.image, input);
   await zxingReady();
-  const raw = await decodeChecked(c, 1, 3000);
-  const decodeScale = 1 / raw.scale;
-  const base: GreyImg = { data: raw.data, width: raw.width, height: raw.height, scale: 1 };
   const tried: string[] = [];
   const orig = { width: c.width, height: c.height };
   // the smallest QR code (version 1) is 21 modules wide: a thinner image cannot hold one (and is thinner than
@@ -186,24 +222,32 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
   if (Math.min(c.width, c.height) < MIN_SIDE) {
     return { success: false, data: null, method: null, attempts: 0, tried, message: `No QR code can be in a ${c.width}x${c.height} image: a QR code needs at least ${MIN_SIDE}x${MIN_SIDE} pixels` };
   }
+  // huge photos are read at 3000 px at most; grey with transparency flattened onto white
+  const raw = await decodeChecked(c, 1, 3000);
+  const decodeScale = 1 / raw.scale;
+  const base: GreyImg = { data: raw.data, width: raw.width, height: raw.height, scale: 1 };
+  const found = (f: Found): QrRecognizeOutput => ({ success: true, data: f.hit.text, method: f.method, attempts: tried.length, format: f.hit.format, position: mapBack(f.hit, f.g, orig, decodeScale), tried });
 
   tried.push('original');
-  let hit = await attempt(base);
-  if (hit) return { success: true, data: hit.text, method: 'original', attempts: 1, format: hit.format, position: mapBack(hit, base, orig, decodeScale), tried };
+  const first = await attempt(base);
+  if (first) return found({ hit: first, g: base, method: 'original' });
   if (input.enablePreprocessing === false) {
     return { success: false, data: null, method: null, attempts: 1, tried, message: 'No QR code was found in the image (preprocessing disabled: 1 attempt)' };
   }
-  // variants work on an image of at most 1600 px
+  // the rest works on one grey image of at most WORK_MAX_SIDE px, cheapest attempts first
   let work = base;
-  if (Math.max(base.width, base.height) > 1600) {
-    const s = 1600 / Math.max(base.width, base.height);
+  if (Math.max(base.width, base.height) > WORK_MAX_SIDE) {
+    const s = WORK_MAX_SIDE / Math.max(base.width, base.height);
     work = await viaSharp(base, (p) => p.resize({ width: Math.round(base.width * s), height: Math.round(base.height * s), kernel: 'lanczos3' }), 1 / s);
   }
+  const inScene = await tryRegions(base, work, tried);
+  if (inScene) return found(inScene);
   for (const v of input.thorough ? VARIANTS : VARIANTS.slice(0, QUICK_COUNT)) {
+    if (!input.thorough && v.name === 'sharpen' && work.width * work.height > SHARPEN_MAX_PX) continue;
     tried.push(v.name);
     const g = await v.make(work);
-    hit = await attempt(g, v.options);
-    if (hit) return { success: true, data: hit.text, method: v.name, attempts: tried.length, format: hit.format, position: mapBack(hit, g, orig, decodeScale), tried };
+    const hit = await attempt(g, v.options);
+    if (hit) return found({ hit, g, method: v.name });
   }
   return {
     success: false,

@@ -130,7 +130,9 @@ export async function photoQr(kind: QrPhotoKind, seed: number): Promise<{ name: 
     }
   }
   const sc = 0.5 + r() * 0.5, cw = Math.max(40, Math.round(W * sc)), ch = Math.max(40, Math.round(H * sc));
-  const code = await sharp(g, { raw: { width: W, height: H, channels: 1 } }).resize(cw, ch).raw().toBuffer();
+  // sharp returns 3 channels from a resized 1-channel raw image unless told otherwise: keep one
+  const code = await sharp(g, { raw: { width: W, height: H, channels: 1 } }).resize(cw, ch).toColourspace('b-w').raw().toBuffer();
+  if (code.length !== cw * ch) throw new Error(`in-scene code: expected ${cw * ch} bytes, got ${code.length}`);
   const px = Math.floor(r() * (SW - cw)), py = Math.floor(r() * (SH - ch));
   for (let y = 0; y < ch; y++) for (let x = 0; x < cw; x++) scene[(py + y) * SW + px + x] = code[y * cw + x]!;
   const bytes = await sharp(Buffer.from(scene), { raw: { width: SW, height: SH, channels: 1 } }).jpeg({ quality: 70 }).toBuffer();
