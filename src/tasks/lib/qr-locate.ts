@@ -74,10 +74,13 @@ export function findFinders(b: Uint8Array, w: number, h: number, rowStep = 1): F
   const runs = [0, 0, 0, 0, 0];
   for (let y = 0; y < h; y += rowStep) {
     const row = y * w;
-    let cur = b[row]!, len = 0, r0 = 0, r1 = 0, r2 = 0, r3 = 0, n = 0;
-    for (let x = 0; x <= w; x++) {
-      const v = x < w ? b[row + x]! : 2;
-      if (v === cur) { len++; continue; }
+    let r0 = 0, r1 = 0, r2 = 0, r3 = 0, n = 0, x = 0;
+    while (x < w) {
+      // one run: a tight loop to its end
+      const cur = b[row + x]!, start = x;
+      x++;
+      while (x < w && b[row + x] === cur) x++;
+      const len = x - start;
       // a run of colour cur ended at x - 1; the last five runs are r0..r3, len
       if (cur === 1 && n >= 4) {
         runs[0] = r0; runs[1] = r1; runs[2] = r2; runs[3] = r3; runs[4] = len;
@@ -95,7 +98,6 @@ export function findFinders(b: Uint8Array, w: number, h: number, rowStep = 1): F
         }
       }
       r0 = r1; r1 = r2; r2 = r3; r3 = len; n++;
-      cur = v as 0 | 1; len = 1;
     }
   }
   // merge hits of the same finder
