@@ -205,21 +205,23 @@ const MIN_SIDE = 21;
 /** full-frame variants work on at most this many pixels per side; sharpen on at most SHARPEN_MAX_PX */
 const WORK_MAX_SIDE = 1600, SHARPEN_MAX_PX = 1_000_000;
 /** regions tried when the full frame does not decode, and the largest crop side after upscaling */
-const MAX_REGIONS = 3, CROP_MAX_SIDE = 900;
+const MAX_REGIONS = 2, CROP_MAX_SIDE = 640;
 /** frames smaller than this are the code itself (no scene to search) */
 const LOCATE_MIN_SIDE = 400;
 
-/** Crop a located region (work coordinates) out of the base image, upscaled so that a module is ≈ 4 px. */
-async function cropRegion(base: GreyImg, work: GreyImg, r: { x: number; y: number; width: number; height: number; module: number }): Promise<GreyImg> {
-  const k = work.scale; // base px per work px
+/** Crop a located region (coordinates of img) out of the base image (rows copied here, so sharp only sees the
+ * crop), upscaled so that a module is ≈ 4 px. */
+async function cropRegion(base: GreyImg, img: GreyImg, r: { x: number; y: number; width: number; height: number; module: number }): Promise<GreyImg & { up: number }> {
+  const k = img.scale; // base px per img px
   const left = Math.floor(r.x * k), top = Math.floor(r.y * k);
   const width = Math.min(base.width - left, Math.ceil(r.width * k)), height = Math.min(base.height - top, Math.ceil(r.height * k));
+  const crop = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) crop.set(base.data.subarray((top + y) * base.width + left, (top + y) * base.width + left + width), y * width);
   const up = Math.max(1, Math.min(4, 4 / (r.module * k), CROP_MAX_SIDE / Math.max(width, height)));
-  const g = await viaSharp(base, (s) => {
-    const c = s.extract({ left, top, width, height });
-    return up > 1.05 ? c.resize({ width: Math.round(width * up), height: Math.round(height * up), kernel: 'cubic' }) : c;
-  }, 1);
-  return { ...g, scale: width / g.width, ox: left, oy: top };
+  const g: GreyImg = up > 1.05
+    ? await viaSharp({ data: crop, width, height, scale: 1 }, (s) => s.resize({ width: Math.round(width * up), height: Math.round(height * up), kernel: 'cubic' }), 1)
+    : { data: crop, width, height, scale: 1 };
+  return { ...g, scale: width / g.width, ox: left, oy: top, up };
 }
 
 type Found = { hit: ReadResult; g: GreyImg; method: string };
@@ -280,7 +282,7 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
   if (h0) return found({ hit: h0, g: halfImg, method: v0.name });
   // 3. a code small in a larger scene: finder patterns located (on the half-size image of a large frame), cropped
   if (Math.max(work.width, work.height) >= LOCATE_MIN_SIDE) {
-    const inScene = await tryRegions(base, big ? halfImg : work, tried);
+    const inScene = await tryRegions(base, work, tried);
     if (inScene) return found(inScene);
   }
   // 4. the other full-frame variants (sharpen only on frames up to SHARPEN_MAX_PX: the regions were sharpened)

@@ -149,7 +149,7 @@ export async function photoQrSet(perKind: number, base = 1): Promise<{ name: str
 
 /**
  * A printed code small in a large textured scene (issue 18 item 4, step 2): 1600×1200 or 2000×1500, a lit
- * gradient, boxes, stripes and text-like rows, sensor noise; the code (module 1.6–4 px, turned up to ±45°, mild
+ * gradient, boxes, stripes and text-like rows, sensor noise; the code (module 1.1–3 px, turned up to ±45°, mild
  * perspective) at a random place; slight blur, JPEG 70–85. Hard because it is small and surrounded, not damaged.
  */
 export async function sceneSmallQr(seed: number): Promise<{ name: string; kind: string; data: string; bytes: Buffer }> {
@@ -173,7 +173,7 @@ export async function sceneSmallQr(seed: number): Promise<{ name: string; kind: 
     }
   }
   // the code: symbol at 8 px per module with a quiet zone of 4, warped onto the scene with a mask
-  const ms = 1.6 + r() * 2.4, u = 8, S = (m.size + 8) * u, side = (m.size + 8) * ms;
+  const ms = 1.1 + r() * 1.9, u = 8, S = (m.size + 8) * u, side = (m.size + 8) * ms;
   const sym = new Uint8Array(S * S).fill(255);
   for (let y = 0; y < m.size; y++) for (let x = 0; x < m.size; x++) if (m.modules[y * m.size + x]) {
     for (let yy = 0; yy < u; yy++) sym.fill(0, (4 * u + y * u + yy) * S + 4 * u + x * u, (4 * u + y * u + yy) * S + 4 * u + x * u + u);

@@ -115,7 +115,9 @@ export function findFinders(b: Uint8Array, w: number, h: number, rowStep = 1): F
  */
 export function qrRegions(grey: Uint8Array, w: number, h: number, max = 3): QrRegion[] {
   const b = binarise(grey, w, h);
-  const finders = findFinders(b, w, h).filter((f) => f.hits >= 2);
+  // every second row on large frames: a finder's centre run spans ≥ 3 rows even at 1 px modules
+  const all = findFinders(b, w, h, w * h > 1_000_000 ? 2 : 1);
+  const finders = all.filter((f) => f.hits >= 2);
   const n = finders.length;
   const parent = finders.map((_, i) => i);
   const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
@@ -128,13 +130,16 @@ export function qrRegions(grey: Uint8Array, w: number, h: number, max = 3): QrRe
   for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (near(finders[i]!, finders[j]!)) parent[find(i)] = find(j);
   const groups = new Map<number, Finder[]>();
   finders.forEach((f, i) => { const r = find(i); groups.set(r, [...(groups.get(r) ?? []), f]); });
-  const ranked = [...groups.values()]
-    .map((g) => ({ g, score: Math.min(g.length, 3) * 1000 + g.reduce((s, f) => s + f.hits, 0) }))
-    .sort((a, c) => c.score - a.score);
+  const ranked = [
+    // three finders in a right isosceles triangle (any hit count) first: specific even among textures
+    ...triples(all).map((g) => ({ g, score: 1e6 + g.reduce((s, f) => s + f.hits, 0) })),
+    ...[...groups.values()].filter((g) => g.length <= 6).map((g) => ({ g, score: Math.min(g.length, 3) * 1000 + g.reduce((s, f) => s + f.hits, 0) })),
+  ].sort((a, c) => c.score - a.score);
   const out: QrRegion[] = [];
   for (const { g } of ranked) {
     if (out.length >= max) break;
-    if (g.length > 6) continue; // a texture, not a code
+    // skip a region that mostly repeats one already taken
+    if (out.some((o) => Math.abs(o.x + o.width / 2 - cxOf(g)) < o.width / 4 && Math.abs(o.y + o.height / 2 - cyOf(g)) < o.height / 4)) continue;
     const m = g.reduce((s, f) => s + f.module, 0) / g.length;
     const cx = g.reduce((s, f) => s + f.x, 0) / g.length, cy = g.reduce((s, f) => s + f.y, 0) / g.length;
     let dmax = 0;
@@ -147,4 +152,35 @@ export function qrRegions(grey: Uint8Array, w: number, h: number, max = 3): QrRe
     out.push({ x: x0, y: y0, width: x1 - x0, height: y1 - y0, module: m, finders: g.length });
   }
   return out;
+}
+
+const cxOf = (g: Finder[]): number => g.reduce((s, f) => s + f.x, 0) / g.length;
+const cyOf = (g: Finder[]): number => g.reduce((s, f) => s + f.y, 0) / g.length;
+
+/**
+ * Triples of finders shaped like a QR code's: similar module sizes (ratio ≤ 1.6), two sides equal within 25 % and
+ * the third √2 times as long within 20 %, the sides 10–185 modules. Best fitting first.
+ */
+export function triples(f: Finder[], max = 8): Finder[][] {
+  const out: { g: Finder[]; err: number }[] = [];
+  const n = Math.min(f.length, 400);
+  const sim = (a: Finder, c: Finder): boolean => a.module / c.module < 1.6 && c.module / a.module < 1.6;
+  const dist = (a: Finder, c: Finder): number => Math.hypot(a.x - c.x, a.y - c.y);
+  for (let i = 0; i < n; i++) {
+    const A = f[i]!; // the corner finder (top-left of the code)
+    for (let j = 0; j < n; j++) {
+      if (j === i || !sim(A, f[j]!)) continue;
+      const dj = dist(A, f[j]!) / A.module;
+      if (dj < 10 || dj > 185) continue;
+      for (let k = j + 1; k < n; k++) {
+        if (k === i || !sim(A, f[k]!) || !sim(f[j]!, f[k]!)) continue;
+        const dk = dist(A, f[k]!) / A.module;
+        if (Math.abs(dk - dj) > 0.25 * dj) continue;
+        const hyp = dist(f[j]!, f[k]!) / A.module, want = Math.SQRT2 * (dj + dk) / 2;
+        if (Math.abs(hyp - want) > 0.2 * want) continue;
+        out.push({ g: [A, f[j]!, f[k]!], err: Math.abs(dk - dj) / dj + Math.abs(hyp - want) / want });
+      }
+    }
+  }
+  return out.sort((a, c) => a.err - c.err).slice(0, max).map((t) => t.g);
 }
