@@ -5,8 +5,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import sharp, { type Sharp } from 'sharp';
 import { prepareZXingModule, readBarcodes, type ReaderOptions, type ReadResult } from 'zxing-wasm/reader';
-import { checkImage, decodeChecked, toBuffer, type DecodeOptions } from './lib/image-io.js';
+import { checkImage, decodeFailure, openSharp, toBuffer, type Checked, type DecodeOptions } from './lib/image-io.js';
 import { greyFromU8, sauvola, histogram, percentile, boxMean } from './lib/gray.js';
+import { qrRegions } from './lib/qr-locate.js';
 
 export interface QrRecognizeInput extends DecodeOptions {
   image: Uint8Array;
@@ -58,24 +59,52 @@ interface GreyImg {
   data: Uint8Array;
   width: number;
   height: number;
-  /** original = variant * scale (before rotation) */
+  /** original = variant * scale + (ox, oy) (before rotation) */
   scale: number;
   rotate?: number;
+  ox?: number;
+  oy?: number;
 }
 
 export const BASE_OPTIONS: ReaderOptions = { formats: ['QRCode', 'MicroQRCode'], tryHarder: true, tryRotate: true, tryInvert: true, tryDownscale: true, maxNumberOfSymbols: 1 };
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Grey → RGBA for zxing, one 32-bit store per pixel. */
 function toRgba(g: GreyImg): { data: Uint8ClampedArray; width: number; height: number } {
   const n = g.width * g.height;
-  const out = new Uint8ClampedArray(n * 4);
-  for (let i = 0, o = 0; i < n; i++, o += 4) {
-    const v = g.data[i]!;
-    out[o] = v;
-    out[o + 1] = v;
-    out[o + 2] = v;
-    out[o + 3] = 255;
+  const out = new Uint32Array(n);
+  const d = g.data;
+  if (LITTLE_ENDIAN) for (let i = 0; i < n; i++) out[i] = 0xff000000 | (d[i]! * 0x010101);
+  else for (let i = 0; i < n; i++) out[i] = ((d[i]! * 0x010101) << 8) | 0xff;
+  return { data: new Uint8ClampedArray(out.buffer), width: g.width, height: g.height };
+}
+
+/** Rec. 601 luma (integer weights) from RGBA. */
+function greyOf(rgba: Uint8ClampedArray, width: number, height: number): GreyImg {
+  const n = width * height, out = new Uint8Array(n);
+  for (let i = 0, p = 0; i < n; i++, p += 4) out[i] = (77 * rgba[p]! + 150 * rgba[p + 1]! + 29 * rgba[p + 2]! + 128) >> 8;
+  return { data: out, width, height, scale: 1 };
+}
+
+/**
+ * Decode once as RGBA (what zxing reads; half the cost of sharp's greyscale conversion), transparency flattened
+ * onto white, EXIF orientation applied, at most maxSide px (huge photos are downscaled before the first try).
+ */
+async function decodeRgba(c: Checked, maxSide: number): Promise<{ data: Uint8ClampedArray; width: number; height: number; scale: number }> {
+  let s = openSharp(c);
+  let scale = 1;
+  if (Math.max(c.width, c.height) > maxSide) {
+    scale = maxSide / Math.max(c.width, c.height);
+    s = s.resize({ width: Math.max(1, Math.round(c.width * scale)), height: Math.max(1, Math.round(c.height * scale)), fit: 'fill', kernel: 'lanczos3' });
   }
-  return { data: out, width: g.width, height: g.height };
+  try {
+    const { data, info } = await s.flatten({ background: '#ffffff' }).toColourspace('srgb').ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    if (info.channels !== 4) throw new Error(`expected 4 channels, got ${info.channels}`);
+    return { data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height, scale };
+  } catch (e) {
+    throw decodeFailure(c, e);
+  }
 }
 
 async function viaSharp(g: GreyImg, fn: (s: Sharp) => Sharp, scale = g.scale, rotate?: number): Promise<GreyImg> {
@@ -148,8 +177,9 @@ export const VARIANTS: Variant[] = [
   { name: 'stretch-sharpen-threshold', make: async (g) => adaptive(await viaSharp(stretch(g), (s) => s.sharpen({ sigma: 2 }))), options: { binarizer: 'FixedThreshold' } },
 ];
 
-async function attempt(g: GreyImg, options?: ReaderOptions): Promise<ReadResult | undefined> {
-  const res = await readBarcodes(toRgba(g) as never, { ...BASE_OPTIONS, ...options });
+async function attempt(g: GreyImg | { data: Uint8ClampedArray; width: number; height: number }, options?: ReaderOptions): Promise<ReadResult | undefined> {
+  const img = g.data instanceof Uint8ClampedArray ? g : toRgba(g as GreyImg);
+  const res = await readBarcodes(img as never, { ...BASE_OPTIONS, ...options });
   return res.find((r) => r.isValid && r.text !== undefined);
 }
 
@@ -167,18 +197,53 @@ function mapBack(r: ReadResult, g: GreyImg, orig: { width: number; height: numbe
       X = dx * Math.cos(a) - dy * Math.sin(a) + ow / 2;
       Y = dx * Math.sin(a) + dy * Math.cos(a) + oh / 2;
     }
-    return [Math.round(X * g.scale * decodeScale), Math.round(Y * g.scale * decodeScale)] as [number, number];
+    return [Math.round((X * g.scale + (g.ox ?? 0)) * decodeScale), Math.round((Y * g.scale + (g.oy ?? 0)) * decodeScale)] as [number, number];
   });
 }
 
 const MIN_SIDE = 21;
+/** full-frame variants work on at most this many pixels per side; sharpen on at most SHARPEN_MAX_PX */
+const WORK_MAX_SIDE = 1600, SHARPEN_MAX_PX = 1_000_000;
+/** regions tried when the full frame does not decode, and the largest crop side after upscaling */
+const MAX_REGIONS = 2, CROP_MAX_SIDE = 640;
+/** frames smaller than this are the code itself (no scene to search) */
+const LOCATE_MIN_SIDE = 400;
+
+/** Crop a located region (coordinates of img) out of the base image (rows copied here, so sharp only sees the
+ * crop), upscaled so that a module is ≈ 4 px. */
+async function cropRegion(base: GreyImg, img: GreyImg, r: { x: number; y: number; width: number; height: number; module: number }): Promise<GreyImg & { up: number }> {
+  const k = img.scale; // base px per img px
+  const left = Math.floor(r.x * k), top = Math.floor(r.y * k);
+  const width = Math.min(base.width - left, Math.ceil(r.width * k)), height = Math.min(base.height - top, Math.ceil(r.height * k));
+  const crop = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) crop.set(base.data.subarray((top + y) * base.width + left, (top + y) * base.width + left + width), y * width);
+  const up = Math.max(1, Math.min(4, 4 / (r.module * k), CROP_MAX_SIDE / Math.max(width, height)));
+  const g: GreyImg = up > 1.05
+    ? await viaSharp({ data: crop, width, height, scale: 1 }, (s) => s.resize({ width: Math.round(width * up), height: Math.round(height * up), kernel: 'cubic' }), 1)
+    : { data: crop, width, height, scale: 1 };
+  return { ...g, scale: width / g.width, ox: left, oy: top, up };
+}
+
+type Found = { hit: ReadResult; g: GreyImg; method: string };
+
+/** Candidate regions (finder patterns) of a scene, each cropped, upscaled, sharpened and read. */
+async function tryRegions(base: GreyImg, img: GreyImg, tried: string[]): Promise<Found | undefined> {
+  const regions = qrRegions(img.data, img.width, img.height, MAX_REGIONS)
+    // a region as large as the frame was the original attempt already
+    .filter((r) => r.width * r.height < 0.5 * img.width * img.height);
+  for (const [i, r] of regions.entries()) {
+    // one read per region, of the sharpened upscaled crop: what decoded the in-scene codes on the bench set
+    const g = unsharp(await cropRegion(base, img, r));
+    tried.push(`region-${i + 1}`);
+    const hit = await attempt(g, QUICK);
+    if (hit) return { hit, g, method: 'region' };
+  }
+  return undefined;
+}
 
 export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRecognizeOutput> {
   const c = await checkImage(input.image, input);
   await zxingReady();
-  const raw = await decodeChecked(c, 1, 3000);
-  const decodeScale = 1 / raw.scale;
-  const base: GreyImg = { data: raw.data, width: raw.width, height: raw.height, scale: 1 };
   const tried: string[] = [];
   const orig = { width: c.width, height: c.height };
   // the smallest QR code (version 1) is 21 modules wide: a thinner image cannot hold one (and is thinner than
@@ -186,24 +251,44 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
   if (Math.min(c.width, c.height) < MIN_SIDE) {
     return { success: false, data: null, method: null, attempts: 0, tried, message: `No QR code can be in a ${c.width}x${c.height} image: a QR code needs at least ${MIN_SIDE}x${MIN_SIDE} pixels` };
   }
+  const rgba = await decodeRgba(c, 3000);
+  const decodeScale = 1 / rgba.scale;
+  const found = (f: Found): QrRecognizeOutput => ({ success: true, data: f.hit.text, method: f.method, attempts: tried.length, format: f.hit.format, position: mapBack(f.hit, f.g, orig, decodeScale), tried });
 
+  // 1. zxing on the decoded image as it is, with its own rotate/invert/downscale retries
   tried.push('original');
-  let hit = await attempt(base);
-  if (hit) return { success: true, data: hit.text, method: 'original', attempts: 1, format: hit.format, position: mapBack(hit, base, orig, decodeScale), tried };
+  const first = await attempt(rgba);
+  if (first) return found({ hit: first, g: { data: new Uint8Array(0), width: rgba.width, height: rgba.height, scale: 1 }, method: 'original' });
   if (input.enablePreprocessing === false) {
     return { success: false, data: null, method: null, attempts: 1, tried, message: 'No QR code was found in the image (preprocessing disabled: 1 attempt)' };
   }
-  // variants work on an image of at most 1600 px
+  // the rest works on one grey image of at most WORK_MAX_SIDE px, cheapest attempts first
+  const base = greyOf(rgba.data, rgba.width, rgba.height);
   let work = base;
-  if (Math.max(base.width, base.height) > 1600) {
-    const s = 1600 / Math.max(base.width, base.height);
+  if (Math.max(base.width, base.height) > WORK_MAX_SIDE) {
+    const s = WORK_MAX_SIDE / Math.max(base.width, base.height);
     work = await viaSharp(base, (p) => p.resize({ width: Math.round(base.width * s), height: Math.round(base.height * s), kernel: 'lanczos3' }), 1 / s);
   }
-  for (const v of input.thorough ? VARIANTS : VARIANTS.slice(0, QUICK_COUNT)) {
+  const big = work.width * work.height > SHARPEN_MAX_PX;
+  const halfImg = half(work);
+  const variants = input.thorough ? VARIANTS : VARIANTS.slice(0, QUICK_COUNT);
+  // 2. half size (a quarter of the pixels): low contrast, noise
+  const v0 = variants[0]!;
+  tried.push(v0.name);
+  const h0 = await attempt(halfImg, v0.options);
+  if (h0) return found({ hit: h0, g: halfImg, method: v0.name });
+  // 3. a code small in a larger scene: finder patterns located (on the half-size image of a large frame), cropped
+  if (Math.max(work.width, work.height) >= LOCATE_MIN_SIDE) {
+    const inScene = await tryRegions(base, work, tried);
+    if (inScene) return found(inScene);
+  }
+  // 4. the other full-frame variants (sharpen only on frames up to SHARPEN_MAX_PX: the regions were sharpened)
+  for (const v of variants.slice(1)) {
+    if (!input.thorough && v.name === 'sharpen' && big) continue;
     tried.push(v.name);
     const g = await v.make(work);
-    hit = await attempt(g, v.options);
-    if (hit) return { success: true, data: hit.text, method: v.name, attempts: tried.length, format: hit.format, position: mapBack(hit, g, orig, decodeScale), tried };
+    const hit = await attempt(g, v.options);
+    if (hit) return found({ hit, g, method: v.name });
   }
   return {
     success: false,

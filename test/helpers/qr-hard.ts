@@ -93,11 +93,12 @@ export async function hardQrSet(perKind: number, base = 1): Promise<HardQr[]> {
 
 // Photo-like effects on top of the kinds above (issue 18 item 4, step 1): an inverted code, a hard shadow plus a
 // glare spot, and a small code placed in a large cluttered scene. Kept separate so the floors on QR_KINDS hold.
-export const QR_PHOTO_KINDS = ['inverted', 'shadow-glare', 'in-scene'] as const;
+export const QR_PHOTO_KINDS = ['inverted', 'shadow-glare', 'in-scene', 'scene-small'] as const;
 export type QrPhotoKind = (typeof QR_PHOTO_KINDS)[number];
 
 export async function photoQr(kind: QrPhotoKind, seed: number): Promise<{ name: string; kind: string; data: string; bytes: Buffer }> {
   const r = prng(seed * 977 + 3);
+  if (kind === 'scene-small') return sceneSmallQr(seed);
   const base = await hardQr(r() < 0.5 ? 'perspective' : 'blur', seed);
   const { data: g, info } = await sharp(base.bytes).greyscale().raw().toBuffer({ resolveWithObject: true });
   const W = info.width, H = info.height;
@@ -130,7 +131,9 @@ export async function photoQr(kind: QrPhotoKind, seed: number): Promise<{ name: 
     }
   }
   const sc = 0.5 + r() * 0.5, cw = Math.max(40, Math.round(W * sc)), ch = Math.max(40, Math.round(H * sc));
-  const code = await sharp(g, { raw: { width: W, height: H, channels: 1 } }).resize(cw, ch).raw().toBuffer();
+  // sharp returns 3 channels from a resized 1-channel raw image unless told otherwise: keep one
+  const code = await sharp(g, { raw: { width: W, height: H, channels: 1 } }).resize(cw, ch).toColourspace('b-w').raw().toBuffer();
+  if (code.length !== cw * ch) throw new Error(`in-scene code: expected ${cw * ch} bytes, got ${code.length}`);
   const px = Math.floor(r() * (SW - cw)), py = Math.floor(r() * (SH - ch));
   for (let y = 0; y < ch; y++) for (let x = 0; x < cw; x++) scene[(py + y) * SW + px + x] = code[y * cw + x]!;
   const bytes = await sharp(Buffer.from(scene), { raw: { width: SW, height: SH, channels: 1 } }).jpeg({ quality: 70 }).toBuffer();
@@ -142,4 +145,53 @@ export async function photoQrSet(perKind: number, base = 1): Promise<{ name: str
   const out = [];
   for (const k of QR_PHOTO_KINDS) for (let i = 0; i < perKind; i++) out.push(await photoQr(k, base + i));
   return out;
+}
+
+/**
+ * A printed code small in a large textured scene (issue 18 item 4, step 2): 1600×1200 or 2000×1500, a lit
+ * gradient, boxes, stripes and text-like rows, sensor noise; the code (module 1.1–3 px, turned up to ±45°, mild
+ * perspective) at a random place; slight blur, JPEG 70–85. Hard because it is small and surrounded, not damaged.
+ */
+export async function sceneSmallQr(seed: number): Promise<{ name: string; kind: string; data: string; bytes: Buffer }> {
+  const r = prng(seed * 7919 + 11);
+  const data = payload(r);
+  const m = qrMatrix(data, (['L', 'M', 'Q'] as const)[Math.floor(r() * 3)]!);
+  const big = r() < 0.5;
+  const SW = big ? 2000 : 1600, SH = big ? 1500 : 1200;
+  const scene = new Uint8Array(SW * SH);
+  const g0 = 90 + r() * 60, gx = (r() - 0.5) * 80, gy = (r() - 0.5) * 80;
+  for (let y = 0; y < SH; y++) for (let x = 0; x < SW; x++) scene[y * SW + x] = clamp(g0 + (gx * x) / SW + (gy * y) / SH);
+  for (let k = 0; k < 90; k++) {
+    const x0 = Math.floor(r() * SW), y0 = Math.floor(r() * SH), w = 15 + Math.floor(r() * 260), h = 15 + Math.floor(r() * 260), v = Math.floor(r() * 255);
+    const style = r(); // plain, stripes, or text-like rows of short dark dashes
+    const stripe = 2 + Math.floor(r() * 8);
+    for (let y = y0; y < Math.min(SH, y0 + h); y++) for (let x = x0; x < Math.min(SW, x0 + w); x++) {
+      let p = v;
+      if (style < 0.25) p = Math.floor(x / stripe) % 2 ? 255 - v : v;
+      else if (style < 0.5) p = (y - y0) % 14 < 7 && ((x * 7) ^ (y - y0 - ((y - y0) % 14))) % 11 < 6 ? 30 : 225;
+      scene[y * SW + x] = p;
+    }
+  }
+  // the code: symbol at 8 px per module with a quiet zone of 4, warped onto the scene with a mask
+  const ms = 1.1 + r() * 1.9, u = 8, S = (m.size + 8) * u, side = (m.size + 8) * ms;
+  const sym = new Uint8Array(S * S).fill(255);
+  for (let y = 0; y < m.size; y++) for (let x = 0; x < m.size; x++) if (m.modules[y * m.size + x]) {
+    for (let yy = 0; yy < u; yy++) sym.fill(0, (4 * u + y * u + yy) * S + 4 * u + x * u, (4 * u + y * u + yy) * S + 4 * u + x * u + u);
+  }
+  const rot = (r() * 2 - 1) * Math.PI / 4, j = () => (r() * 2 - 1) * side * 0.08;
+  const cx = side + r() * (SW - 2 * side), cy = side + r() * (SH - 2 * side);
+  const corners: Pt[] = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]].map(([a, b]) => {
+    const X = a! * side + j(), Y = b! * side + j();
+    return [cx + X * Math.cos(rot) - Y * Math.sin(rot), cy + X * Math.sin(rot) + Y * Math.cos(rot)] as Pt;
+  });
+  const Hm = homography(corners, [[0, 0], [S, 0], [S, S], [0, S]]);
+  const code = warp({ data: sym, width: S, height: S, channels: 1 }, Hm, SW, SH, [255]).data;
+  const mask = warp({ data: new Uint8Array(S * S).fill(255), width: S, height: S, channels: 1 }, Hm, SW, SH, [0]).data;
+  const dark = 25 + r() * 40, light = 185 + r() * 55, noise = 2 + r() * 5;
+  for (let i = 0; i < scene.length; i++) {
+    const a = mask[i]! / 255, c = dark + ((light - dark) * code[i]!) / 255;
+    scene[i] = clamp(a * c + (1 - a) * scene[i]! + gauss(r) * noise);
+  }
+  const bytes = await sharp(Buffer.from(scene), { raw: { width: SW, height: SH, channels: 1 } }).blur(0.4 + r() * 0.5).jpeg({ quality: 70 + Math.floor(r() * 16) }).toBuffer();
+  return { name: `scene-small-${seed}`, kind: 'scene-small', data, bytes };
 }

@@ -1,0 +1,186 @@
+// Candidate QR regions in a larger scene: finder patterns (dark-light-dark-light-dark runs in the ratio
+// 1:1:3:1:1) found on rows of a locally thresholded image, confirmed on the column through their centre,
+// merged into finders, and finders of similar module size at QR-like distances grouped into codes. Used by
+// qr-recognize when the full frame does not decode: each region is cropped, upscaled and read again.
+import { boxMean } from './box-mean.js';
+
+export interface Finder { x: number; y: number; module: number; hits: number }
+export interface QrRegion {
+  /** square crop in the input's pixels (clipped to the image) */
+  x: number; y: number; width: number; height: number;
+  /** estimated module size in pixels */
+  module: number;
+  finders: number;
+}
+
+/** 1 = dark, 0 = light: darker than the local mean (window ≈ 1/12 of the short side) by a small margin. */
+export function binarise(grey: Uint8Array, w: number, h: number): Uint8Array {
+  const r = Math.max(8, Math.round(Math.min(w, h) / 24));
+  const W = w + 1;
+  const S = new Int32Array(W * (h + 1)); // 2^31 / 255 ≈ 8.4 Mpx: callers pass at most ~2 Mpx
+  for (let y = 0; y < h; y++) {
+    let rs = 0;
+    const row = y * w, o = (y + 1) * W, p = y * W;
+    for (let x = 0; x < w; x++) { rs += grey[row + x]!; S[o + x + 1] = S[p + x + 1]! + rs; }
+  }
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const ya = y > r ? y - r : 0, yb = y + r + 1 < h ? y + r + 1 : h;
+    const A = ya * W, B = yb * W, row = y * w;
+    for (let x = 0; x < w; x++) {
+      const xa = x > r ? x - r : 0, xb = x + r + 1 < w ? x + r + 1 : w;
+      const n = (yb - ya) * (xb - xa);
+      const s = S[B + xb]! - S[A + xb]! - S[B + xa]! + S[A + xa]!;
+      out[row + x] = grey[row + x]! * n < s - 3 * n ? 1 : 0;
+    }
+  }
+  return out;
+}
+
+/** Five runs (dark, light, dark, light, dark) in the ratio 1:1:3:1:1 within tolerance; the module size or 0. */
+function ratioOk(r: number[]): number {
+  const total = r[0]! + r[1]! + r[2]! + r[3]! + r[4]!;
+  if (total < 7) return 0;
+  const m = total / 7, tol = m * 0.7;
+  if (Math.abs(r[0]! - m) > tol || Math.abs(r[1]! - m) > tol || Math.abs(r[3]! - m) > tol || Math.abs(r[4]! - m) > tol) return 0;
+  if (Math.abs(r[2]! - 3 * m) > 1.6 * m) return 0;
+  return m;
+}
+
+/** Runs along a line through (x, y) with step (dx, dy): the centre dark run plus two runs each way. */
+function crossRuns(b: Uint8Array, w: number, h: number, x: number, y: number, dx: number, dy: number, maxRun: number): { runs: number[]; shift: number } | undefined {
+  const at = (i: number): number => { const X = x + dx * i, Y = y + dy * i; return X < 0 || Y < 0 || X >= w || Y >= h ? -1 : b[Y * w + X]!; };
+  if (at(0) !== 1) return undefined;
+  const side = (dir: number): number[] | undefined => {
+    const runs = [0, 0, 0];
+    let i = 0, k = 0, want = 1;
+    while (k < 3) {
+      const v = at(i);
+      if (v === -1) return k === 2 && runs[2]! > 0 ? runs : undefined;
+      if (v === want) { runs[k]!++; if (runs[k]! > maxRun) return undefined; i += dir; }
+      else { k++; want = 1 - want; }
+    }
+    return runs;
+  };
+  const fwd = side(1), back = side(-1);
+  if (!fwd || !back) return undefined;
+  // the centre run is counted from 0 in both directions; shift = offset of its middle along the line
+  return { runs: [back[2]!, back[1]!, back[0]! + fwd[0]! - 1, fwd[1]!, fwd[2]!], shift: (fwd[0]! - back[0]!) / 2 };
+}
+
+/** Finder pattern centres: row scan, column and diagonal confirmation, merged by distance. */
+export function findFinders(b: Uint8Array, w: number, h: number, rowStep = 1): Finder[] {
+  const raw: Finder[] = [];
+  const runs = [0, 0, 0, 0, 0];
+  for (let y = 0; y < h; y += rowStep) {
+    const row = y * w;
+    let r0 = 0, r1 = 0, r2 = 0, r3 = 0, n = 0, x = 0;
+    while (x < w) {
+      // one run: a tight loop to its end
+      const cur = b[row + x]!, start = x;
+      x++;
+      while (x < w && b[row + x] === cur) x++;
+      const len = x - start;
+      // a run of colour cur ended at x - 1; the last five runs are r0..r3, len
+      if (cur === 1 && n >= 4) {
+        runs[0] = r0; runs[1] = r1; runs[2] = r2; runs[3] = r3; runs[4] = len;
+        const m = ratioOk(runs);
+        if (m > 0) {
+          const cx = Math.round(x - len - r3 - r2 / 2);
+          const maxRun = Math.ceil(m * 6);
+          const col = crossRuns(b, w, h, cx, y, 0, 1, maxRun);
+          const mv = col ? ratioOk(col.runs) : 0;
+          if (mv > 0 && mv < m * 2.2 && m < mv * 2.2) {
+            const cy = Math.round(y + col!.shift);
+            const diag = crossRuns(b, w, h, cx, cy, 1, 1, maxRun);
+            if (diag && ratioOk(diag.runs) > 0) raw.push({ x: cx, y: cy, module: (m + mv) / 2, hits: 1 });
+          }
+        }
+      }
+      r0 = r1; r1 = r2; r2 = r3; r3 = len; n++;
+    }
+  }
+  // merge hits of the same finder
+  const out: Finder[] = [];
+  for (const p of raw) {
+    const f = out.find((q) => Math.abs(q.x / q.hits - p.x) < 2.5 * p.module && Math.abs(q.y / q.hits - p.y) < 3.5 * p.module);
+    if (f) { f.x += p.x; f.y += p.y; f.module += p.module; f.hits++; } else out.push({ ...p });
+  }
+  return out.map((f) => ({ x: f.x / f.hits, y: f.y / f.hits, module: f.module / f.hits, hits: f.hits }));
+}
+
+/**
+ * Regions likely to hold a QR code: finders grouped when their module sizes agree (ratio ≤ 2) and their distance
+ * is 10–180 modules (versions 1–40); groups of three first, then pairs, then strong single finders.
+ */
+export function qrRegions(grey: Uint8Array, w: number, h: number, max = 3): QrRegion[] {
+  const b = binarise(grey, w, h);
+  // every second row on large frames: a finder's centre run spans ≥ 3 rows even at 1 px modules
+  const all = findFinders(b, w, h, w * h > 1_000_000 ? 2 : 1);
+  const finders = all.filter((f) => f.hits >= 2);
+  const n = finders.length;
+  const parent = finders.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const near = (a: Finder, c: Finder): boolean => {
+    const ratio = a.module / c.module;
+    if (ratio > 2 || ratio < 0.5) return false;
+    const d = Math.hypot(a.x - c.x, a.y - c.y) / ((a.module + c.module) / 2);
+    return d >= 10 && d <= 185;
+  };
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (near(finders[i]!, finders[j]!)) parent[find(i)] = find(j);
+  const groups = new Map<number, Finder[]>();
+  finders.forEach((f, i) => { const r = find(i); groups.set(r, [...(groups.get(r) ?? []), f]); });
+  const ranked = [
+    // three finders in a right isosceles triangle (any hit count) first: specific even among textures
+    ...triples(all).map((g) => ({ g, score: 1e6 + g.reduce((s, f) => s + f.hits, 0) })),
+    ...[...groups.values()].filter((g) => g.length <= 6).map((g) => ({ g, score: Math.min(g.length, 3) * 1000 + g.reduce((s, f) => s + f.hits, 0) })),
+  ].sort((a, c) => c.score - a.score);
+  const out: QrRegion[] = [];
+  for (const { g } of ranked) {
+    if (out.length >= max) break;
+    // skip a region that mostly repeats one already taken
+    if (out.some((o) => Math.abs(o.x + o.width / 2 - cxOf(g)) < o.width / 4 && Math.abs(o.y + o.height / 2 - cyOf(g)) < o.height / 4)) continue;
+    const m = g.reduce((s, f) => s + f.module, 0) / g.length;
+    const cx = g.reduce((s, f) => s + f.x, 0) / g.length, cy = g.reduce((s, f) => s + f.y, 0) / g.length;
+    let dmax = 0;
+    for (const a of g) for (const c of g) dmax = Math.max(dmax, Math.hypot(a.x - c.x, a.y - c.y));
+    // a single finder: the code may extend up to ~40 modules (version 5) on either side
+    const half = g.length === 1 ? 40 * m : dmax * 1.1 + 8 * m;
+    const x0 = Math.max(0, Math.floor(cx - half)), y0 = Math.max(0, Math.floor(cy - half));
+    const x1 = Math.min(w, Math.ceil(cx + half)), y1 = Math.min(h, Math.ceil(cy + half));
+    if (x1 - x0 < 21 || y1 - y0 < 21) continue;
+    out.push({ x: x0, y: y0, width: x1 - x0, height: y1 - y0, module: m, finders: g.length });
+  }
+  return out;
+}
+
+const cxOf = (g: Finder[]): number => g.reduce((s, f) => s + f.x, 0) / g.length;
+const cyOf = (g: Finder[]): number => g.reduce((s, f) => s + f.y, 0) / g.length;
+
+/**
+ * Triples of finders shaped like a QR code's: similar module sizes (ratio ≤ 1.6), two sides equal within 25 % and
+ * the third √2 times as long within 20 %, the sides 10–185 modules. Best fitting first.
+ */
+export function triples(f: Finder[], max = 8): Finder[][] {
+  const out: { g: Finder[]; err: number }[] = [];
+  const n = Math.min(f.length, 400);
+  const sim = (a: Finder, c: Finder): boolean => a.module / c.module < 1.6 && c.module / a.module < 1.6;
+  const dist = (a: Finder, c: Finder): number => Math.hypot(a.x - c.x, a.y - c.y);
+  for (let i = 0; i < n; i++) {
+    const A = f[i]!; // the corner finder (top-left of the code)
+    for (let j = 0; j < n; j++) {
+      if (j === i || !sim(A, f[j]!)) continue;
+      const dj = dist(A, f[j]!) / A.module;
+      if (dj < 10 || dj > 185) continue;
+      for (let k = j + 1; k < n; k++) {
+        if (k === i || !sim(A, f[k]!) || !sim(f[j]!, f[k]!)) continue;
+        const dk = dist(A, f[k]!) / A.module;
+        if (Math.abs(dk - dj) > 0.25 * dj) continue;
+        const hyp = dist(f[j]!, f[k]!) / A.module, want = Math.SQRT2 * (dj + dk) / 2;
+        if (Math.abs(hyp - want) > 0.2 * want) continue;
+        out.push({ g: [A, f[j]!, f[k]!], err: Math.abs(dk - dj) / dj + Math.abs(hyp - want) / want });
+      }
+    }
+  }
+  return out.sort((a, c) => a.err - c.err).slice(0, max).map((t) => t.g);
+}
