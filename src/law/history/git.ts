@@ -6,15 +6,15 @@ export interface GitCommit {
   commit: string;
   subject: string;
   body: string;
-  /** [status letter, path] of every changed file */
-  files: Array<[string, string]>;
+  /** [status letter, path, blob id of the new content (40 hex; zeros when deleted)] of every changed file */
+  files: Array<[string, string, string]>;
 }
 
 const RS = 0x1e;
 
 /** Commits touching kr/ after `since` (exclusive; null = from the first) up to `head`, oldest first. */
 export async function* gitLog(repo: string, since: string | null, head = 'HEAD', paths: string[] = ['kr/']): AsyncGenerator<GitCommit> {
-  const args = ['-C', repo, '-c', 'core.quotepath=off', 'log', '--reverse', '--no-renames', '-z', '--format=%x1e%H%x1f%s%x1f%b%x1f', '--name-status'];
+  const args = ['-C', repo, '-c', 'core.quotepath=off', 'log', '--reverse', '--no-renames', '-z', '--format=%x1e%H%x1f%s%x1f%b%x1f', '--raw', '--no-abbrev'];
   args.push(since ? `${since}..${head}` : head, '--', ...paths);
   const p = spawn('git', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
@@ -45,9 +45,15 @@ export async function* gitLog(repo: string, since: string | null, head = 'HEAD',
 
 function parseRecord(s: string): GitCommit {
   const [commit = '', subject = '', body = '', rest = ''] = s.split('\x1f');
+  // --raw -z: ":<old mode> <new mode> <old blob> <new blob> <status>\0<path>\0" per file
   const toks = rest.split('\0').map((t) => t.trim()).filter(Boolean);
-  const files: Array<[string, string]> = [];
-  for (let i = 0; i + 1 < toks.length; i += 2) files.push([toks[i]!, toks[i + 1]!]);
+  const files: Array<[string, string, string]> = [];
+  for (let i = 0; i + 1 < toks.length; i++) {
+    if (!toks[i]!.startsWith(':')) continue;
+    const f = toks[i]!.slice(1).split(' ');
+    files.push([f[4] ?? '', toks[i + 1]!, f[3] ?? '']);
+    i++;
+  }
   return { commit: commit.trim(), subject: subject.trim(), body, files };
 }
 

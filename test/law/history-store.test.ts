@@ -1,0 +1,69 @@
+// The history text store: line deltas round-trip, article-number runs round-trip, and every stored version of the
+// sample's statutes reads back exactly the articles the parser gives for that version's file.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { Store } from '../../src/store/env.js';
+import { LawStore } from '../../src/law/store.js';
+import { parseStatuteMd } from '../../src/law/parse.js';
+import { GitImporter } from '../../src/law/history/git-import.js';
+import { KEYFRAME, decodeNos, encodeNos, historyOf } from '../../src/law/history/db.js';
+import { applyDelta, lineDelta } from '../../src/law/history/delta.js';
+import { TestRepo, sampleVersions } from './git-fixture.js';
+import { SAMPLE } from './fixture.js';
+
+t.test('line delta: copies, new lines, a changed middle, reordering, empty texts', async (t) => {
+  const prev = '① 이 법은 2020년 1월 1일부터 시행한다.\n② 제1항에도 불구하고 다음 각 호의 사항은 그러하지 아니하다.\n1. 가\n2. 나';
+  const cases = [
+    prev,
+    prev.replace('2020년 1월 1일', '2021년 3월 2일') + ' <개정 2021. 3. 2.>',
+    prev + '\n3. 다',
+    '새 조문\n' + prev.split('\n').reverse().join('\n'),
+    '',
+    '삭제 <2024. 1. 1.>',
+  ];
+  for (const c of cases) t.equal(applyDelta(prev, lineDelta(prev, c)), c);
+  t.equal(applyDelta('', lineDelta('', prev)), prev);
+  const small = lineDelta(prev, prev.replace('2020년 1월 1일', '2021년 3월 2일'));
+  t.equal(small.filter((o) => typeof o === 'string').length, 0, 'a changed line is kept as a prefix/suffix edit of the old one');
+  t.ok(JSON.stringify(small).length < 60, `delta ${JSON.stringify(small)}`);
+});
+
+t.test('article numbers: runs written a~b and read back', async (t) => {
+  const nos = ['1', '2', '3', '4', '4-2', '5', '6', '8', '10', '11', '12', '0'];
+  t.equal(encodeNos(nos), '1~4,4-2,5,6,8,10~12,0');
+  t.same(decodeNos(encodeNos(nos)), nos);
+  t.same(decodeNos(encodeNos([])), []);
+});
+
+t.test('every version reads back the parser\'s articles (keyframes, deltas, titles)', async (t) => {
+  const files = ['kr/개인정보보호법/법률.md', 'kr/민법/법률.md'];
+  const versions = sampleVersions(files);
+  const repo = new TestRepo();
+  t.teardown(() => repo.remove());
+  for (const e of versions) repo.commitVersion(e);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-hstore-'));
+  const store = new Store(dir);
+  t.teardown(async () => { await store.close(); fs.rmSync(dir, { recursive: true, force: true }); });
+  const law = new LawStore(store);
+  law.reload();
+  const st = await new GitImporter(law, () => {}, { buildIndex: false }).run(repo.dir);
+  t.equal(st.versions, versions.length);
+  const h = historyOf(law);
+  let checked = 0, deep = 0;
+  for (const e of versions) {
+    const p = parseStatuteMd(fs.readFileSync(path.join(SAMPLE, 'history', e.file!), 'utf8'), e.path);
+    const v = h.versions(p.doc.id).find((x) => x.mst === p.doc.mst)!;
+    t.ok(v, `version ${p.doc.mst} stored`);
+    const want = p.articles.map((a) => ({ no: a.no, title: a.title, content: a.content }));
+    t.same(h.articlesOf(v), want, `${p.doc.name} ${p.doc.mst}: all articles`);
+    for (const a of want.filter((_, i) => i % 25 === 0)) t.same(h.articleOf(v, a.no), a);
+    checked++;
+  }
+  for (const { key } of h.texts.getRange({})) if ((key as [string, string, number])[2] >= KEYFRAME) deep++;
+  t.equal(checked, versions.length);
+  const refs = versions.reduce((s, e) => s + parseStatuteMd(fs.readFileSync(path.join(SAMPLE, 'history', e.file!), 'utf8'), e.path).articles.length, 0);
+  t.ok(st.new_texts < refs / 2, `${st.new_texts} texts stored for ${refs} article versions`);
+  t.comment(`chain entries past the first keyframe: ${deep}`);
+});
