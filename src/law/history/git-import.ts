@@ -10,6 +10,7 @@ import type { ChangeEntry, LawStore, Revision } from '../store.js';
 import { CatFile, bodyFields, gitHead, gitLog, type GitCommit } from './git.js';
 import { HISTORY_FORMAT, encodeNos, historyOf, keyOf, type GitVersionMeta } from './db.js';
 import { ChainWriter } from './writer.js';
+import { SectionParser } from './sections.js';
 
 export interface GitImportStats {
   from: string | null;
@@ -37,6 +38,7 @@ export class GitImporter {
   /** blob ids already imported (a file committed again unchanged is not parsed again) */
   private blobs = new Set<string>();
   private readonly w;
+  private readonly sp = new SectionParser();
 
   constructor(private readonly law: LawStore, private readonly progress: Progress = () => {}, private readonly opts: { limit?: number; buildIndex?: boolean; /** only these paths (benchmarks; the last commit is then not recorded) */ paths?: string[] } = {}) {
     this.h = historyOf(law);
@@ -101,7 +103,7 @@ export class GitImporter {
       jobs.forEach((j, i) => {
         const b = blobs[i];
         if (!b) { this.stats.errors.push(`${j.c.commit.slice(0, 10)} ${j.path}: blob missing`); return; }
-        try { this.version(j.c, j.path, b.toString('utf8')); } catch (e) { this.stats.errors.push(`${j.c.commit.slice(0, 10)} ${j.path}: ${(e as Error).message}`); }
+        try { this.version(j.c, j.path, b); } catch (e) { this.stats.errors.push(`${j.c.commit.slice(0, 10)} ${j.path}: ${(e as Error).message}`); }
       });
     });
   }
@@ -116,8 +118,8 @@ export class GitImporter {
     });
   }
 
-  private version(c: GitCommit, file: string, text: string): void {
-    const p = parseStatuteMd(text, file);
+  private version(c: GitCommit, file: string, blob: Buffer): void {
+    const p = this.sp.parse(blob, file);
     if (!/^\d+$/.test(p.doc.id)) { this.stats.skipped++; return; }
     const f = bodyFields(c.body);
     const s = parseSubject(c.subject);
