@@ -41,7 +41,8 @@ export interface Art { no: string; title: string; content: string }
 export class HistoryDb {
   readonly meta: Database<GitVersionMeta, VerKey>;
   readonly lists: Database<VersionList, VerKey>;
-  readonly texts: Database<TextEntry, TextKey>;
+  /** binary values (see encodeEntry): UTF-8 decoded natively, and only for the entries a read needs */
+  readonly texts: Database<Buffer, TextKey>;
   /** [enforcement date, law id, MST] → promulgation date (upcoming-enforcement queries) */
   readonly enf: Database<string, [string, string, string]>;
 
@@ -49,7 +50,7 @@ export class HistoryDb {
     const s = law.store;
     this.meta = s.db('law.gver');
     this.lists = s.db('law.gvl', { compression: true } as object);
-    this.texts = s.db('law.gat', { compression: true } as object); // LZ4 (lmdb-js) for values over its threshold
+    this.texts = s.db('law.gat', { encoding: 'binary', compression: true } as object); // LZ4 (lmdb-js) for values over its threshold
     this.enf = s.db('law.genf');
   }
 
@@ -118,9 +119,18 @@ export class HistoryDb {
   }
 }
 
-export function decodeEntry(e: TextEntry, prevTitle: string, prevText: string): [string, string] {
-  const title = e[0] ?? prevTitle;
-  return [title, typeof e[1] === 'string' ? e[1] : applyDelta(prevText, e[1])];
+/** A chain entry as stored: "K<title>\0<text>" (full), "D<title>\0<ops JSON>" or "d\0<ops JSON>" (title as before). */
+export function encodeEntry(e: TextEntry): Buffer {
+  if (typeof e[1] === 'string') return Buffer.from(`K${e[0] ?? ''}\0${e[1]}`);
+  return Buffer.from(`${e[0] === null ? 'd' : 'D'}${e[0] ?? ''}\0${JSON.stringify(e[1])}`);
+}
+
+export function decodeEntry(b: Buffer, prevTitle: string, prevText: string): [string, string] {
+  const s = b.toString('utf8');
+  const i = s.indexOf('\0');
+  const kind = s[0];
+  const title = kind === 'd' ? prevTitle : s.slice(1, i);
+  return [title, kind === 'K' ? s.slice(i + 1) : applyDelta(prevText, JSON.parse(s.slice(i + 1)) as DeltaOp[])];
 }
 
 /** Article numbers as one string; runs of consecutive plain numbers become "a~b". */

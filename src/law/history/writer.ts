@@ -2,7 +2,7 @@
 // distinct (title, text) of a statute article is stored once; an unchanged article costs one string comparison.
 // The chains of the statutes seen lately stay in memory (least recently used dropped past MAX_LAWS).
 import { createHash } from 'node:crypto';
-import { KEYFRAME, type HistoryDb, type TextEntry } from './db.js';
+import { KEYFRAME, encodeEntry, type HistoryDb, type TextEntry } from './db.js';
 import { lineDelta } from './delta.js';
 
 interface Chain { n: number; title: string; text: string; cur: number; curTitle: string; curText: string; seen: Map<string, number> }
@@ -28,7 +28,7 @@ export class ChainWriter {
     if (c && old !== undefined) { c.cur = old; c.curTitle = title; c.curText = text; return old; }
     const n = c ? c.n : 0;
     const e: TextEntry = !c || n % KEYFRAME === 0 ? [title, text] : [title === c.title ? null : title, lineDelta(c.text, text)];
-    this.h.texts.put([id, no, n], e);
+    this.h.texts.put([id, no, n], encodeEntry(e));
     this.newTexts++;
     this.newBytes += Buffer.byteLength(text);
     if (!c) { c = { n: 0, title, text, cur: 0, curTitle: title, curText: text, seen: new Map() }; chains.set(no, c); }
