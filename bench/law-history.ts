@@ -40,10 +40,12 @@ if (from > 0) {
   console.log(`starting after commit ${from} (${start.slice(0, 10)})`);
 }
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 const st = await new GitImporter(a.law, () => {}, { limit }).run(repo);
 const sec = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
 const rss = process.resourceUsage().maxRSS / 1024;
-console.log(`import: ${st.commits} of ${total} commits, ${st.versions} versions in ${sec.toFixed(1)} s (${(st.commits / sec).toFixed(0)} commits/s; whole history ≈ ${((total / st.commits) * sec / 60).toFixed(1)} min); index ${st.index ? (st.index.ms / 1000).toFixed(1) : '-'} s; peak RSS ${rss.toFixed(0)} MB`);
+console.log(`import: ${st.commits} of ${total} commits, ${st.versions} versions in ${sec.toFixed(1)} s (${(st.commits / sec).toFixed(0)} commits/s; whole history ≈ ${((total / st.commits) * sec / 60).toFixed(1)} min); index ${st.index ? (st.index.ms / 1000).toFixed(1) : '-'} s; peak RSS ${rss.toFixed(0)} MB; CPU of this process ${(cpu.user / 1e6).toFixed(1)} s user + ${(cpu.system / 1e6).toFixed(1)} s sys (git processes not counted); load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 
 // 2. sizes: distinct texts + version article lists + metadata vs the current (newest) version of each instrument alone
 const h = historyOf(a.law);
