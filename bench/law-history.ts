@@ -57,8 +57,13 @@ console.log(`new article texts ${st.new_texts} (${(st.new_text_bytes / 1e6).toFi
 console.log(`on disk (LMDB pages): history dbs ${(onDiskHist / 1e6).toFixed(1)} MB (texts gat ${(pages(h.texts) / 1e6).toFixed(1)}, lists gvl ${(pages(h.lists) / 1e6).toFixed(1)}, meta gver ${(pages(h.meta) / 1e6).toFixed(1)}, genf ${(pages(h.enf) / 1e6).toFixed(1)}) vs current-text dbs (law.arts, toc, artno, docs) ${(onDiskCur / 1e6).toFixed(1)} MB = ${(onDiskHist / onDiskCur).toFixed(2)}×`);
 console.log(`LMDB file ${(fs.statSync(path.join(a.dir, 'data.mdb')).size / 1e6).toFixed(0)} MB (page counts only: iterating every value in one read transaction hit MDB_TXN_FULL on the full history)`);
 
-// 3. as-of-date get_article
-const docs = a.law.catalog.filter((d) => d.entity_type === 'law' && h.versions(d.id).length > 1);
+// 3. as-of-date get_article (a fresh read transaction: the one left from the import hit MDB_BAD_TXN on the full history)
+await a.law.flushed();
+(a.store.root as unknown as { resetReadTxn(): void }).resetReadTxn();
+await new Promise((r) => setImmediate(r));
+const counts = new Map<string, number>();
+for (const k of h.meta.getKeys({})) { const id = (k as string[])[0]!; counts.set(id, (counts.get(id) ?? 0) + 1); }
+const docs = a.law.catalog.filter((d) => d.entity_type === 'law' && (counts.get(d.id) ?? 0) > 1);
 const lat: number[] = [];
 let seed = 7;
 const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
@@ -72,6 +77,7 @@ for (let i = 0; i < 2000 && docs.length; i++) {
   const s = performance.now();
   try { getArticle({ law: a.law, now: Date.now() }, { law_id: d.id, article_no: no, date: day }); } catch { /* article absent in that version */ }
   lat.push(performance.now() - s);
+  if (i % 100 === 99) await new Promise((r) => setImmediate(r));
 }
 if (lat.length) console.log(`as-of get_article (${lat.length} calls over ${docs.length} statutes): p50 ${pct(lat, 50).toFixed(2)} ms, p99 ${pct(lat, 99).toFixed(2)} ms`);
 await a.store.close();

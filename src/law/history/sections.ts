@@ -11,7 +11,7 @@ export interface SecArticle { no: string; title: string; content: string }
 const ART_HEAD = /^#####\s+제(\d+)조(?:의(\d+))?\s*(?:\((.*)\))?\s*$/;
 const HEAD = /^(#{1,4})\s+(.*)$/;
 const NL_HASH = Buffer.from('\n#');
-const MAX_FILES = 3000;
+const MAX_FILES = 800;
 
 export class SectionParser {
   /** file → section hash → article, of the last version parsed (least recently used files dropped) */

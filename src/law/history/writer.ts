@@ -7,7 +7,7 @@ import { lineDelta } from './delta.js';
 
 interface Chain { n: number; title: string; text: string; cur: number; curTitle: string; curText: string; seen: Map<string, number> }
 
-const MAX_LAWS = 1500;
+const MAX_LAWS = 800;
 const digest = (title: string, text: string) => createHash('sha256').update(title).update('\0').update(text).digest('base64url').slice(0, 22);
 
 export class ChainWriter {
