@@ -1,6 +1,6 @@
 // `sejong law import --git <repo>`: every version of every file under kr/ of a legalize-kr git repository.
 // Each commit is one promulgated version of one instrument; versions go to law.gver/law.gart (article texts once
-// per distinct text in law.gtxt), revisions to law.hist, changelog entries to law.chg, enforcement dates to law.genf.
+// per distinct text of each statute article in law.gat, see db.ts), revisions to law.hist, changelog entries to law.chg, enforcement dates to law.genf.
 // Re-running reads only the commits after the last one imported. Current documents are replaced by the newest version.
 import { execFileSync } from 'node:child_process';
 import { parseStatuteMd, parseSubject } from '../parse.js';
@@ -8,7 +8,9 @@ import { normDate } from '../normalize.js';
 import { addChanges, type Progress } from '../import.js';
 import type { ChangeEntry, LawStore, Revision } from '../store.js';
 import { CatFile, bodyFields, gitHead, gitLog, type GitCommit } from './git.js';
-import { historyOf, keyOf, textHash, type ArtRef, type GitVersionMeta } from './db.js';
+import { HISTORY_FORMAT, encodeNos, historyOf, keyOf, type GitVersionMeta } from './db.js';
+import { ChainWriter } from './writer.js';
+import { SectionParser } from './sections.js';
 
 export interface GitImportStats {
   from: string | null;
@@ -33,15 +35,21 @@ export class GitImporter {
   private changes = new Map<string, ChangeEntry[]>();
   /** path (without kr/ and .md) → newest version seen in this run */
   private latest = new Map<string, GitVersionMeta>();
+  /** blob ids already imported (a file committed again unchanged is not parsed again) */
+  private blobs = new Set<string>();
+  private readonly w;
+  private readonly sp = new SectionParser();
 
   constructor(private readonly law: LawStore, private readonly progress: Progress = () => {}, private readonly opts: { limit?: number; buildIndex?: boolean; /** only these paths (benchmarks; the last commit is then not recorded) */ paths?: string[] } = {}) {
     this.h = historyOf(law);
+    this.w = new ChainWriter(this.h);
   }
 
   async run(repo: string): Promise<GitImportStats> {
     const t0 = performance.now();
     const head = gitHead(repo);
     let since = this.h.state().last_commit;
+    if (since && this.h.state().format !== HISTORY_FORMAT) { await this.clearOldFormat(); since = null; }
     if (since && !hasCommit(repo, since)) { this.stats.errors.push(`last imported commit ${since} is not in ${repo}: reading the whole history again`); since = null; }
     this.stats.from = since;
     this.stats.to = head;
@@ -64,7 +72,9 @@ export class GitImporter {
       cat.close();
     }
     const st = this.h.state();
-    if (!this.opts.paths) this.law.sys.put('git', { last_commit: last, commits: st.commits + this.stats.commits, versions: st.versions + this.stats.versions, repo, updated_at: new Date().toISOString() });
+    this.stats.new_texts = this.w.newTexts;
+    this.stats.new_text_bytes = this.w.newBytes;
+    if (!this.opts.paths) this.law.sys.put('git', { last_commit: last, commits: st.commits + this.stats.commits, versions: st.versions + this.stats.versions, repo, updated_at: new Date().toISOString(), format: HISTORY_FORMAT });
     await this.law.flushed();
     if (this.stats.docs_updated && this.opts.buildIndex !== false) {
       this.law.reload();
@@ -79,24 +89,37 @@ export class GitImporter {
     const jobs: Array<{ c: GitCommit; path: string; blob: Promise<Buffer | null> }> = [];
     for (const c of commits) {
       this.stats.commits++;
-      for (const [st, p] of c.files) {
+      for (const [st, p, id] of c.files) {
         if (!p.startsWith('kr/') || !p.endsWith('.md') || st.startsWith('D')) { this.stats.skipped++; continue; }
-        jobs.push({ c, path: p, blob: cat.blob(`${c.commit}:${p}`) });
+        if (/^[0-9a-f]{40}$/.test(id) && !/^0+$/.test(id)) {
+          if (this.blobs.has(id)) { this.stats.skipped++; continue; } // the same bytes were imported already
+          this.blobs.add(id);
+        }
+        jobs.push({ c, path: p, blob: cat.blob(/^[0-9a-f]{40}$/.test(id) && !/^0+$/.test(id) ? id : `${c.commit}:${p}`) });
       }
     }
     const blobs = await Promise.all(jobs.map((j) => j.blob));
-    const seen = new Set<string>();
     await this.law.store.transaction(() => {
       jobs.forEach((j, i) => {
         const b = blobs[i];
         if (!b) { this.stats.errors.push(`${j.c.commit.slice(0, 10)} ${j.path}: blob missing`); return; }
-        try { this.version(j.c, j.path, b.toString('utf8'), seen); } catch (e) { this.stats.errors.push(`${j.c.commit.slice(0, 10)} ${j.path}: ${(e as Error).message}`); }
+        try { this.version(j.c, j.path, b); } catch (e) { this.stats.errors.push(`${j.c.commit.slice(0, 10)} ${j.path}: ${(e as Error).message}`); }
       });
     });
   }
 
-  private version(c: GitCommit, file: string, text: string, seen: Set<string>): void {
-    const p = parseStatuteMd(text, file);
+  /** A store written in an earlier format: emptied, and the whole history read again. */
+  private async clearOldFormat(): Promise<void> {
+    this.stats.errors.push(`the history store format changed (now ${HISTORY_FORMAT}): reading the whole history again`);
+    const s = this.law.store;
+    await s.transaction(() => {
+      for (const name of ['law.gart', 'law.gtxt']) s.db(name).clearSync();
+      for (const db of [this.h.meta, this.h.lists, this.h.texts, this.h.enf]) db.clearSync();
+    });
+  }
+
+  private version(c: GitCommit, file: string, blob: Buffer): void {
+    const p = this.sp.parse(blob, file);
     if (!/^\d+$/.test(p.doc.id)) { this.stats.skipped++; return; }
     const f = bodyFields(c.body);
     const s = parseSubject(c.subject);
@@ -108,17 +131,10 @@ export class GitImporter {
       enforcement_date: d.enforcement_date, revision_type: s.revision_type, ministry: f['소관부처'] || d.ministries.join(', ') || null,
       commit: c.commit, article_count: p.articles.length,
     };
-    const refs: ArtRef[] = p.articles.map((a) => {
-      const h = textHash(a.content);
-      if (!seen.has(h)) {
-        seen.add(h);
-        if (!this.h.texts.doesExist(h)) { this.h.texts.put(h, a.content); this.stats.new_texts++; this.stats.new_text_bytes += Buffer.byteLength(a.content); }
-      }
-      return [a.no, a.title, h];
-    });
+    const ns = p.articles.map((a) => this.w.ref(d.id, a.no, a.title, a.content));
     const key = keyOf(meta);
     this.h.meta.put(key, meta);
-    this.h.arts.put(key, refs);
+    this.h.lists.put(key, [encodeNos(p.articles.map((a) => a.no)), ns]);
     if (meta.enforcement_date) this.h.enf.put([meta.enforcement_date, meta.law_id, key[2]], meta.promulgation_date ?? '');
     const rev: Revision = { promulgation_date: meta.promulgation_date, promulgation_no: meta.promulgation_no, enforcement_date: meta.enforcement_date, mst: meta.mst, revision_type: meta.revision_type, law_name: meta.law_name, law_type: meta.law_type, has_text: true };
     const rl = this.revs.get(d.id);
@@ -179,5 +195,6 @@ function hasCommit(repo: string, c: string): boolean {
 }
 
 function countCommits(repo: string, since: string | null, head: string): number {
-  try { return Number(execFileSync('git', ['-C', repo, 'rev-list', '--count', since ? `${since}..${head}` : head, '--', 'kr/'], { encoding: 'utf8' }).trim()); } catch { return 0; }
+  // all commits, not only those touching kr/ (a path-limited count walks every tree: 18 s on the full history)
+  try { return Number(execFileSync('git', ['-C', repo, 'rev-list', '--count', since ? `${since}..${head}` : head], { encoding: 'utf8' }).trim()); } catch { return 0; }
 }
