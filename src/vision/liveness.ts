@@ -29,11 +29,11 @@ export function livenessCrop(width: number, height: number, box: Box, scale = 2.
  * leaves the photo, its border pixels are repeated (edge clamp) instead.
  */
 export function livenessInput(img: RgbImage, box: Box, scale = 2.7): RgbImage {
-  const bw = box[2] - box[0], bh = box[3] - box[1], cx = box[0] + bw / 2, cy = box[1] + bh / 2;
-  const x0 = Math.floor(cx - (bw * scale) / 2), y0 = Math.floor(cy - (bh * scale) / 2);
-  const w = Math.max(1, Math.ceil(bw * scale)), h = Math.max(1, Math.ceil(bh * scale));
-  const inside = x0 >= 0 && y0 >= 0 && x0 + w <= img.width && y0 + h <= img.height;
-  if (inside) return cropResize(img, x0, y0, w, h, 128, 128) as RgbImage;
+  const bw = box[2] - box[0], bh = box[3] - box[1];
+  const fw = bw * scale, fh = bh * scale, fx = box[0] + bw / 2 - fw / 2, fy = box[1] + bh / 2 - fh / 2;
+  if (fx >= 0 && fy >= 0 && fx + fw <= img.width - 1 && fy + fh <= img.height - 1) return cropResize(img, fx, fy, fw, fh, 128, 128) as RgbImage;
+  // the crop's pixels (plus one for interpolation), coordinates outside the photo clamped to its border
+  const x0 = Math.floor(fx) - 1, y0 = Math.floor(fy) - 1, w = Math.ceil(fx + fw) - x0 + 2, h = Math.ceil(fy + fh) - y0 + 2;
   const region = new Uint8Array(w * h * 3);
   for (let y = 0; y < h; y++) {
     const sy = Math.min(img.height - 1, Math.max(0, y0 + y));
@@ -42,7 +42,7 @@ export function livenessInput(img: RgbImage, box: Box, scale = 2.7): RgbImage {
       region[o] = img.data[i]!; region[o + 1] = img.data[i + 1]!; region[o + 2] = img.data[i + 2]!;
     }
   }
-  return cropResize({ data: region, width: w, height: h, channels: 3 }, 0, 0, w, h, 128, 128) as RgbImage;
+  return cropResize({ data: region, width: w, height: h, channels: 3 }, fx - x0, fy - y0, fw, fh, 128, 128) as RgbImage;
 }
 
 /** Probability (0..1) that the face is a live person rather than a print or a screen. Input RGB; fed to the model as BGR. */
