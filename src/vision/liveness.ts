@@ -1,4 +1,4 @@
-// Passive liveness (MiniFASNet-like fr_liveness): crop = face box × 2.7 kept inside the image, 128×128, raw 0–255 BGR.
+// Passive liveness (MiniFASNet-like fr_liveness): crop = face box × 2.7 (edge-clamped outside the photo), 128×128, raw 0–255 BGR.
 import { run, tensor, modelTag } from './models.js';
 import { cropResize, toPlanar, type Box, type RgbImage } from './raster.js';
 import { spoofCues, type SpoofCues } from './spoof-cues.js';
@@ -21,11 +21,33 @@ export function livenessCrop(width: number, height: number, box: Box, scale = 2.
   return [Math.max(0, x1), Math.max(0, y1), x2, y2];
 }
 
+/**
+ * The model's input: the face box × 2.7 about its centre, NOT shrunk to fit the photo. The reference code
+ * (faceplugin fr_liveness.js, after minivision's Silent-Face-Anti-Spoofing) shrinks the scale until the crop fits,
+ * so on a tight selfie or portrait (face ≥ ~30 % of the frame) the model sees a face-filling close-up it was not
+ * trained on: 24 of 120 real Caltech captures were refused that way (bench/RESULTS.md). Where the 2.7× crop
+ * leaves the photo, its border pixels are repeated (edge clamp) instead.
+ */
+export function livenessInput(img: RgbImage, box: Box, scale = 2.7): RgbImage {
+  const bw = box[2] - box[0], bh = box[3] - box[1];
+  const fw = bw * scale, fh = bh * scale, fx = box[0] + bw / 2 - fw / 2, fy = box[1] + bh / 2 - fh / 2;
+  if (fx >= 0 && fy >= 0 && fx + fw <= img.width - 1 && fy + fh <= img.height - 1) return cropResize(img, fx, fy, fw, fh, 128, 128) as RgbImage;
+  // the crop's pixels (plus one for interpolation), coordinates outside the photo clamped to its border
+  const x0 = Math.floor(fx) - 1, y0 = Math.floor(fy) - 1, w = Math.ceil(fx + fw) - x0 + 2, h = Math.ceil(fy + fh) - y0 + 2;
+  const region = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    const sy = Math.min(img.height - 1, Math.max(0, y0 + y));
+    for (let x = 0; x < w; x++) {
+      const sx = Math.min(img.width - 1, Math.max(0, x0 + x)), o = (y * w + x) * 3, i = (sy * img.width + sx) * 3;
+      region[o] = img.data[i]!; region[o + 1] = img.data[i + 1]!; region[o + 2] = img.data[i + 2]!;
+    }
+  }
+  return cropResize({ data: region, width: w, height: h, channels: 3 }, fx - x0, fy - y0, fw, fh, 128, 128) as RgbImage;
+}
+
 /** Probability (0..1) that the face is a live person rather than a print or a screen. Input RGB; fed to the model as BGR. */
 export async function livenessScore(img: RgbImage, box: Box): Promise<{ score: number; probs: number[] }> {
-  const [x1, y1, x2, y2] = livenessCrop(img.width, img.height, box);
-  const crop = cropResize(img, x1, y1, x2 - x1, y2 - y1, 128, 128);
-  const input = toPlanar(crop, 1, 0, [2, 1, 0]); // BGR, 0..255
+  const input = toPlanar(livenessInput(img, box), 1, 0, [2, 1, 0]); // BGR, 0..255
   const out = await run('liveness', { input: tensor(input, [1, 3, 128, 128]) });
   const logits = Array.from(out.output!.data as Float32Array);
   const m = Math.max(...logits);

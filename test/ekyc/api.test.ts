@@ -67,10 +67,10 @@ t.test('liveness/check: real, print, replay, no face', async (t) => {
   t.equal(real.face_detected, true);
   t.equal(real.passed, true);
   t.equal(real.threshold, 0.5);
-  t.ok(real.score > 0.8);
+  t.ok(real.score > 0.55, `real ${real.score}`);
   const print = await check('liveness/print_attack.jpg');
   t.equal(print.passed, false);
-  t.ok(print.score < 0.1);
+  t.ok(print.score < 0.2, `print ${print.score}`);
   t.equal((await check('liveness/replay_attack.jpg')).passed, false);
   const none = await check('public-domain/coffee.png');
   t.same([none.face_detected, none.passed, none.score], [false, false, 0]);
