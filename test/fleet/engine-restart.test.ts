@@ -1,6 +1,6 @@
 // Engine restarts under load (issue #14): two real sejong processes in shared mode, async text-to-image jobs created
 // and polled on both nodes without pause while Redis is restarted (SIGKILL; its append-only file keeps the queue,
-// as docs/scale-out.md asks of a production Redis), and then PostgreSQL (pg_ctl stop -m immediate, start). Every
+// as docs/scale-out.md asks of a production Redis), and then PostgreSQL (pg_ctl stop -m fast, start). Every
 // request answers 200, or 503 SERVICE_BUSY with Retry-After during an outage: never a 500, never a refused
 // connection (a node crashed). Both nodes recover by themselves (no node is restarted), and every job accepted
 // before, between or after the outages completes.
@@ -84,7 +84,7 @@ t.test('two nodes: Redis restart, then PostgreSQL restart, while jobs are create
   await recovered();
   await sleep(3000);
   phase = 'pg down';
-  await pgs.stop();
+  await pgs.stop('fast'); // an operator's restart: connections cut, no acknowledged commit lost
   await sleep(3000);
   phase = 'pg back';
   await pgs.start();
