@@ -144,17 +144,14 @@ export class PgPrintStore extends PgPrintCatalog implements PrintRepo {
   }
 
   /**
-   * Fenced by the lease: only the node that holds a composing print's claim stores it as printed. A node that lost
-   * it (its lease ran out and another node refunded the print, or a resend of the job_id took it over) gets
-   * undefined and must not answer the print as charged. A lease that ran out with nobody acting on it yet still
-   * holds (the row lock keeps recovery out until this commit).
+   * Stores the sheet of a print still composing (or printed again by a resend). A print another node refunded after
+   * its lease ran out is not printed: undefined, and the late node must not answer it as charged. A print a resend
+   * took over (still charged, composing under the other node's claim) is stored by whichever node finishes first.
    */
   async markPrinted(jobId: string, image: NonNullable<Impression['image']>): Promise<Impression | undefined> {
     return this.tx(async (c) => {
-      const row = (await c.query<{ rec: Impression; status: Impression['status']; claimed_by: string | null }>(`select rec, status, claimed_by from print_impressions where job_id = $1${this.forUpdate}`, [jobId])).rows[0];
-      const imp = row && { ...row.rec, status: row.status };
+      const imp = await this.impressionIn(c, jobId);
       if (!imp || (imp.status !== 'composing' && imp.status !== 'printed')) return undefined;
-      if (imp.status === 'composing' && row.claimed_by !== this.opts.node) return undefined;
       imp.status = 'printed';
       imp.image = image;
       await this.settle(c, imp);

@@ -1,6 +1,6 @@
 // A print whose composing lease ran out while its node still composed: another node settled it (here: refunded it
-// in its recovery) before the late node stored the sheet. The late node's commit is refused (markPrinted is fenced
-// by the lease) and it answers 503 SERVICE_BUSY naming job_id, never `charged: true` for a refunded print; the
+// in its recovery) before the late node stored the sheet. The late node's commit is refused (markPrinted stores only
+// a print still composing) and it answers 503 SERVICE_BUSY naming job_id, never `charged: true` for a refunded print; the
 // ledger holds the charge and its refund, and a resend with the same job_id prints and charges anew. Both modes
 // (embedded: the recovery of the same store stands in for "another node").
 import t from 'tap';
@@ -46,7 +46,7 @@ for (const storage of MODES) {
     const late = await print();
     t.equal(refunded, 1, 'the print was refunded while node a composed');
     t.same([late.status, late.body.error?.code, late.body.error?.field, late.retry], [503, 'SERVICE_BUSY', 'job_id', '1'], 'the late node answers 503, not the sheet');
-    t.match(late.body.error?.message, /longer than its lease .* send it again with the same job_id/);
+    t.match(late.body.error?.message, /longer than its lease and was refunded .* send it again with the same job_id/);
     t.notOk(JSON.stringify(late.body).includes('"charged":true'), 'never charged: true');
     const imp = await other.services.ext.print!.store.impression('late-1');
     t.equal(imp?.status, 'refunded', 'the refund stands');
