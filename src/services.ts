@@ -20,6 +20,7 @@ import type { Readiness } from './server/readiness.js';
 import type { LawStore } from './law/store.js';
 import type { LawPool } from './law/search-pool.js';
 import type { McpState } from './law/mcp-sessions.js';
+import type { McpLimits } from './law/mcp-limits.js';
 import type { PrintState } from './print/state.js';
 import type { Callbacks } from './providers/callbacks.js';
 import type { AiSlot } from './providers/ai/gate.js';
@@ -68,6 +69,8 @@ export interface Services {
   limiter: Limiter;
   /** the console's password-guess throttle (per node in memory, or fleet-wide in Redis) */
   loginThrottle: LoginThrottle;
+  /** the MCP endpoint's per-client-address rate and session cap (per node in memory, or fleet-wide in Redis) */
+  mcpLimits: McpLimits;
   fetcher: SafeFetcher;
   requestLog: RequestLogStore;
   spend: SpendStore;

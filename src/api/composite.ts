@@ -295,7 +295,9 @@ async function runPrint(ctx: Ctx<PrintBody>, st: PrintState, b: PrintBody, signa
   const contentType = out.format === 'png' ? 'image/png' : 'image/jpeg';
   await services.blobs.put(`print/${b.job_id}`, out.image, { contentType, createdAt: done, expiresAt });
   const image = { width: out.width, height: out.height, format: out.format, bytes: out.image.byteLength, expires_at: expiresAt, request_hash: hash, applied: out.applied };
-  const stored = (await st.store.markPrinted(b.job_id, image)) ?? imp;
+  const stored = await st.store.markPrinted(b.job_id, image);
+  // this node outlived its lease and another node refunded the print: never answer it as charged
+  if (!stored) throw new ApiError('SERVICE_BUSY', `The print ${b.job_id} took longer than its lease and was refunded by another node; nothing is charged for it; send it again with the same job_id`, { field: 'job_id', headers: { 'retry-after': '1' } });
   return { album_id: b.album_id, key_id: ctx.principal.keyId, body: response(services, st, stored, image, chargedNow, sel.kind === 'replay', t0) };
 }
 

@@ -5,11 +5,11 @@ import { randomUUID } from 'node:crypto';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { reply, type Ctx, type RouteDef, type StreamHandle } from '../server/types.js';
+import { reply, type Ctx, type HandlerResult, type RouteDef, type StreamHandle } from '../server/types.js';
 import { ApiError } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import { createMcpServer, getLaw, getLawPool, MCP_PROTOCOL, startLaw } from '../law/service.js';
-import { SessionRegistry, TokenBuckets, type McpState, type SseSession } from '../law/mcp-sessions.js';
+import { SessionRegistry, type McpState, type Refusal, type SessionEntry, type SseSession } from '../law/mcp-sessions.js';
 import { ok } from './schemas/common.js';
 import { jsonRpc, mcpHealth } from './schemas/system.js';
 
@@ -51,15 +51,15 @@ class UwsSseTransport implements SseSession {
   }
 }
 
-/** This server's MCP sessions and rate buckets (per server instance, never module-level). */
+/** This server's MCP sessions (per server instance, never module-level) over the per-address limits chosen at start. */
 function mcpState(services: Services): McpState {
   let st = services.ext.mcp;
   if (!st) {
-    const { config, clock } = services;
+    const { config, clock, mcpLimits: limits } = services;
     const now = () => clock.now();
     st = {
-      sessions: new SessionRegistry({ max: config.mcpMaxSessions, perClient: config.mcpSessionsPerClient, idleMs: config.mcpIdleSeconds * 1000 }, now),
-      rate: new TokenBuckets(config.mcpRatePerSecond, config.mcpRateBurst, now),
+      sessions: new SessionRegistry({ max: config.mcpMaxSessions, idleMs: config.mcpIdleSeconds * 1000 }, limits, now),
+      limits,
       http: new Map(), sse: new Map(),
     };
     services.ext.mcp = st;
@@ -68,6 +68,7 @@ function mcpState(services: Services): McpState {
 }
 
 const RATE_CODE = -32029;
+const SLOT_REFRESH_MS = 15_000;
 const BUSY_CODE = -32030;
 
 function rpcError(status: number, code: number, message: string, retryAfter?: number) {
@@ -75,9 +76,21 @@ function rpcError(status: number, code: number, message: string, retryAfter?: nu
   return reply.json({ jsonrpc: '2.0', error: { code, message, ...(retryAfter ? { data: { retry_after: retryAfter } } : {}) }, id: null }, status, headers);
 }
 
-/** Take n tokens of the client's bucket: null when allowed, else the 429 answer. */
-function limited(ctx: Ctx, n = 1) {
-  const wait = mcpState(ctx.services).rate.take(ctx.ip, n);
+/** A handler whose engine (Redis) is away answers a JSON-RPC error 503 with Retry-After, not the REST error body. */
+function rpcBusy(fn: (ctx: Ctx) => HandlerResult) {
+  return async (ctx: Ctx) => {
+    try {
+      return await fn(ctx);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.code !== 'SERVICE_BUSY') throw e;
+      return rpcError(503, BUSY_CODE, `SERVICE_BUSY: ${e.message}`, Number(e.headers?.['retry-after'] ?? 1));
+    }
+  };
+}
+
+/** Take n tokens of the client's bucket: null when allowed, else the 429 answer (503 when Redis is away). */
+async function limited(ctx: Ctx, n = 1) {
+  const wait = await mcpState(ctx.services).limits.take(ctx.ip, n, ctx.services.clock.now());
   if (!wait) return null;
   const { mcpRatePerSecond: rate, mcpRateBurst: burst } = ctx.services.config;
   return rpcError(429, RATE_CODE, `RATE_LIMITED: this client address sends more than ${rate} MCP messages a second (burst ${burst}); retry after ${wait} s`, wait);
@@ -89,11 +102,18 @@ async function openSse(ctx: Ctx, stream: StreamHandle): Promise<void> {
     stream.write(`event: error\ndata: ${JSON.stringify({ code, message, retry_after: retryAfter })}\n\n`);
     stream.end();
   };
-  const wait = st.rate.take(ctx.ip);
-  if (wait) return refuse('RATE_LIMITED', `too many MCP requests from this client address; retry after ${wait} s`, wait);
   const transport = new UwsSseTransport(stream, '/mcp/messages');
-  const slot = st.sessions.admit('sse', ctx.ip, () => transport.close());
+  let slot: SessionEntry | Refusal;
+  try {
+    const wait = await st.limits.take(ctx.ip, 1, ctx.services.clock.now());
+    if (wait) return refuse('RATE_LIMITED', `too many MCP requests from this client address; retry after ${wait} s`, wait);
+    slot = await st.sessions.admit('sse', ctx.ip, () => transport.close());
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e; // Redis away (shared mode): SERVICE_BUSY on the stream
+    return refuse(e.code, e.message, Number(e.headers?.['retry-after'] ?? 1));
+  }
   if ('status' in slot) return refuse(slot.status === 429 ? 'RATE_LIMITED' : 'SERVICE_BUSY', slot.message, slot.retryAfter);
+  if (stream.closed()) return st.sessions.remove(slot); // the client left while the slot was claimed
   const server = createMcpServer(ctx.services);
   const id = transport.sessionId;
   st.sessions.bind(slot, id);
@@ -121,16 +141,16 @@ function parseRpc(raw: Buffer): JSONRPCMessage[] {
   });
 }
 
-function postMessage(ctx: Ctx) {
+async function postMessage(ctx: Ctx) {
   const st = mcpState(ctx.services);
   const id = ctx.rawQuery.get('sessionId') ?? '';
   const slot = st.sessions.get('sse', id);
   const transport = st.sse.get(id);
   if (!slot || !transport) throw new ApiError('NOT_FOUND', `No open MCP SSE session "${id.slice(0, 60)}"; open GET /mcp/sse first and post to the endpoint it announces`, { field: 'sessionId' });
   const msgs = parseRpc(ctx.rawBody);
-  const over = limited(ctx, msgs.length);
+  const over = await limited(ctx, msgs.length);
   if (over) return over;
-  st.sessions.touch(slot);
+  if (!(await st.sessions.touch(slot))) throw new ApiError('NOT_FOUND', `The MCP SSE session "${id.slice(0, 60)}" ended (an idle session of this client address made room for a newer one); open GET /mcp/sse again`, { field: 'sessionId' });
   for (const m of msgs) transport.receive(m);
   return reply.make({ status: 202, body: 'Accepted', contentType: 'text/plain' });
 }
@@ -161,18 +181,17 @@ async function streamableHandle(ctx: Ctx) {
       return rpcError(400, -32700, 'Parse error: the body is not valid JSON');
     }
   }
-  const over = limited(ctx, Array.isArray(parsedBody) ? Math.max(1, parsedBody.length) : 1);
+  const over = await limited(ctx, Array.isArray(parsedBody) ? Math.max(1, parsedBody.length) : 1);
   if (over) return over;
   const slot = sid ? st.sessions.get('http', sid) : undefined;
   let transport = slot ? st.http.get(slot.id) : undefined;
-  if (slot && transport) {
-    st.sessions.touch(slot);
+  if (slot && transport && (await st.sessions.touch(slot))) {
     return toReply(await transport.handleRequest(webRequest(ctx), { parsedBody }));
   }
   if (sid) return rpcError(404, -32001, `Session not found: ${sid.slice(0, 60)} (initialize again)`);
   if (ctx.method !== 'POST') return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
   // a new session: reserve its slot first (concurrent initialize calls cannot overshoot the caps)
-  const fresh = st.sessions.admit('http', ctx.ip, () => transport?.close());
+  const fresh = await st.sessions.admit('http', ctx.ip, () => transport?.close());
   if ('status' in fresh) return rpcError(fresh.status, fresh.status === 429 ? RATE_CODE : BUSY_CODE, fresh.message, fresh.retryAfter);
   const server = createMcpServer(ctx.services);
   const t: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
@@ -200,12 +219,12 @@ async function streamableGet(ctx: Ctx, stream: StreamHandle): Promise<void> {
   const sid = ctx.headers['mcp-session-id'];
   const slot = sid ? st.sessions.get('http', sid) : undefined;
   const transport = slot ? st.http.get(slot.id) : undefined;
-  if (!slot || !transport) {
+  const used = slot && transport ? await st.sessions.touch(slot).catch(() => false) : false;
+  if (!slot || !transport || !used) {
     stream.write(`event: error\ndata: ${JSON.stringify({ message: 'Mcp-Session-Id header of an initialized session is required' })}\n\n`);
     stream.end();
     return;
   }
-  st.sessions.touch(slot);
   const res = await transport.handleRequest(webRequest(ctx));
   if (!res.body) { stream.end(); return; }
   const reader = res.body.getReader();
@@ -240,9 +259,9 @@ export function health(services: Services) {
 
 export const routes: RouteDef[] = [
   { method: 'GET', path: '/mcp/sse', auth: 'none', summary: 'MCP HTTP+SSE channel (protocol 2024-11-05): the first event `endpoint` names the message URL', tags: ['law'], noRateLimit: true, noRequestLog: true, responses: { 200: { description: 'SSE stream: event endpoint, then JSON-RPC messages', contentType: 'text/event-stream' } }, stream: openSse },
-  { method: 'POST', path: '/mcp/messages', auth: 'none', summary: 'MCP message endpoint of an SSE session (?sessionId=…); answers 202, the response arrives on the SSE channel', tags: ['law'], noRateLimit: true, noRequestLog: true, responses: { 202: { description: 'accepted; the answer arrives on the SSE channel', contentType: 'text/plain' } }, handler: postMessage },
-  { method: 'POST', path: '/mcp', auth: 'none', summary: 'MCP Streamable HTTP endpoint (JSON responses; Mcp-Session-Id after initialize)', tags: ['law'], noRateLimit: true, noRequestLog: true, responses: { 200: { description: 'JSON-RPC 2.0 answer (or batch); Mcp-Session-Id header after initialize', schema: jsonRpc }, 202: { description: 'notification or response accepted (no body)' } }, handler: streamableHandle },
-  { method: 'DELETE', path: '/mcp', auth: 'none', summary: 'End a Streamable HTTP MCP session', tags: ['law'], noRateLimit: true, responses: { 200: { description: 'session ended (no body)' } }, handler: streamableHandle },
+  { method: 'POST', path: '/mcp/messages', auth: 'none', summary: 'MCP message endpoint of an SSE session (?sessionId=…); answers 202, the response arrives on the SSE channel', tags: ['law'], noRateLimit: true, noRequestLog: true, responses: { 202: { description: 'accepted; the answer arrives on the SSE channel', contentType: 'text/plain' } }, handler: rpcBusy(postMessage) },
+  { method: 'POST', path: '/mcp', auth: 'none', summary: 'MCP Streamable HTTP endpoint (JSON responses; Mcp-Session-Id after initialize)', tags: ['law'], noRateLimit: true, noRequestLog: true, responses: { 200: { description: 'JSON-RPC 2.0 answer (or batch); Mcp-Session-Id header after initialize', schema: jsonRpc }, 202: { description: 'notification or response accepted (no body)' } }, handler: rpcBusy(streamableHandle) },
+  { method: 'DELETE', path: '/mcp', auth: 'none', summary: 'End a Streamable HTTP MCP session', tags: ['law'], noRateLimit: true, responses: { 200: { description: 'session ended (no body)' } }, handler: rpcBusy(streamableHandle) },
   { method: 'GET', path: '/mcp', auth: 'none', summary: 'Streamable HTTP server-to-client SSE stream of a session', tags: ['law'], noRateLimit: true, noRequestLog: true, responses: { 200: { description: 'SSE stream of server-to-client messages', contentType: 'text/event-stream' } }, stream: streamableGet },
   { method: 'GET', path: '/mcp/health', auth: 'none', summary: 'Health of the legal-information server: corpus counts and date, sessions', tags: ['law'], responses: ok('corpus counts and sessions', mcpHealth), handler: (ctx) => health(ctx.services) },
 ];
@@ -252,9 +271,12 @@ export async function start(services: Services): Promise<void> {
   const st = mcpState(services);
   getLawPool(services);
   // Streamable HTTP sessions unused for an hour end; full rate buckets are dropped
-  const t = setInterval(() => { st.sessions.prune(3600_000, 'http'); st.rate.sweep(); }, 600_000);
+  const t = setInterval(() => { st.sessions.prune(3600_000, 'http'); st.limits.sweep(services.clock.now()); }, 600_000);
   t.unref();
-  services.ext.mcpTimerStop = () => clearInterval(t);
+  // this node's session slots are renewed (shared mode: a dead node's slots lapse after SLOT_LEASE_MS)
+  const r = setInterval(() => void st.sessions.refresh().catch(() => undefined), SLOT_REFRESH_MS);
+  r.unref();
+  services.ext.mcpTimerStop = () => { clearInterval(t); clearInterval(r); };
 }
 
 export async function stop(services: Services): Promise<void> {

@@ -13,6 +13,7 @@ import type { JobRepo } from './repo.js';
 import { LmdbJobRepo } from './repo-lmdb.js';
 import { FinishedCache } from './finished-cache.js';
 import { inJobScope } from '../pool/scope.js';
+import { isEngineBusy } from '../shared/errors.js';
 
 /** families whose result images are ID cards (personal data): their blobs are stored sealed too */
 const SEALED_BLOB_FAMILIES: ReadonlySet<Family> = new Set<Family>(['ekyc_enhance', 'ekyc_pipeline']);
@@ -235,6 +236,8 @@ export class JobEngine {
   /**
    * Run the work of a job in the background: its result completes the job, a thrown error fails it
    * (ApiError keeps its code; anything else is INTERNAL_ERROR with a generic message). Tracked for shutdown.
+   * The returned promise rejects, and the job stays processing, when the storage engine (PostgreSQL, Redis) is
+   * unreachable while the job finishes: that is no fault of the job, and the shared queue runs it again.
    */
   run(id: string, work: () => Promise<Completion>): Promise<void> {
     const p = (async () => {
@@ -243,13 +246,16 @@ export class JobEngine {
         const c = await inJobScope(work);
         await this.complete(id, c);
       } catch (e) {
+        if (isEngineBusy(e)) throw e;
         const code = isApiError(e) ? e.code : 'INTERNAL_ERROR';
         const message = isApiError(e) ? e.message : `Processing failed: ${(e as Error)?.message ?? String(e)}`;
         await this.fail(id, code, message, isApiError(e) ? e.field : undefined);
       }
     })();
-    this.inflight.add(p);
-    void p.finally(() => this.inflight.delete(p));
+    // tracked for the drain without its outcome (the caller handles a rejection)
+    const tracked = p.catch(() => undefined);
+    this.inflight.add(tracked);
+    void tracked.finally(() => this.inflight.delete(tracked));
     return p;
   }
 

@@ -8,7 +8,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Pg } from '../shared/pg.js';
 import { withTimeout } from '../shared/pg.js';
 import type { Redis } from '../shared/redis.js';
-import { engineBusy } from '../shared/errors.js';
+import { engineBusy, isEngineBusy } from '../shared/errors.js';
 import { runnerNamed, type Json, type JobInput, type Runner, type RunnerLane } from './runners.js';
 import { runInProcess, type JobQueue, type QueueDeps } from './queue.js';
 
@@ -17,6 +17,8 @@ export const QUEUE_NAME = 'jobs';
 const LANES: Record<RunnerLane, string> = { cpu: QUEUE_NAME, io: `${QUEUE_NAME}-io` };
 const LANE_LIST = Object.keys(LANES) as RunnerLane[];
 const PREFIX = 'sejong';
+/** how long a run waits, in place, for an unreachable engine before its attempt counts as failed */
+const ENGINE_WAIT_MS = 5 * 60_000;
 
 export interface BullQueueOptions {
   pg: Pg;
@@ -105,6 +107,11 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
     await this.opts.pg.query('insert into job_inputs (job_id, runner, sealed) values ($1, $2, $3) on conflict (job_id) do nothing', [jobId, `local:${this.opts.node}`, Buffer.alloc(0)]);
     try {
       return await runInProcess(this.deps, runner, jobId, input);
+    } catch (e) {
+      if (!isEngineBusy(e)) throw e;
+      // the outcome could not be recorded: the client gets the 503; the job is failed if the engine answers now
+      await this.deps.jobs.fail(jobId, 'SERVICE_BUSY', 'The storage engine was unreachable while this job finished; please submit it again').catch(() => undefined);
+      return { thrown: e };
     } finally {
       await this.dropInput(jobId).catch(() => undefined);
     }
@@ -192,7 +199,25 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
     return w;
   }
 
+  /**
+   * One run of a job. While PostgreSQL or Redis is unreachable (reading the job or its input, recording the outcome)
+   * the run waits and starts over in place, backing off to 5 s, for up to ENGINE_WAIT_MS: an engine restart costs the
+   * job no attempt (BullMQ's retries, 1 s apart, would spend them all in a few seconds). Running twice is safe.
+   */
   private async process(bj: Job<Data>): Promise<string> {
+    const until = Date.now() + ENGINE_WAIT_MS;
+    for (let wait = 250; ; wait = Math.min(wait * 2, 5000)) {
+      try {
+        return await this.processOnce(bj);
+      } catch (e) {
+        if (!isEngineBusy(e) || this.closed || Date.now() + wait > until) throw e;
+        this.opts.log?.warn({ msg: 'job waits for an unreachable engine', jobId: bj.id, err: (e as Error).message, retryInMs: wait });
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  }
+
+  private async processOnce(bj: Job<Data>): Promise<string> {
     const id = bj.id!;
     const { jobs } = this.deps;
     const attempt = bj.attemptsStarted;

@@ -8,7 +8,8 @@ export class LocalJobQueue<S = unknown> implements JobQueue<S> {
   constructor(private readonly deps: QueueDeps<S>) {}
 
   async submit<I extends JobInput>(runner: Runner<I, S>, jobId: string, input: I): Promise<void> {
-    void runInProcess(this.deps, runner, jobId, input);
+    // a rejection means the store could not record the outcome; the job stays processing and the next start fails it
+    void runInProcess(this.deps, runner, jobId, input).catch(() => undefined);
   }
 
   runHere<I extends JobInput>(runner: Runner<I, S>, jobId: string, input: I): Promise<{ thrown?: unknown }> {

@@ -1,20 +1,25 @@
-// MCP session bookkeeping of one server (held on services.ext, never module-level): sessions per client address
-// are capped, idle sessions (least recently used first) make room for new ones, an active session is never evicted
-// for a new one; and a token bucket per client address rate-limits MCP messages.
-
+// MCP session bookkeeping of one server (held on services.ext, never module-level). The transports live in this
+// node's memory (a stream is on one node: the balancer keeps a session there). Sessions of all clients together are
+// capped per node (`max`: this node's capacity); the sessions and the message rate of one client address are counted
+// by McpLimits (mcp-limits.ts: in memory, or in Redis for the whole fleet). Idle sessions (least recently used
+// first) make room for new ones; an active session is never evicted for a new one.
+import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { McpLimits } from './mcp-limits.js';
+
+export { TokenBuckets } from './mcp-limits.js';
 
 /** The server side of one HTTP+SSE session: a transport that also takes the messages POSTed for it. */
 export interface SseSession extends Transport {
   receive(message: JSONRPCMessage): void;
 }
 
-/** The MCP state of one server (services.ext.mcp): sessions, rate buckets, open transports by session id. */
+/** The MCP state of one server (services.ext.mcp): sessions, the per-address limits, open transports by session id. */
 export interface McpState {
   sessions: SessionRegistry;
-  rate: TokenBuckets;
+  limits: McpLimits;
   http: Map<string, WebStandardStreamableHTTPServerTransport>;
   sse: Map<string, SseSession>;
 }
@@ -26,15 +31,17 @@ export interface SessionEntry {
   /** the session id once known (Streamable HTTP learns it during initialize) */
   id: string;
   ip: string;
+  /** its slot in McpLimits (unique across the fleet) */
+  slot: string;
   lastUsed: number;
+  /** when the last use was told to McpLimits (at most once a second per session) */
+  toldAt: number;
   close: () => Promise<void> | void;
 }
 
 export interface SessionLimits {
-  /** sessions of all clients together */
+  /** sessions of all clients together on this node */
   max: number;
-  /** sessions of one client address */
-  perClient: number;
   /** a session unused this long is idle (may be evicted for a new one) */
   idleMs: number;
 }
@@ -42,12 +49,15 @@ export interface SessionLimits {
 /** Why a new session was refused: status 429 (this address has too many) or 503 (the server is full). */
 export interface Refusal { status: 429 | 503; message: string; retryAfter: number }
 
+const TELL_EVERY_MS = 1000;
+
 export class SessionRegistry {
   private readonly all = new Set<SessionEntry>();
   private readonly byId = new Map<string, SessionEntry>();
-  private readonly perIp = new Map<string, Set<SessionEntry>>();
+  private readonly bySlot = new Map<string, SessionEntry>();
+  private closed = false;
 
-  constructor(readonly limits: SessionLimits, private readonly now: () => number) {}
+  constructor(readonly limits: SessionLimits, private readonly perClient: McpLimits, private readonly now: () => number) {}
 
   get size(): number { return this.all.size; }
 
@@ -65,22 +75,39 @@ export class SessionRegistry {
   /**
    * Reserve a slot for a new session of ip (evicting idle sessions when needed) or say why not.
    * The caller fills in id (bind) and close, and calls remove when the session ends or never starts.
+   * Throws 503 SERVICE_BUSY when the limits' engine (Redis) is unreachable.
    */
-  admit(kind: SessionKind, ip: string, close: () => Promise<void> | void): SessionEntry | Refusal {
-    const { max, perClient } = this.limits;
-    const mine = this.perIp.get(ip);
-    if (mine && mine.size >= perClient && !this.evictIdle(mine)) {
-      return { status: 429, message: `this client address already holds ${mine.size} MCP sessions (at most ${perClient}), all in use; close one or retry later`, retryAfter: this.retryAfter(mine) };
+  async admit(kind: SessionKind, ip: string, close: () => Promise<void> | void): Promise<SessionEntry | Refusal> {
+    if (this.full()) return this.busy();
+    const now = this.now();
+    const e: SessionEntry = { kind, id: '', ip, slot: randomUUID(), lastUsed: now, toldAt: now, close };
+    const claim = await this.perClient.claim(ip, e.slot, now);
+    if (!claim.ok) {
+      const per = this.perClient.settings.perClient;
+      return { status: 429, message: `this client address already holds ${claim.held} MCP sessions (at most ${per}), all in use; close one or retry later`, retryAfter: claim.retryAfter };
     }
-    if (this.all.size >= max && !this.evictIdle(this.all)) {
-      return { status: 503, message: `the server holds ${this.all.size} active MCP sessions (at most ${max}); retry later`, retryAfter: this.retryAfter(this.all) };
+    if (claim.evicted) {
+      const old = this.bySlot.get(claim.evicted); // on another node, that node ends it at its next use or refresh
+      if (old) this.evict(old);
     }
-    const e: SessionEntry = { kind, id: '', ip, lastUsed: this.now(), close };
+    // checked again after the claim's round trip (no await from here on: concurrent admits cannot overshoot max)
+    if (this.closed || this.full()) {
+      this.release(e);
+      return this.busy();
+    }
     this.all.add(e);
-    let set = this.perIp.get(ip);
-    if (!set) this.perIp.set(ip, (set = new Set()));
-    set.add(e);
+    this.bySlot.set(e.slot, e);
     return e;
+  }
+
+  /** this node holds max sessions and none is idle (else the least recently used idle one is evicted) */
+  private full(): boolean {
+    return this.all.size >= this.limits.max && !this.evictIdle();
+  }
+
+  private busy(): Refusal {
+    const { max } = this.limits;
+    return { status: 503, message: this.closed ? 'the server is stopping; retry on another node' : `the server holds ${this.all.size} active MCP sessions (at most ${max}); retry later`, retryAfter: this.closed ? 1 : this.retryAfter() };
   }
 
   bind(e: SessionEntry, id: string): void {
@@ -88,16 +115,19 @@ export class SessionRegistry {
     if (this.all.has(e)) this.byId.set(id, e);
   }
 
-  touch(e: SessionEntry): void {
-    e.lastUsed = this.now();
+  /** A use of the session; false when it has ended because its slot went to a newer session (on any node). */
+  async touch(e: SessionEntry): Promise<boolean> {
+    const now = this.now();
+    e.lastUsed = now;
+    if (now - e.toldAt < TELL_EVERY_MS) return this.all.has(e);
+    e.toldAt = now;
+    if (await this.perClient.touch(e.ip, e.slot, now)) return this.all.has(e);
+    this.evict(e);
+    return false;
   }
 
   remove(e: SessionEntry): void {
-    if (!this.all.delete(e)) return;
-    if (e.id && this.byId.get(e.id) === e) this.byId.delete(e.id);
-    const set = this.perIp.get(e.ip);
-    set?.delete(e);
-    if (set && !set.size) this.perIp.delete(e.ip);
+    if (this.forget(e)) this.release(e);
   }
 
   /** Close and drop sessions idle longer than maxIdleMs (periodic housekeeping). */
@@ -108,18 +138,43 @@ export class SessionRegistry {
     return old.length;
   }
 
+  /** Renew this node's slots (a dead node's lapse); close the sessions whose slot went to a newer session. */
+  async refresh(): Promise<number> {
+    const lost = await this.perClient.refresh([...this.all].map((e) => ({ ip: e.ip, slot: e.slot })), this.now());
+    for (const slot of lost) {
+      const e = this.bySlot.get(slot);
+      if (e) this.evict(e);
+    }
+    return lost.length;
+  }
+
   async closeAll(): Promise<void> {
+    this.closed = true;
     for (const e of [...this.all]) {
-      this.remove(e);
+      this.forget(e);
+      await this.perClient.release(e.ip, e.slot).catch(() => undefined);
       await Promise.resolve(e.close()).catch(() => undefined);
     }
   }
 
-  /** Evict the least recently used idle session of the set; false when every one is active. */
-  private evictIdle(set: Set<SessionEntry>): boolean {
+  /** drop e from this node's tables; false when it was not there */
+  private forget(e: SessionEntry): boolean {
+    if (!this.all.delete(e)) return false;
+    if (e.id && this.byId.get(e.id) === e) this.byId.delete(e.id);
+    if (this.bySlot.get(e.slot) === e) this.bySlot.delete(e.slot);
+    return true;
+  }
+
+  /** give the slot back (an unreachable Redis: the slot lapses with its lease, it is no longer renewed) */
+  private release(e: SessionEntry): void {
+    void this.perClient.release(e.ip, e.slot).catch(() => undefined);
+  }
+
+  /** Evict the least recently used idle session of this node; false when every one is active. */
+  private evictIdle(): boolean {
     const cutoff = this.now() - this.limits.idleMs;
     let lru: SessionEntry | null = null;
-    for (const e of set) if (e.id && e.lastUsed <= cutoff && (!lru || e.lastUsed < lru.lastUsed)) lru = e;
+    for (const e of this.all) if (e.id && e.lastUsed <= cutoff && (!lru || e.lastUsed < lru.lastUsed)) lru = e;
     if (!lru) return false;
     this.evict(lru);
     return true;
@@ -130,40 +185,11 @@ export class SessionRegistry {
     void Promise.resolve().then(() => e.close()).catch(() => undefined);
   }
 
-  /** seconds until the least recently used session of the set turns idle */
-  private retryAfter(set: Set<SessionEntry>): number {
+  /** seconds until the least recently used session of this node turns idle */
+  private retryAfter(): number {
     let oldest = Infinity;
-    for (const e of set) oldest = Math.min(oldest, e.lastUsed);
+    for (const e of this.all) oldest = Math.min(oldest, e.lastUsed);
     const ms = Number.isFinite(oldest) ? oldest + this.limits.idleMs - this.now() : 1000;
     return Math.max(1, Math.ceil(ms / 1000));
-  }
-}
-
-/** Token buckets per client address: `rate` tokens a second, at most `burst` saved up. */
-export class TokenBuckets {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
-  constructor(readonly rate: number, readonly burst: number, private readonly now: () => number) {}
-
-  /** Take n tokens for key: 0 when allowed, else the seconds to wait (nothing is taken). */
-  take(key: string, n = 1): number {
-    const t = this.now();
-    let b = this.buckets.get(key);
-    if (!b) {
-      if (this.buckets.size >= 100_000) this.sweep(t);
-      b = { tokens: this.burst, at: t };
-      this.buckets.set(key, b);
-    }
-    b.tokens = Math.min(this.burst, b.tokens + ((t - b.at) / 1000) * this.rate);
-    b.at = t;
-    if (b.tokens >= n) {
-      b.tokens -= n;
-      return 0;
-    }
-    return Math.max(1, Math.ceil((n - b.tokens) / this.rate));
-  }
-
-  /** drop buckets that are full again (they hold no information) */
-  sweep(t = this.now()): void {
-    for (const [k, b] of this.buckets) if (b.tokens + ((t - b.at) / 1000) * this.rate >= this.burst) this.buckets.delete(k);
   }
 }

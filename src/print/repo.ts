@@ -63,6 +63,7 @@ export interface PrintRepo {
   selectAndCharge(req: SelectRequest): Promise<SelectOutcome>;
   /** composition failed: points back (ledger entry), impression refunded (or failed without an ad) */
   refund(jobId: string, reason: string, now: number): Promise<Impression | undefined>;
+  /** the sheet is stored: printed; undefined when the print is no longer composing (refunded after its lease) */
   markPrinted(jobId: string, image: NonNullable<Impression['image']>): Promise<Impression | undefined>;
   /** refund prints whose composer is gone (embedded: at start, every composing print; shared: expired leases) */
   recoverInterrupted(now: number): Promise<number>;

@@ -143,6 +143,11 @@ export class PgPrintStore extends PgPrintCatalog implements PrintRepo {
     return imp;
   }
 
+  /**
+   * Stores the sheet of a print still composing (or printed again by a resend). A print another node refunded after
+   * its lease ran out is not printed: undefined, and the late node must not answer it as charged. A print a resend
+   * took over (still charged, composing under the other node's claim) is stored by whichever node finishes first.
+   */
   async markPrinted(jobId: string, image: NonNullable<Impression['image']>): Promise<Impression | undefined> {
     return this.tx(async (c) => {
       const imp = await this.impressionIn(c, jobId);

@@ -25,6 +25,8 @@ import { RateLimiter, type Limiter } from '../auth/rate-limit.js';
 import { RedisRateLimiter } from '../auth/rate-limit-redis.js';
 import { MemoryLoginThrottle, type LoginThrottle } from '../console/throttle.js';
 import { RedisLoginThrottle } from '../console/throttle-redis.js';
+import { MemoryMcpLimits, type McpLimits } from '../law/mcp-limits.js';
+import { RedisMcpLimits } from '../law/mcp-limits-redis.js';
 import { SafeFetcher } from '../providers/fetch.js';
 import { RequestLog, type RequestLogStore } from '../usage/request-log.js';
 import { Spend, type SpendStore } from '../usage/spend.js';
@@ -85,6 +87,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
     queue: undefined as unknown as JobQueue<Services>, // set just below (the queue runs jobs with these services)
     limiter,
     loginThrottle,
+    mcpLimits: mcpLimits(engines, config),
     fetcher: new SafeFetcher({ allow: config.fetchAllow, timeoutMs: config.fetchTimeoutMs, maxBytes: Math.round(config.fetchMaxMb * 1048576), selfPort: () => port }),
     ...usageStorage(engines, config.logRetentionDays * 86400_000, log),
     baseUrl: () => config.publicUrl || `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
@@ -157,6 +160,12 @@ async function authStorage(engines: Engines): Promise<{ keys: Keys; limiter: Lim
     return { keys: await SharedKeyStore.open(engines.pg, engines.redis), limiter: new RedisRateLimiter(engines.redis), loginThrottle: new RedisLoginThrottle(engines.redis) };
   }
   return { keys: new KeyStore(engines.store), limiter: new RateLimiter(engines.store), loginThrottle: new MemoryLoginThrottle() };
+}
+
+/** The MCP endpoint's per-address limits: this node's memory, or Redis (one budget per address for the fleet). */
+function mcpLimits(engines: Engines, config: Config): McpLimits {
+  const settings = { ratePerSecond: config.mcpRatePerSecond, burst: config.mcpRateBurst, perClient: config.mcpSessionsPerClient, idleMs: config.mcpIdleSeconds * 1000 };
+  return engines.mode === 'shared' ? new RedisMcpLimits(engines.redis, settings) : new MemoryMcpLimits(settings);
 }
 
 /** The one place the job queue is chosen: in-process when embedded, the shared BullMQ queue in shared mode. */

@@ -30,6 +30,11 @@ export function engineBusy(engine: 'PostgreSQL' | 'Redis', retryAfterSeconds = 2
   });
 }
 
+/** Whether an error is the 503 of an unreachable engine (engineBusy), not a fault of the request or job itself. */
+export function isEngineBusy(e: unknown): boolean {
+  return e instanceof ApiError && e.code === 'SERVICE_BUSY' && typeof e.details?.engine === 'string';
+}
+
 /** Start-up could not reach an engine within its time: the message names it; the CLI exits with code 69 (EX_UNAVAILABLE). */
 export class EngineUnavailable extends Error {
   constructor(readonly engine: 'PostgreSQL' | 'Redis', reason: string) {

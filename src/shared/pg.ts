@@ -18,6 +18,10 @@ export class Pg {
     this.pool = new pg.Pool({ connectionString: url, max: opts.max ?? 16, connectionTimeoutMillis: opts.connectMs ?? 5000, idleTimeoutMillis: 30_000 });
     // an idle client losing its connection must not crash the process; the pool replaces it
     this.pool.on('error', () => undefined);
+    // nor a checked-out one (a transaction, an advisory-lock holder): pg emits 'error' on the client itself when its
+    // connection ends between two queries, and an 'error' event without a listener kills the process. The loss still
+    // rejects the client's next query (then mapped to 503), and the client is released as broken.
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
   }
 
   /** Open the pool and prove the server answers within connectMs, else EngineUnavailable (never a hang). */

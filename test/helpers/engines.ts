@@ -51,8 +51,12 @@ export interface PgServer {
   url: string;
   /** create a fresh database and return its URL */
   database(name?: string): Promise<string>;
-  /** stop the server (data kept) and start it again: run-time loss tests */
-  stop(): Promise<void>;
+  /**
+   * stop the server (data kept) and start it again: run-time loss tests. Default `immediate` (a crash); `fast` is
+   * an operator's restart (connections cut, WAL flushed): this cluster runs with synchronous_commit=off for speed,
+   * so only a fast stop keeps every acknowledged commit, as a production server (synchronous_commit=on) would.
+   */
+  stop(mode?: 'immediate' | 'fast'): Promise<void>;
   start(): Promise<void>;
   /** stop and delete everything */
   remove(): Promise<void>;
@@ -69,8 +73,8 @@ export async function startPostgres(): Promise<PgServer> {
   const port = await freePort();
   const opts = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=64MB`;
   const start = async () => run(pgBin('pg_ctl')!, ['-D', data, '-o', opts, '-l', path.join(dir, 'log'), '-w', '-t', '60', 'start']);
-  const stopSync = () => run(pgBin('pg_ctl')!, ['-D', data, '-m', 'immediate', '-w', 'stop']);
-  const stop = async () => stopSync();
+  const stopSync = (mode: 'immediate' | 'fast' = 'immediate') => run(pgBin('pg_ctl')!, ['-D', data, '-m', mode, '-w', 'stop']);
+  const stop = async (mode?: 'immediate' | 'fast') => stopSync(mode);
   await start();
   const url = `postgres://sejong@127.0.0.1:${port}/postgres`;
   let n = 0;
@@ -113,11 +117,21 @@ export interface RedisServer {
   remove(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RedisServer> {
+export interface RedisOptions {
+  /**
+   * keep the data across stop/start (an append-only file fsynced at every write, in a temp dir removed with the
+   * server), as docs/scale-out.md asks of a production Redis; default: memory only
+   */
+  persist?: boolean;
+}
+
+export async function startRedis(opts: RedisOptions = {}): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
+  const dir = opts.persist ? fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-redis-')) : undefined;
+  const persistence = dir ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir] : ['--appendonly', 'no'];
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
     await new Promise<void>((resolve, reject) => {
       let out = '';
       const t = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 20_000);
@@ -150,7 +164,11 @@ export async function startRedis(): Promise<RedisServer> {
     });
   };
   await start();
-  return { port, url: `redis://127.0.0.1:${port}`, stop, start, remove: stop };
+  const remove = async () => {
+    await stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return { port, url: `redis://127.0.0.1:${port}`, stop, start, remove };
 }
 
 /** One PostgreSQL per test process (started on first use, removed at exit); a fresh database per call. */
@@ -164,10 +182,10 @@ export function sharedPostgres(): Promise<PgServer> {
 }
 
 /** Settings of shared mode on a fresh database of the process's PostgreSQL and a private Redis. */
-export async function sharedModeEnv(): Promise<{ env: Record<string, string>; redis: RedisServer; databaseUrl: string }> {
+export async function sharedModeEnv(redisOpts: RedisOptions = {}): Promise<{ env: Record<string, string>; redis: RedisServer; databaseUrl: string }> {
   const pgs = await sharedPostgres();
   const databaseUrl = await pgs.database();
-  const redis = await startRedis();
+  const redis = await startRedis(redisOpts);
   process.once('exit', () => void redis.remove());
   return { env: { SEJONG_DATABASE_URL: databaseUrl, SEJONG_REDIS_URL: redis.url }, redis, databaseUrl };
 }

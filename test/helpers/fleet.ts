@@ -62,6 +62,8 @@ export interface FleetOptions {
   haproxy?: boolean;
   /** wait for GET /ready (loads the models) instead of GET /health after each start */
   waitReady?: boolean;
+  /** Redis keeps its data across a restart (append-only file): engine-restart tests */
+  persistRedis?: boolean;
 }
 
 export interface HaproxyServer { name: string; port: number }
@@ -218,7 +220,7 @@ export async function startFleet(opts: FleetOptions = {}): Promise<Fleet> {
   let redis: RedisServer | undefined;
   let sharedEnv: Record<string, string> = {};
   if ((opts.storage ?? 'shared') === 'shared') {
-    const s = await sharedModeEnv();
+    const s = await sharedModeEnv({ persist: opts.persistRedis });
     sharedEnv = s.env;
     redis = s.redis;
   }

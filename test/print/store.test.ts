@@ -173,7 +173,7 @@ for (const mode of MODES) {
 }
 
 if (MODES.includes('shared')) {
-  t.test('shared: a dead node\'s composing print is refunded once, by one node, after its lease; a repeat takes the lease over', async (t) => {
+  t.test('shared: a dead node\'s composing print is refunded once, by one node, after its lease; a repeat takes the lease over; a late node cannot store a refunded print', async (t) => {
     const { ps, another } = await open('shared', t, 1000);
     const ps2 = await another('n2');
     const ps3 = await another('n3');
@@ -193,7 +193,12 @@ if (MODES.includes('shared')) {
     t.equal((await ps3.impression('taken'))!.status, 'composing', 'the repeated print is n2\'s now (lease renewed)');
     t.equal((await ps.advertiser(a.id))!.balance, 36);
     t.same((await ps.ledgerOf(a.id)).map((e) => [e.kind, e.delta]), [['top_up', 40], ['charge', -4], ['charge', -4], ['refund', 4]]);
-    t.equal((await ps3.markPrinted('taken', { width: 1, height: 1, format: 'jpeg', bytes: 1, expires_at: now, request_hash: 'h', applied: {} }))?.status, 'printed');
+    const sheet = { width: 1, height: 1, format: 'jpeg' as const, bytes: 1, expires_at: now, request_hash: 'h', applied: {} };
+    // the late first node finishes its compositions now: 'dead' was refunded, so it is not its to store
+    t.equal(await ps.markPrinted('dead', sheet), undefined, 'n1\'s late commit of the refunded print fails: it cannot answer charged');
+    t.equal((await ps3.impression('dead'))!.status, 'refunded', 'the refund stands');
+    t.equal((await ps2.markPrinted('taken', sheet))?.status, 'printed', 'n2, which took \'taken\' over, stores it');
+    t.equal((await ps.markPrinted('taken', sheet))?.status, 'printed', 'n1 finishing the same (still charged) print later changes nothing');
     t.equal(await ps3.recoverInterrupted(now + 10_000), 0, 'printed is never refunded');
     // a retry of the refunded job_id prints (and charges) anew
     t.equal((await ps3.selectAndCharge({ job_id: 'dead', album_id: 'alb', at: now + 2000, want_ad: true })).kind, 'new');
