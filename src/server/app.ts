@@ -9,6 +9,7 @@ import { BodyBudget, BodyLease } from './budget.js';
 import { isReply, type Ctx, type Method, type Principal, type RouteDef, type StreamHandle } from './types.js';
 import { parseJson, parseMultipart } from './body.js';
 import { parseWith } from './validate.js';
+import { collectSoon } from './collect.js';
 import { readBody, statusLine, writeOut, type OutMessage } from './http.js';
 import { authenticate } from './auth.js';
 import { checkResponse } from './response-check.js';
@@ -75,7 +76,7 @@ export class HttpServer {
   constructor(private readonly services: Services, readonly routes: RouteDef[]) {
     this.app = uws.App();
     this.proxies = trustedProxies(services.config.trustedProxies);
-    this.budget = new BodyBudget(Math.round(services.config.bodyBudgetMb * 1048576));
+    this.budget = new BodyBudget(Math.round(services.config.bodyBudgetMb * 1048576), { mark: 64 * 1048576, onDrained: () => collectSoon() });
     const byPath = new Map<string, RouteDef[]>();
     for (const r of routes) {
       const list = byPath.get(r.path) ?? [];
