@@ -3,9 +3,8 @@
 // (as the liveness task does). The answers are those two tasks' outputs.
 import { loadRgb } from './face-detect.js';
 import { compareSides, faceSide, type FaceCompareOutput } from './face-compare.js';
-import { detectFaces, LIVENESS_MODEL } from '../vision/index.js';
-import { livenessCheck } from '../vision/liveness.js';
-import { inputBox, type LivenessOutput } from './liveness.js';
+import { detectFaces } from '../vision/index.js';
+import { livenessOf, type LivenessOutput } from './liveness.js';
 
 export interface VerifyFacesInput {
   /** the face image cut from the ID card */
@@ -29,10 +28,5 @@ export default async function ekycVerifyFaces(input: VerifyFacesInput): Promise<
   const selfie = await loadRgb(input.selfie, selfieField, input.maxPixels);
   const faces = await detectFaces(selfie.img);
   const b = await faceSide(selfie.img, selfie.scale, faces);
-  let liveness: LivenessOutput = { faceDetected: false, faceCount: 0, score: 0, model: LIVENESS_MODEL, box: null };
-  if (faces.length) {
-    const { score } = await livenessCheck(selfie.img, faces[0]!.box);
-    liveness = { faceDetected: true, faceCount: faces.length, score: Math.round(score * 10000) / 10000, model: LIVENESS_MODEL, box: inputBox(faces[0]!.box, selfie.scale) };
-  }
-  return { compare: compareSides(a, b), liveness };
+  return { compare: compareSides(a, b), liveness: await livenessOf(selfie.img, selfie.scale, faces) };
 }

@@ -1,5 +1,5 @@
 // Task: compare the largest face of two images. Raw cosine of 512-d embeddings + the calibrated similarity.
-import { loadRgb } from './face-detect.js';
+import { inputBox, loadRgb } from './face-detect.js';
 import { detectFaces, embedFace, cosine, FACE_MODELS, type Face, type RgbImage } from '../vision/index.js';
 import { calibrate } from '../vision/calibration.js';
 
@@ -33,7 +33,7 @@ export async function faceSide(img: RgbImage, scale: number, faces: Face[]): Pro
   if (!faces.length) return { side: { detected: false, count: 0, box: null }, emb: null };
   const f = faces[0]!;
   const emb = await embedFace(img, f);
-  return { side: { detected: true, count: faces.length, box: f.box.map((v) => Math.round(v / scale)) as FaceSide['box'] }, emb };
+  return { side: { detected: true, count: faces.length, box: inputBox(f.box, scale) }, emb };
 }
 
 async function side(bytes: Uint8Array, field: string, maxPixels?: number): Promise<{ side: FaceSide; emb: Float32Array | null }> {

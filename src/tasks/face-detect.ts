@@ -17,6 +17,10 @@ export interface FaceDetectOutput {
   model: typeof FACE_MODELS;
 }
 
+/** A box found on the decoded copy, back in the input image's pixels (loadRgb's `scale`), rounded. */
+export const inputBox = (box: readonly number[], scale: number): [number, number, number, number] =>
+  box.map((v) => Math.round(v / scale)) as [number, number, number, number];
+
 /** Decode (checked) to RGB, shrinking huge photos; returns the image and the factor back to original pixels. */
 export async function loadRgb(bytes: Uint8Array, field: string, maxPixels?: number, maxSide = 1600): Promise<{ img: RgbImage; scale: number; width: number; height: number }> {
   const c = await checkImage(bytes, { field, maxPixels, types: ['jpeg', 'png', 'webp'] });

@@ -1,6 +1,6 @@
 // Task: passive liveness of the largest face of one image: min(fr_liveness, screen/print cue score).
-import { loadRgb } from './face-detect.js';
-import { detectFaces, LIVENESS_MODEL } from '../vision/index.js';
+import { inputBox, loadRgb } from './face-detect.js';
+import { detectFaces, LIVENESS_MODEL, type Face, type RgbImage } from '../vision/index.js';
 import { livenessCheck } from '../vision/liveness.js';
 
 export interface LivenessInput {
@@ -18,14 +18,14 @@ export interface LivenessOutput {
   box: [number, number, number, number] | null;
 }
 
-/** a detected box back in the input image's pixels (detection runs on a copy scaled by `scale`) */
-export const inputBox = (box: readonly number[], scale: number): [number, number, number, number] =>
-  box.map((v) => Math.round(v / scale)) as [number, number, number, number];
-
-export default async function liveness(input: LivenessInput): Promise<LivenessOutput> {
-  const { img, scale } = await loadRgb(input.image, input.field ?? 'image', input.maxPixels);
-  const faces = await detectFaces(img);
+/** Liveness of the largest of `faces` (detected on `img`, a copy scaled by `scale`); shared with ekyc-verify-faces. */
+export async function livenessOf(img: RgbImage, scale: number, faces: Face[]): Promise<LivenessOutput> {
   if (!faces.length) return { faceDetected: false, faceCount: 0, score: 0, model: LIVENESS_MODEL, box: null };
   const { score } = await livenessCheck(img, faces[0]!.box);
   return { faceDetected: true, faceCount: faces.length, score: Math.round(score * 10000) / 10000, model: LIVENESS_MODEL, box: inputBox(faces[0]!.box, scale) };
+}
+
+export default async function liveness(input: LivenessInput): Promise<LivenessOutput> {
+  const { img, scale } = await loadRgb(input.image, input.field ?? 'image', input.maxPixels);
+  return livenessOf(img, scale, await detectFaces(img));
 }
