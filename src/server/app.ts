@@ -58,6 +58,15 @@ function decodeParams(names: string[], raw: string[]): { params: Record<string, 
   return { params };
 }
 
+/** A handler's result as the message to send: a Reply as it says, anything else JSON with status 200. */
+function answerOf(result: unknown): OutMessage {
+  if (!isReply(result)) return { status: 200, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(result ?? { success: true }) };
+  const ct = result.contentType ?? JSON_TYPE;
+  const isJson = ct.startsWith('application/json');
+  const body = Buffer.isBuffer(result.body) || typeof result.body === 'string' ? result.body : isJson ? JSON.stringify(result.body ?? null) : String(result.body ?? '');
+  return { status: result.status ?? 200, headers: { 'content-type': isJson ? JSON_TYPE : ct, ...result.headers }, body };
+}
+
 export class HttpServer {
   readonly app: TemplatedApp;
   private listenSocket: us_listen_socket | null = null;
@@ -287,16 +296,10 @@ export class HttpServer {
         }
         const result = await route.handler!(ctx);
         if (state.aborted) return this.requestDone(ctx, route, 499, performance.now() - t0);
-        if (isReply(result)) {
-          const ct = result.contentType ?? JSON_TYPE;
-          if (this.services.config.validateResponses) checkResponse(route, result.status ?? 200, ct, result.body ?? null, ctx.log);
-          const isJson = ct.startsWith('application/json');
-          const body = Buffer.isBuffer(result.body) || typeof result.body === 'string' ? result.body : isJson ? JSON.stringify(result.body ?? null) : String(result.body ?? '');
-          finish({ status: result.status ?? 200, headers: { 'content-type': isJson ? JSON_TYPE : ct, ...result.headers }, body });
-        } else {
-          if (this.services.config.validateResponses) checkResponse(route, 200, JSON_TYPE, result ?? { success: true }, ctx.log);
-          finish({ status: 200, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(result ?? { success: true }) });
-        }
+        const out = answerOf(result);
+        // checked as it goes on the wire (the same bytes), before anything is sent
+        if (this.services.config.validateResponses) checkResponse(route, out.status, out.headers['content-type']!, out.body, ctx.log);
+        finish(out);
       } catch (e) {
         fail(e);
       } finally {
