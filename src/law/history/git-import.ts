@@ -7,10 +7,11 @@ import { parseStatuteMd, parseSubject } from '../parse.js';
 import { normDate } from '../normalize.js';
 import { addChanges, type Progress } from '../import.js';
 import type { ChangeEntry, LawStore, Revision } from '../store.js';
-import { CatFile, bodyFields, gitHead, gitLog, type GitCommit } from './git.js';
+import { CatFile, bodyFields, gitHead } from './git.js';
 import { HISTORY_FORMAT, encodeNos, historyOf, keyOf, type GitVersionMeta } from './db.js';
 import { ChainWriter } from './writer.js';
-import { SectionParser } from './sections.js';
+import { readInWorker } from './reader-thread.js';
+import type { ReadBatch, ReadFile } from './reader.js';
 
 export interface GitImportStats {
   from: string | null;
@@ -35,10 +36,7 @@ export class GitImporter {
   private changes = new Map<string, ChangeEntry[]>();
   /** path (without kr/ and .md) → newest version seen in this run */
   private latest = new Map<string, GitVersionMeta>();
-  /** blob ids already imported (a file committed again unchanged is not parsed again) */
-  private blobs = new Set<string>();
   private readonly w;
-  private readonly sp = new SectionParser();
 
   constructor(private readonly law: LawStore, private readonly progress: Progress = () => {}, private readonly opts: { limit?: number; buildIndex?: boolean; /** only these paths (benchmarks; the last commit is then not recorded) */ paths?: string[] } = {}) {
     this.h = historyOf(law);
@@ -55,18 +53,15 @@ export class GitImporter {
     this.stats.to = head;
     if (since === head) { this.stats.ms = Math.round(performance.now() - t0); return this.stats; }
     const total = this.opts.paths ? 0 : countCommits(repo, since, head);
-    const cat = new CatFile(repo);
     let last = since;
-    try {
-      let batch: GitCommit[] = [];
-      for await (const c of gitLog(repo, this.opts.paths ? null : since, head, this.opts.paths)) {
-        batch.push(c);
-        if (batch.length >= BATCH) { await this.batch(cat, batch); last = batch[batch.length - 1]!.commit; batch = []; this.progress('commits', this.stats.commits, total); }
-        if (this.opts.limit && this.stats.commits + batch.length >= this.opts.limit) break;
-      }
-      if (batch.length) { await this.batch(cat, batch); last = batch[batch.length - 1]!.commit; }
+    for await (const b of readInWorker({ repo, since, head, limit: this.opts.limit, paths: this.opts.paths, batch: BATCH })) {
+      await this.batch(b);
+      last = b.commits[b.commits.length - 1]?.commit ?? last;
       this.progress('commits', this.stats.commits, total);
-      if (!this.opts.limit) last = head;
+    }
+    if (!this.opts.limit) last = head;
+    const cat = new CatFile(repo);
+    try {
       await this.finish(cat);
     } finally {
       cat.close();
@@ -85,26 +80,16 @@ export class GitImporter {
     return this.stats;
   }
 
-  private async batch(cat: CatFile, commits: GitCommit[]): Promise<void> {
-    const jobs: Array<{ c: GitCommit; path: string; blob: Promise<Buffer | null> }> = [];
-    for (const c of commits) {
-      this.stats.commits++;
-      for (const [st, p, id] of c.files) {
-        if (!p.startsWith('kr/') || !p.endsWith('.md') || st.startsWith('D')) { this.stats.skipped++; continue; }
-        if (/^[0-9a-f]{40}$/.test(id) && !/^0+$/.test(id)) {
-          if (this.blobs.has(id)) { this.stats.skipped++; continue; } // the same bytes were imported already
-          this.blobs.add(id);
-        }
-        jobs.push({ c, path: p, blob: cat.blob(/^[0-9a-f]{40}$/.test(id) && !/^0+$/.test(id) ? id : `${c.commit}:${p}`) });
-      }
-    }
-    const blobs = await Promise.all(jobs.map((j) => j.blob));
+  private async batch(b: ReadBatch): Promise<void> {
+    this.stats.commits += b.commits.length;
+    this.stats.skipped += b.skipped;
+    const buf = Buffer.from(b.buf.buffer, b.buf.byteOffset, b.buf.byteLength);
     await this.law.store.transaction(() => {
-      jobs.forEach((j, i) => {
-        const b = blobs[i];
-        if (!b) { this.stats.errors.push(`${j.c.commit.slice(0, 10)} ${j.path}: blob missing`); return; }
-        try { this.version(j.c, j.path, b); } catch (e) { this.stats.errors.push(`${j.c.commit.slice(0, 10)} ${j.path}: ${(e as Error).message}`); }
-      });
+      for (const f of b.files) {
+        const c = b.commits[f.ci]!;
+        if (f.error) { this.stats.errors.push(`${c.commit.slice(0, 10)} ${f.path}: ${f.error}`); continue; }
+        try { this.version(c, f, buf); } catch (e) { this.stats.errors.push(`${c.commit.slice(0, 10)} ${f.path}: ${(e as Error).message}`); }
+      }
     });
   }
 
@@ -118,23 +103,28 @@ export class GitImporter {
     });
   }
 
-  private version(c: GitCommit, file: string, blob: Buffer): void {
-    const p = this.sp.parse(blob, file);
-    if (!/^\d+$/.test(p.doc.id)) { this.stats.skipped++; return; }
+  private version(c: ReadBatch['commits'][number], file: ReadFile, buf: Buffer): void {
+    const d = file.doc!;
+    if (!/^\d+$/.test(d.id)) { this.stats.skipped++; return; }
     const f = bodyFields(c.body);
     const s = parseSubject(c.subject);
-    const path = file.replace(/^kr\//, '').replace(/\.md$/, '');
-    const d = p.doc;
+    const path = file.path.replace(/^kr\//, '').replace(/\.md$/, '');
+    const nos = file.nos!, ds = file.ds!, lens = file.lens!;
     const meta: GitVersionMeta = {
       law_id: d.id, law_name: d.name, law_type: d.law_type || s.law_type, path, mst: f['법령MST'] || d.mst,
       promulgation_date: normDate(f['공포일자']) ?? d.promulgation_date, promulgation_no: f['공포번호'] || d.promulgation_no,
       enforcement_date: d.enforcement_date, revision_type: s.revision_type, ministry: f['소관부처'] || d.ministries.join(', ') || null,
-      commit: c.commit, article_count: p.articles.length,
+      commit: c.commit, article_count: nos.length,
     };
-    const ns = p.articles.map((a) => this.w.ref(d.id, a.no, a.title, a.content));
+    let off = file.off!;
+    const ns = nos.map((no, i) => {
+      const at = off, tl = lens[2 * i]!, len = lens[2 * i + 1]!;
+      off += len;
+      return this.w.ref(d.id, no, ds[i]!, () => [buf.toString('utf8', at, at + tl), buf.toString('utf8', at + tl, at + len)]);
+    });
     const key = keyOf(meta);
     this.h.meta.put(key, meta);
-    this.h.lists.put(key, [encodeNos(p.articles.map((a) => a.no)), ns]);
+    this.h.lists.put(key, [encodeNos(nos), ns]);
     if (meta.enforcement_date) this.h.enf.put([meta.enforcement_date, meta.law_id, key[2]], meta.promulgation_date ?? '');
     const rev: Revision = { promulgation_date: meta.promulgation_date, promulgation_no: meta.promulgation_no, enforcement_date: meta.enforcement_date, mst: meta.mst, revision_type: meta.revision_type, law_name: meta.law_name, law_type: meta.law_type, has_text: true };
     const rl = this.revs.get(d.id);

@@ -85,6 +85,8 @@ export class CatFile {
   private waiting: Array<{ res: (b: Buffer | null) => void; rej: (e: Error) => void }> = [];
   private buf: Buffer = Buffer.alloc(0);
   private need = -1; // bytes of the current object body (+1 newline) still to collect, -1 = reading a header
+  private parts: Buffer[] = [];
+  private partLen = 0;
   private failed: Error | null = null;
 
   constructor(repo: string) {
@@ -108,6 +110,15 @@ export class CatFile {
   }
 
   private onData(b: Buffer): void {
+    if (this.parts.length) {
+      // a large object arrives in many chunks: they are kept as a list and joined once (not copied per chunk)
+      this.parts.push(b);
+      this.partLen += b.length;
+      if (this.partLen < this.need) return;
+      b = Buffer.concat(this.parts, this.partLen);
+      this.parts = [];
+      this.partLen = 0;
+    }
     this.buf = this.buf.length ? Buffer.concat([this.buf, b]) : b;
     for (;;) {
       if (this.need < 0) {
@@ -119,7 +130,10 @@ export class CatFile {
         const size = Number(head.split(' ')[2]);
         this.need = size + 1;
       }
-      if (this.buf.length < this.need) return;
+      if (this.buf.length < this.need) {
+        if (this.buf.length) { this.parts = [this.buf]; this.partLen = this.buf.length; this.buf = Buffer.alloc(0); }
+        return;
+      }
       const body = this.buf.subarray(0, this.need - 1);
       this.buf = this.buf.subarray(this.need);
       this.need = -1;

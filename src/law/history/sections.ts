@@ -6,26 +6,37 @@ import { createHash } from 'node:crypto';
 import { parseStatuteMd, type DocRec } from '../parse.js';
 import { normText } from '../normalize.js';
 
-export interface SecArticle { no: string; title: string; content: string }
-
 const ART_HEAD = /^#####\s+제(\d+)조(?:의(\d+))?\s*(?:\((.*)\))?\s*$/;
 const HEAD = /^(#{1,4})\s+(.*)$/;
 const NL_HASH = Buffer.from('\n#');
 const MAX_FILES = 800;
 
+export interface SecArticle { no: string; title: string; content: string }
+/** An article with its digest (see articleDigest) and its title and content as UTF-8 (title bytes first, `tl` long). */
+export interface SecEntry { a: SecArticle; d: string; bytes: Buffer; tl: number }
+
+/** Identity of an article text: sha256 of title NUL content, 22 base64url characters (the chain writer's key). */
+export const articleDigest = (title: string, text: string): string => createHash('sha256').update(title).update('\0').update(text).digest('base64url').slice(0, 22);
+
 export class SectionParser {
   /** file → section hash → article, of the last version parsed (least recently used files dropped) */
-  private files = new Map<string, Map<string, SecArticle>>();
+  private files = new Map<string, Map<string, SecEntry>>();
   hits = 0;
   misses = 0;
 
   /** The version's metadata (from the frontmatter; article_count and the inferred revision type are not set) and articles. */
   parse(buf: Buffer, file: string): { doc: DocRec; articles: SecArticle[] } {
+    const { doc, entries } = this.parseEntries(buf, file);
+    return { doc, articles: entries.map((e) => e.a) };
+  }
+
+  /** As parse, with each article's digest and UTF-8 bytes (kept with the section, so an unchanged one costs nothing). */
+  parseEntries(buf: Buffer, file: string): { doc: DocRec; entries: SecEntry[] } {
     const bodyStart = bodyOffset(buf);
     const { doc } = parseStatuteMd(buf.toString('utf8', 0, bodyStart), file); // the frontmatter alone
     const prev = this.files.get(file);
-    const next = new Map<string, SecArticle>();
-    const articles: SecArticle[] = [];
+    const next = new Map<string, SecEntry>();
+    const entries: SecEntry[] = [];
     const cuts = headings(buf, bodyStart);
     for (let i = 0; i < cuts.length; i++) {
       const c = cuts[i]!;
@@ -33,22 +44,27 @@ export class SectionParser {
       const end = cuts[i + 1]?.at ?? buf.length;
       const sec = buf.subarray(c.at, end);
       const h = createHash('sha1').update(sec).digest('base64');
-      let a = prev?.get(h) ?? next.get(h);
-      if (a) this.hits++;
+      let e = prev?.get(h) ?? next.get(h);
+      if (e) this.hits++;
       else {
         this.misses++;
         const p = parseStatuteMd(sec.toString('utf8'), null).articles[0];
-        a = p ? { no: p.no, title: p.title, content: p.content } : { no: '', title: '', content: '' };
+        e = entryOf(p ? { no: p.no, title: p.title, content: p.content } : { no: '', title: '', content: '' });
       }
-      next.set(h, a);
-      articles.push(a);
+      next.set(h, e);
+      entries.push(e);
     }
     this.files.delete(file);
     this.files.set(file, next);
     if (this.files.size > MAX_FILES) this.files.delete(this.files.keys().next().value!);
-    if (articles.length === 1 && articles[0]!.no === '0') doc.repealed = true;
-    return { doc, articles };
+    if (entries.length === 1 && entries[0]!.a.no === '0') doc.repealed = true;
+    return { doc, entries };
   }
+}
+
+function entryOf(a: SecArticle): SecEntry {
+  const t = Buffer.from(a.title, 'utf8');
+  return { a, d: articleDigest(a.title, a.content), bytes: Buffer.concat([t, Buffer.from(a.content, 'utf8')]), tl: t.length };
 }
 
 /** Byte offset of the body (after the frontmatter), as splitFrontmatter cuts it. */
