@@ -13,7 +13,6 @@ import { calibrate, cosineFor, DEFAULT_FACE_THRESHOLD } from '../src/vision/cali
 import { selfieVariant, cardWithPhoto, scorePairs, rates, thresholdForFmr, type Embedded } from '../test/helpers/face-sets.js';
 import { shared } from '../test/helpers/shared.js';
 import { table } from './lib/load.js';
-import { dlibEmbedFace, dlibCloseness, l2normalise, DLIB_MODEL } from './lib/dlib-face.js';
 
 const args = process.argv.slice(2);
 const dir = args.find((a, i) => !a.startsWith('--') && !['--shard', '--cache', '--per-person'].includes(args[i - 1] ?? '')) ?? '/work/data/faces-calib';
@@ -26,7 +25,9 @@ const [shardI, shardN] = (opt('--shard') ?? '0/1').split('/').map(Number) as [nu
 const cache = opt('--cache');
 const fromCache = args.includes('--from-cache');
 const second = args.includes('--second');
-const modelName = 'fr_feature' + (second ? ` and ${DLIB_MODEL}` : '');
+// the second model loads TF.js: only when asked for (or when scoring a cache that holds its embeddings)
+const dlib = second ? await import('./lib/dlib-face.js') : null;
+const modelName = 'fr_feature' + (dlib ? ` and ${dlib.DLIB_MODEL}` : '');
 
 function people(root: string, prefix: string): Array<{ id: string; file: string }> {
   const out: Array<{ id: string; file: string }> = [];
@@ -52,7 +53,7 @@ console.log(`set ${dir}${withShared ? ' + ../shared/faces/people' : ''}: ${photo
 type Kind = Embedded['kind'];
 const models = second ? ['fr', 'dlib'] as const : ['fr'] as const;
 type Model = 'fr' | 'dlib';
-const embedders: Record<Model, typeof embedFace> = { fr: embedFace, dlib: dlibEmbedFace };
+const embedders: Partial<Record<Model, typeof embedFace>> = { fr: embedFace, dlib: dlib?.dlibEmbedFace };
 async function embedAll(bytes: Buffer): Promise<{ detectMs: number; e: Partial<Record<Model, Float32Array>>; ms: Partial<Record<Model, number>> } | null> {
   const t0 = performance.now();
   const img = await decodeRgb(bytes);
@@ -62,7 +63,7 @@ async function embedAll(bytes: Buffer): Promise<{ detectMs: number; e: Partial<R
   const e: Partial<Record<Model, Float32Array>> = {}, ms: Partial<Record<Model, number>> = {};
   for (const m of models) {
     const t = performance.now();
-    e[m] = await embedders[m](img, face);
+    e[m] = await embedders[m]!(img, face);
     ms[m] = performance.now() - t;
   }
   return { detectMs, e, ms };
@@ -127,7 +128,7 @@ type Scoring = { name: string; model: Model; items: Embedded[]; score: (a: Float
 function report({ name, model: m, items: its, score }: Scoring): void {
   const s = scorePairs(its, score);
   const groups: Array<[string, number[]]> = [['genuine photo↔photo', s.genuine], ['genuine card↔photo', s.cardGenuine], ['impostor photo↔photo', s.impostor], ['impostor card↔photo', s.cardImpostor]];
-  console.log(`\n## model ${m === 'fr' ? 'fr_feature (512-d)' : DLIB_MODEL + ' (128-d)'}, score: ${name}\n\n### score distributions\n`);
+  console.log(`\n## model ${m === 'fr' ? 'fr_feature (512-d)' : dlib?.DLIB_MODEL + ' (128-d)'}, score: ${name}\n\n### score distributions\n`);
   console.log(table(groups.map(([n, a]) => ({ pairs: n, count: a.length, min: f3(q(a, 0)), p1: f3(q(a, 0.01)), p5: f3(q(a, 0.05)), median: f3(q(a, 0.5)), p99: f3(q(a, 0.99)), 'p99.9': f3(q(a, 0.999)), max: f3(q(a, 1)) }))));
   const gen = [...s.genuine, ...s.cardGenuine], imp = [...s.impostor, ...s.cardImpostor];
   if (m === 'fr') { // the served scale: the calibration map of src/vision/calibration.ts
@@ -148,7 +149,7 @@ function report({ name, model: m, items: its, score }: Scoring): void {
   console.log(`EER ≈ ${(eer * 100).toFixed(2)} % (score ${f3(at)})`);
 }
 report({ name: 'cosine', model: 'fr', items: items.fr, score: cosine });
-if (items.dlib.length) {
-  report({ name: 'cosine (normalised)', model: 'dlib', items: items.dlib.map((x) => ({ ...x, e: l2normalise(x.e) })), score: cosine });
-  report({ name: '1 − Euclidean distance (dlib: same person ≥ 0.4)', model: 'dlib', items: items.dlib, score: dlibCloseness });
-}
+if (items.dlib.length && dlib) {
+  report({ name: 'cosine (normalised)', model: 'dlib', items: items.dlib.map((x) => ({ ...x, e: dlib.l2normalise(x.e) })), score: cosine });
+  report({ name: '1 − Euclidean distance (dlib: same person ≥ 0.4)', model: 'dlib', items: items.dlib, score: dlib.dlibCloseness });
+} else if (items.dlib.length) console.log('\n(the cache also holds dlib embeddings: add --second to score them)');
