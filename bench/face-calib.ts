@@ -3,6 +3,8 @@
 // cosine distributions, FMR/FNMR at several similarity thresholds (current calibration) and the cosine that gives
 // FMR ≤ 0.1 %. Photos stay outside the project; the set is a folder of <person>/<photo> (any depth).
 // Run: nice -n 10 npm run bench -- face-calib /work/data/faces-calib [--shared] [--per-person k] [--no-cards] [--selfies]
+//      [--second]  (also embeds every face with the second model, dlib's ResNet-34 via TF.js WASM: bench/lib/dlib-face.ts;
+//      same detection, both timed per embedding in the same run; each model gets its own threshold table)
 //      (in parallel: … --cache /tmp/emb --shard 0/2 and … --shard 1/2, then … --cache /tmp/emb --from-cache)
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,7 +24,10 @@ const opt = (k: string) => (args.includes(k) ? args[args.indexOf(k) + 1] : undef
 const [shardI, shardN] = (opt('--shard') ?? '0/1').split('/').map(Number) as [number, number];
 const cache = opt('--cache');
 const fromCache = args.includes('--from-cache');
-const modelName = 'fr_feature';
+const second = args.includes('--second');
+// the second model loads TF.js: only when asked for (or when scoring a cache that holds its embeddings)
+const dlib = second ? await import('./lib/dlib-face.js') : null;
+const modelName = 'fr_feature' + (dlib ? ` and ${dlib.DLIB_MODEL}` : '');
 
 function people(root: string, prefix: string): Array<{ id: string; file: string }> {
   const out: Array<{ id: string; file: string }> = [];
@@ -44,20 +49,34 @@ if (withShared) photos.push(...keep(people(shared('faces', 'people'), 'shared:')
 const ids = new Set(photos.map((p) => p.id));
 console.log(`set ${dir}${withShared ? ' + ../shared/faces/people' : ''}: ${photos.length} photos of ${ids.size} people; model ${modelName}`);
 
-type Embedder = (bytes: Buffer) => Promise<Float32Array | null>;
-const frEmbed: Embedder = async (bytes) => {
+// one detection per image, then each model's embedding of that face (timed separately: detection, fr, dlib)
+type Kind = Embedded['kind'];
+const models = second ? ['fr', 'dlib'] as const : ['fr'] as const;
+type Model = 'fr' | 'dlib';
+const embedders: Partial<Record<Model, typeof embedFace>> = { fr: embedFace, dlib: dlib?.dlibEmbedFace };
+async function embedAll(bytes: Buffer): Promise<{ detectMs: number; e: Partial<Record<Model, Float32Array>>; ms: Partial<Record<Model, number>> } | null> {
+  const t0 = performance.now();
   const img = await decodeRgb(bytes);
   const [face] = await detectFaces(img);
-  return face ? embedFace(img, face) : null;
-};
-const embed: Embedder = frEmbed; // a second embedding model would plug in here (see docs/ekyc.md: none could be run)
+  const detectMs = performance.now() - t0;
+  if (!face) return null;
+  const e: Partial<Record<Model, Float32Array>> = {}, ms: Partial<Record<Model, number>> = {};
+  for (const m of models) {
+    const t = performance.now();
+    e[m] = await embedders[m]!(img, face);
+    ms[m] = performance.now() - t;
+  }
+  return { detectMs, e, ms };
+}
 
-const items: Embedded[] = [];
+const items: Record<Model, Embedded[]> = { fr: [], dlib: [] };
 const missed: Record<string, number> = { photo: 0, selfie: 0, card: 0 };
 const ms: Record<string, number[]> = { photo: [], selfie: [], card: [] };
+const embedMs: Record<Model, number[]> = { fr: [], dlib: [] };
 let seed = 1;
 const sink = cache && !fromCache ? fs.createWriteStream(`${cache}.${shardI}`, { flags: 'a' }) : null;
 const f32 = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+const b64 = (e?: Float32Array) => (e ? Buffer.from(e.buffer, e.byteOffset, e.byteLength).toString('base64') : null);
 const done = new Set<string>(); // resume: skip photos already in this shard's cache
 if (cache && fs.existsSync(`${cache}.${shardI}`) && !fromCache) for (const l of fs.readFileSync(`${cache}.${shardI}`, 'utf8').split('\n')) if (l) done.add(JSON.parse(l).src);
 if (fromCache && cache) {
@@ -67,53 +86,70 @@ if (fromCache && cache) {
       const o = JSON.parse(l);
       if (done.has(o.src + o.kind)) continue; // a photo embedded by two shards counts once
       done.add(o.src + o.kind);
-      if (o.e) items.push({ id: o.id, src: o.src, kind: o.kind, e: f32(Buffer.from(o.e, 'base64')) });
-      else missed[o.kind]!++;
+      if (o.e) items.fr.push({ id: o.id, src: o.src, kind: o.kind, e: f32(Buffer.from(o.e, 'base64')) });
+      if (o.e2) items.dlib.push({ id: o.id, src: o.src, kind: o.kind, e: f32(Buffer.from(o.e2, 'base64')) });
+      if (!o.e) missed[o.kind]!++;
       if (o.ms) ms[o.kind]!.push(o.ms);
+      if (o.msFr) embedMs.fr.push(o.msFr);
+      if (o.msDlib) embedMs.dlib.push(o.msDlib);
     }
   }
 }
 for (const p of fromCache ? [] : photos) {
   if ((seed - 1) % shardN !== shardI || done.has(p.file)) { seed++; continue; }
   const src = fs.readFileSync(p.file);
-  const variants: Array<[Embedded['kind'], Buffer]> = [['photo', src]];
+  const variants: Array<[Kind, Buffer]> = [['photo', src]];
   if (selfies) variants.push(['selfie', await selfieVariant(src, seed)]);
   if (cards) variants.push(['card', await cardWithPhoto(src, seed)]);
   seed++;
   for (const [kind, bytes] of variants) {
-    const t0 = performance.now();
-    const e = await embed(bytes);
-    ms[kind]!.push(performance.now() - t0);
-    if (e) items.push({ id: p.id, src: p.file, kind, e });
-    else missed[kind]!++;
-    sink?.write(JSON.stringify({ id: p.id, src: p.file, kind, ms: ms[kind]!.at(-1), e: e ? Buffer.from(e.buffer, e.byteOffset, e.byteLength).toString('base64') : null }) + '\n');
+    const r = await embedAll(bytes);
+    if (r) {
+      ms[kind]!.push(r.detectMs);
+      for (const m of models) { items[m].push({ id: p.id, src: p.file, kind, e: r.e[m]! }); embedMs[m].push(r.ms[m]!); }
+    } else missed[kind]!++;
+    sink?.write(JSON.stringify({ id: p.id, src: p.file, kind, ms: r?.detectMs, msFr: r?.ms.fr, msDlib: r?.ms.dlib, e: b64(r?.e.fr), e2: b64(r?.e.dlib) }) + '\n');
   }
   if (seed % 25 === 0) console.error(`… ${seed} photos`);
 }
-const s = scorePairs(items, cosine);
 const q = (a: number[], p: number) => { const x = [...a].sort((u, v) => u - v); return x[Math.min(x.length - 1, Math.floor(p * x.length))] ?? NaN; };
 const f3 = (x: number) => x.toFixed(3);
 const med = (a: number[]) => q(a, 0.5);
-console.log(`\nembedded ${items.length}; no face found: photo ${missed.photo}, selfie ${missed.selfie}, card ${missed.card}` +
-  ` (a photo without a face is a refused capture, not a pair); median ms per image: photo ${med(ms.photo!).toFixed(0)}, selfie ${med(ms.selfie!).toFixed(0)}, card ${med(ms.card!).toFixed(0)}`);
-const groups: Array<[string, number[]]> = [['genuine photo↔photo', s.genuine], ['genuine card↔photo', s.cardGenuine], ['impostor photo↔photo', s.impostor], ['impostor card↔photo', s.cardImpostor]];
-console.log('\n### cosine distributions\n');
-console.log(table(groups.map(([n, a]) => ({ pairs: n, count: a.length, min: f3(q(a, 0)), p1: f3(q(a, 0.01)), p5: f3(q(a, 0.05)), median: f3(q(a, 0.5)), p99: f3(q(a, 0.99)), 'p99.9': f3(q(a, 0.999)), max: f3(q(a, 1)) }))));
-
-const gen = [...s.genuine, ...s.cardGenuine], imp = [...s.impostor, ...s.cardImpostor];
-const sim = (a: number[]) => a.map(calibrate);
-console.log(`\n### FMR / FNMR by similarity threshold (all ${gen.length} genuine, ${imp.length} impostor pairs; card pairs separately)\n`);
-const rows = [0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8].map((t) => {
-  const all = rates(sim(gen), sim(imp), t), c = rates(sim(s.cardGenuine), sim(s.cardImpostor), t);
-  const pc = (x: number) => `${(x * 100).toFixed(x < 0.01 ? 3 : 2)} %`;
-  return { similarity: t === DEFAULT_FACE_THRESHOLD ? `**${t} (default)**` : String(t), cosine: f3(cosineFor(t)), FMR: `${pc(all.fmr)} (${all.fm})`, FNMR: `${pc(all.fnmr)} (${all.fnm})`, 'FMR card': pc(c.fmr), 'FNMR card': pc(c.fnmr) };
-});
-console.log(table(rows));
-for (const target of [0.001, 0.0001]) {
-  const c = thresholdForFmr(imp, target);
-  const r = rates(gen, imp, c);
-  console.log(`cosine for FMR ≤ ${target * 100} %: ${f3(c)} → FMR ${(r.fmr * 100).toFixed(3)} %, FNMR ${(r.fnmr * 100).toFixed(2)} % (card FNMR ${(rates(s.cardGenuine, s.cardImpostor, c).fnmr * 100).toFixed(2)} %)`);
+const pc = (x: number) => `${(x * 100).toFixed(x < 0.01 ? 3 : 2)} %`;
+console.log(`\nembedded ${items.fr.length}; no face found: photo ${missed.photo}, selfie ${missed.selfie}, card ${missed.card}` +
+  ` (a photo without a face is a refused capture, not a pair); median ms per image (decode + detection): photo ${med(ms.photo!).toFixed(0)}, selfie ${med(ms.selfie!).toFixed(0)}, card ${med(ms.card!).toFixed(0)}`);
+for (const m of models) {
+  const e = embedMs[m];
+  if (e.length) console.log(`embedding ${m} (alignment + forward, one thread): median ${med(e).toFixed(1)} ms, p90 ${q(e, 0.9).toFixed(1)} ms over ${e.length}`);
 }
-let eer = 1;
-for (let c = -0.2; c < 1; c += 0.002) { const r = rates(gen, imp, c); eer = Math.min(eer, Math.max(r.fmr, r.fnmr)); }
-console.log(`EER ≈ ${(eer * 100).toFixed(2)} %`);
+
+// dlib: cached raw descriptors; scored by cosine of the normalised vectors and by dlib's own Euclidean distance
+type Scoring = { name: string; model: Model; items: Embedded[]; score: (a: Float32Array, b: Float32Array) => number };
+function report({ name, model: m, items: its, score }: Scoring): void {
+  const s = scorePairs(its, score);
+  const groups: Array<[string, number[]]> = [['genuine photo↔photo', s.genuine], ['genuine card↔photo', s.cardGenuine], ['impostor photo↔photo', s.impostor], ['impostor card↔photo', s.cardImpostor]];
+  console.log(`\n## model ${m === 'fr' ? 'fr_feature (512-d)' : dlib?.DLIB_MODEL + ' (128-d)'}, score: ${name}\n\n### score distributions\n`);
+  console.log(table(groups.map(([n, a]) => ({ pairs: n, count: a.length, min: f3(q(a, 0)), p1: f3(q(a, 0.01)), p5: f3(q(a, 0.05)), median: f3(q(a, 0.5)), p99: f3(q(a, 0.99)), 'p99.9': f3(q(a, 0.999)), max: f3(q(a, 1)) }))));
+  const gen = [...s.genuine, ...s.cardGenuine], imp = [...s.impostor, ...s.cardImpostor];
+  if (m === 'fr') { // the served scale: the calibration map of src/vision/calibration.ts
+    const sim = (a: number[]) => a.map(calibrate);
+    console.log(`\n### FMR / FNMR by similarity threshold (all ${gen.length} genuine, ${imp.length} impostor pairs; card pairs separately)\n`);
+    console.log(table([0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8].map((t) => {
+      const all = rates(sim(gen), sim(imp), t), c = rates(sim(s.cardGenuine), sim(s.cardImpostor), t);
+      return { similarity: t === DEFAULT_FACE_THRESHOLD ? `**${t} (default)**` : String(t), cosine: f3(cosineFor(t)), FMR: `${pc(all.fmr)} (${all.fm})`, FNMR: `${pc(all.fnmr)} (${all.fnm})`, 'FMR card': pc(c.fmr), 'FNMR card': pc(c.fnmr) };
+    })));
+  }
+  console.log(`\n### at this model's own thresholds (score chosen for the FMR target on these ${imp.length} impostor pairs)\n`);
+  console.log(table([0.01, 0.001, 0.0001].map((target) => {
+    const c = thresholdForFmr(imp, target), all = rates(gen, imp, c), cd = rates(s.cardGenuine, s.cardImpostor, c);
+    return { 'FMR target': pc(target), score: f3(c), FMR: `${pc(all.fmr)} (${all.fm})`, FNMR: `${pc(all.fnmr)} (${all.fnm})`, 'FMR card': pc(cd.fmr), 'FNMR card': pc(cd.fnmr) };
+  })));
+  let eer = 1, at = 0;
+  for (let c = -1; c < 1; c += 0.001) { const r = rates(gen, imp, c); const x = Math.max(r.fmr, r.fnmr); if (x < eer) { eer = x; at = c; } }
+  console.log(`EER ≈ ${(eer * 100).toFixed(2)} % (score ${f3(at)})`);
+}
+report({ name: 'cosine', model: 'fr', items: items.fr, score: cosine });
+if (items.dlib.length && dlib) {
+  report({ name: 'cosine (normalised)', model: 'dlib', items: items.dlib.map((x) => ({ ...x, e: dlib.l2normalise(x.e) })), score: cosine });
+  report({ name: '1 − Euclidean distance (dlib: same person ≥ 0.4)', model: 'dlib', items: items.dlib, score: dlib.dlibCloseness });
+} else if (items.dlib.length) console.log('\n(the cache also holds dlib embeddings: add --second to score them)');
