@@ -23,6 +23,12 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   t.ok(h2.length >= 40, `${h2.length} holdout2 questions`);
   t.ok(h2.filter((q) => q.category === 'plain').length >= 25);
   t.equal(qs.filter((q) => q.holdout && q.holdout2).length, 0);
+  // the third held-out set (written before this round of tuning): everyday plain questions, keywords, rules
+  const h3 = qs.filter((q) => q.holdout3);
+  t.ok(h3.length >= 40, `${h3.length} holdout3 questions`);
+  t.ok(h3.filter((q) => q.category === 'plain').length >= 25);
+  t.ok(h3.filter((q) => q.category === 'admrul').length >= 8);
+  t.equal(qs.filter((q) => q.holdout3 && (q.holdout || q.holdout2)).length, 0);
   t.same([...new Set(qs.map((q) => q.category))].sort(), ['abbrev', 'admrul', 'filter', 'keyword', 'plain']);
   t.equal(new Set(qs.map((q) => q.id)).size, qs.length);
   t.ok(qs.every((q) => q.law && q.query));
