@@ -4,7 +4,8 @@ import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
 import { bigrams, nameKey, termIds } from './normalize.js';
 import { analyseQuery, type AnalysedQuery } from './search/query.js';
-import { priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
+import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
+import { SEARCH_SWITCHES } from './search/switches.js';
 import { ABBREVIATIONS } from './search/names.js';
 import { NameIndex } from './search/name-index.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
@@ -248,7 +249,19 @@ export class SearchIndex {
   private rank(out: Hit[], aq: AnalysedQuery, articleRef: string | null): Hit[] {
     this.titleEvidence(out, aq);
     const k = aq.plain ? 1 : 0;
-    for (const h of out) h.score *= this.priors.get(h.doc)?.[k] ?? priorOf(h.doc, 0, aq.plain);
+    const prior = (h: Hit) => this.priors.get(h.doc)?.[k] ?? priorOf(h.doc, 0, aq.plain);
+    // a rule asked for by its kind (…규정, 고시) or by its subject (은행 → 은행업감독규정) competes with the statutes on
+    // evidence alone: its prior is the best statute prior among the hits; other rules keep the parent-law prior
+    let top = 0;
+    const ruleAsked = SEARCH_SWITCHES.rulePrior ? asksForRule(aq.words) : false;
+    if (SEARCH_SWITCHES.rulePrior) for (const h of out) if (h.doc.category !== 'admrul') top = Math.max(top, prior(h));
+    // (the subject is read for the best 200 hits only: a rule beyond them cannot reach the first page)
+    let bar = -Infinity;
+    if (top && out.length > 200) bar = Float64Array.from(out, (h) => h.score).sort()[out.length - 200]!;
+    for (const h of out) {
+      const p = prior(h);
+      h.score *= top > p && h.doc.category === 'admrul' && h.score >= bar && (ruleAsked || namesRuleSubject(h.doc.name, aq.words)) ? top : p;
+    }
     // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
     if (this.olderDup.size) for (const h of out) if (this.olderDup.has(h.doc.id)) h.score *= 0.5;
     out.sort(byScore);

@@ -1,0 +1,8 @@
+// Switches of law search for measurements: the law-quality bench turns single parts off or changes a weight
+// (`--set everyday=0`) to measure what each part brings. Production code reads them, never writes them.
+export const SEARCH_SWITCHES = {
+  /** the general everyday → statutory vocabulary (vocabulary.ts) for plain questions */
+  everyday: 1,
+  /** a rule asked for by its kind or subject gets the statutes' prior (rank.ts namesRuleSubject) */
+  rulePrior: 1,
+};
