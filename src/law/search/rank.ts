@@ -69,16 +69,29 @@ export function asksForRule(words: string[]): boolean {
  * named in several words needs most of its words (other than the kind) in the query.
  */
 export function namesRuleSubject(name: string, words: string[]): boolean {
+  const sub = subjectOf(name);
+  if (!sub) return false;
+  if (typeof sub === 'string') return words.some((w) => w.length >= 2 && (w.startsWith(sub) || (sub.endsWith(w) && w.length >= sub.length * 0.6)));
+  let hit = 0;
+  for (const p of sub) if (words.some((w) => w.length >= 2 && (p.includes(w) || w.includes(p)))) hit++;
+  return hit >= 2 && hit >= sub.length * 0.6;
+}
+
+/** a rule's subject: one word (its name less the kind) or the content words of a longer name; null: none (memoised) */
+const subjects = new Map<string, string | string[] | null>();
+function subjectOf(name: string): string | string[] | null {
+  let sub = subjects.get(name);
+  if (sub !== undefined) return sub;
   const parts = name.replace(/\([^)]*\)/g, ' ').split(/[\sㆍ·,]+/).map((p) => p.replace(/(의|에|및|등)$/, '')).filter((p) => p.length >= 2);
-  if (!parts.length) return false;
   if (parts.length === 1) {
     const subj = parts[0]!.replace(RULE_SUFFIX, '');
-    if (subj.length < 2 || subj === parts[0]) return false;
-    return words.some((w) => w.length >= 2 && (w.startsWith(subj) || (subj.endsWith(w) && w.length >= subj.length * 0.6)));
+    sub = subj.length < 2 || subj === parts[0] ? null : subj;
+  } else {
+    sub = parts.length ? parts.filter((p) => !RULE_SUFFIX.test(p) || p.replace(RULE_SUFFIX, '').length >= 2).map((p) => p.replace(RULE_SUFFIX, '') || p) : null;
   }
-  const content = parts.filter((p) => !RULE_SUFFIX.test(p) || p.replace(RULE_SUFFIX, '').length >= 2).map((p) => p.replace(RULE_SUFFIX, '') || p);
-  const hit = content.filter((p) => words.some((w) => w.length >= 2 && (p.includes(w) || w.includes(p))));
-  return hit.length >= 2 && hit.length >= content.length * 0.6;
+  if (subjects.size > 50_000) subjects.clear();
+  subjects.set(name, sub);
+  return sub;
 }
 
 export interface ArticleMatch { article_no: string; title: string; snippet: string }
