@@ -258,9 +258,11 @@ export class SearchIndex {
     let top = 0;
     const ruleAsked = SEARCH_SWITCHES.rulePrior ? asksForRule(aq.words) : false;
     if (SEARCH_SWITCHES.rulePrior) for (const h of out) if (h.doc.category !== 'admrul') top = Math.max(top, prior(h));
+    // (a rule's subject is read among the best 100 hits only: further down the lift cannot bring it to the first page)
+    const near = top ? new Set(bestOf(out, 100)) : null;
     for (const h of out) {
       const p = prior(h);
-      h.score *= top > p && h.doc.category === 'admrul' && (ruleAsked || namesRuleSubject(h.doc.name, aq.words)) ? top : p;
+      h.score *= top > p && h.doc.category === 'admrul' && near!.has(h) && (ruleAsked || namesRuleSubject(h.doc.name, aq.words)) ? top : p;
     }
     // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
     if (this.olderDup.size) for (const h of out) if (this.olderDup.has(h.doc.id)) h.score *= 0.5;

@@ -1,6 +1,8 @@
 // BM25 over the character-bigram article index: which query terms to score (rare ones, within a postings budget),
 // the per-article accumulation, and the best three articles per document with a graceful coordination fallback.
 
+import { SEARCH_SWITCHES } from './switches.js';
+
 export interface Posting { ids: Uint32Array; tfs: Uint8Array }
 export interface WeightedPosting { p: Posting; idf: number }
 
@@ -28,7 +30,7 @@ export function selectTerms(post: WeightedPosting[], missing: number, total: num
     post = rare;
   }
   post.sort((a, b) => a.p.ids.length - b.p.ids.length);
-  let budget = 60_000, keep = 0;
+  let budget = SEARCH_SWITCHES.postings, keep = 0;
   while (keep < post.length && keep < 8 && (keep === 0 || budget - post[keep]!.p.ids.length >= 0)) { budget -= post[keep]!.p.ids.length; keep++; }
   if (keep < post.length) {
     nTerms -= post.length - keep;

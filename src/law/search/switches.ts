@@ -5,4 +5,6 @@ export const SEARCH_SWITCHES = {
   everyday: 1,
   /** a rule asked for by its kind or subject gets the statutes' prior (rank.ts namesRuleSubject) */
   rulePrior: 1,
+  /** postings read per query at most (the rarest terms first; at least one term): bounds the BM25 work */
+  postings: 60_000,
 };
