@@ -111,12 +111,15 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
   }
   // phrase-level synonyms written across eojeols ("쉬는 시간", "사고를 내고")
   for (const [from, to] of SYNONYMS) if (from.length >= 3 && compact.includes(from) && !extra.includes(to)) extra.push(to);
+  const general: string[] = [];
   if (plain && SEARCH_SWITCHES.everyday) {
     for (const [from, to] of PHRASES) if (compact.includes(from) && !everyday.includes(to)) everyday.push(to);
-    for (const e of everyday) if (!extra.includes(e)) extra.push(e);
+    // the general list weighs like the question's own words unless the switch says otherwise (measured)
+    for (const e of everyday) if (!extra.includes(e) && !general.includes(e)) (SEARCH_SWITCHES.everydayMapped ? extra : general).push(e);
   }
   const words = out.filter((w) => w.length >= 2 && !named.includes(w));
-  return { text: [...out, ...extra].join(' '), core: out.join(' '), mapped: extra.join(' '), named, words: [...new Set([...words, ...extra.flatMap((e) => e.split(' '))])], plain };
+  const added = [...extra, ...general];
+  return { text: [...out, ...added].join(' '), core: out.join(' '), mapped: extra.join(' '), named, words: [...new Set([...words, ...added.flatMap((e) => e.split(' '))])], plain };
 }
 
 /** the noun of a 하다/되다/받다/시키다 verb form (운전하면 → 운전, 해고하려면 → 해고, 처벌받나요 → 처벌), or null */

@@ -102,7 +102,7 @@ const AREAS: Array<Array<[string, string]>> = [
 
 /** whole one-syllable words (after particles are stripped) */
 const WORDS: Record<string, string> = {
-  집: '주택', 차: '자동차', 돈: '금전 금품', 빚: '채무', 욕: '모욕', 겁: '협박', 밤: '야간', 땅: '토지', 개: '개 동물', 약: '의약품', 병: '질병', 술: '주류 음주',
+  집: '주택', 차: '자동차', 돈: '금전', 빚: '채무', 욕: '모욕', 겁: '협박', 밤: '야간', 땅: '토지', 개: '개 동물', 약: '의약품', 병: '질병', 술: '주류 음주',
 };
 
 /** key → terms, keys grouped by first character, longest first */
