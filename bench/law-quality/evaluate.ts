@@ -21,6 +21,8 @@ export interface Question {
   holdout?: boolean;
   /** a second held-out set, written later from the statutes' text (plain questions mostly); never used for tuning */
   holdout2?: boolean;
+  /** a third held-out set (2026-11-23, session 6: plain questions in everyday words, keywords, rules), never tuned on */
+  holdout3?: boolean;
 }
 
 export interface Score { n: number; hits1: number; hits5: number; mrr: number; article1: number; articleN: number; empty: number }
@@ -63,7 +65,7 @@ export function score(outs: Outcome[]): Score {
 }
 
 /** a question that may be used for tuning (neither held-out set) */
-export const isTuned = (q: Question) => !q.holdout && !q.holdout2;
+export const isTuned = (q: Question) => !q.holdout && !q.holdout2 && !q.holdout3;
 
 export interface Evaluation {
   outcomes: Outcome[];
@@ -71,10 +73,13 @@ export interface Evaluation {
   tuned: Score;
   holdout: Score;
   holdout2: Score;
+  holdout3: Score;
   /** per category over the first set (tuned + holdout) */
   byCategory: Record<string, Score>;
   /** per category over holdout2 */
   byCategory2: Record<string, Score>;
+  /** per category over holdout3 */
+  byCategory3: Record<string, Score>;
 }
 
 export function evaluate(law: LawStore, qs = loadQuestions()): Evaluation {
@@ -84,10 +89,10 @@ export function evaluate(law: LawStore, qs = loadQuestions()): Evaluation {
     for (const c of [...new Set(outs.map((o) => o.q.category))]) r[c] = score(outs.filter((o) => o.q.category === c));
     return r;
   };
-  const first = outcomes.filter((o) => !o.q.holdout2), second = outcomes.filter((o) => o.q.holdout2);
+  const first = outcomes.filter((o) => !o.q.holdout2 && !o.q.holdout3), second = outcomes.filter((o) => o.q.holdout2), third = outcomes.filter((o) => o.q.holdout3);
   return {
     outcomes, all: score(outcomes), tuned: score(outcomes.filter((o) => isTuned(o.q))), holdout: score(outcomes.filter((o) => o.q.holdout)),
-    holdout2: score(second), byCategory: perCategory(first), byCategory2: perCategory(second),
+    holdout2: score(second), holdout3: score(third), byCategory: perCategory(first), byCategory2: perCategory(second), byCategory3: perCategory(third),
   };
 }
 

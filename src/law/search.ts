@@ -4,7 +4,8 @@ import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
 import { bigrams, nameKey, termIds } from './normalize.js';
 import { analyseQuery, type AnalysedQuery } from './search/query.js';
-import { priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
+import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
+import { SEARCH_SWITCHES } from './search/switches.js';
 import { ABBREVIATIONS } from './search/names.js';
 import { NameIndex } from './search/name-index.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
@@ -77,12 +78,13 @@ export class SearchIndex {
     for (const list of this.law.byName.values()) for (const d of list.slice(1)) this.olderDup.add(d.id);
     const meta = gen ? this.law.idx.get([gen, 'meta']) : undefined;
     if (!meta) {
-      this.N = 0; this.ids = []; this.owner = new Uint32Array(0); this.seq = new Uint32Array(0); this.len = new Uint16Array(0);
+      this.N = 0; this.ids = []; this.docOf = []; this.owner = new Uint32Array(0); this.seq = new Uint32Array(0); this.len = new Uint16Array(0);
       return;
     }
     const m = JSON.parse(meta.toString('utf8')) as { N: number; avgdl: number; ids: string[] };
     this.N = m.N; this.avgdl = m.avgdl; this.ids = m.ids;
     this.ownerIx = new Map(m.ids.map((id, o) => [id, o]));
+    this.docOf = m.ids.map((id) => this.law.byId.get(id));
     const u32 = (b: Buffer) => { const c = new Uint8Array(b.length); c.set(b); return new Uint32Array(c.buffer); };
     this.owner = u32(this.law.idx.get([gen, 'owner'])!);
     this.seq = u32(this.law.idx.get([gen, 'seq'])!);
@@ -122,15 +124,18 @@ export class SearchIndex {
    */
   private titles = new Map<string, string[]>();
   private ownerIx = new Map<string, number>();
+  /** the document of each index owner position */
+  private docOf: Array<DocRec | undefined> = [];
 
-  /** Article titles of a document (persisted per document with the index; none for older indexes). */
+  /** Article titles of a document as name keys (persisted per document with the index; none for older indexes). */
   private titlesOf(id: string): string[] | null {
     let ts = this.titles.get(id);
     if (!ts) {
       const o = this.ownerIx.get(id);
       const b = o === undefined ? undefined : this.law.idx.getBinary([this.gen, `t${o}`]);
       if (!b) return null;
-      ts = b.toString('utf8').split('\n');
+      // kept as name keys: the title evidence compares keys only
+      ts = b.toString('utf8').split('\n').map(nameKey);
       if (this.titles.size >= 4000) this.titles.delete(this.titles.keys().next().value!);
       this.titles.set(id, ts);
     }
@@ -153,17 +158,15 @@ export class SearchIndex {
     if (!words.length) return;
     const wts = words.map((w) => weight.get(w)!);
     const qb = new Set(words.flatMap((w) => bigrams(w)));
-    out.sort((a, b) => b.score - a.score);
     const heads = words.map((w) => w.slice(0, 2));
-    for (const h of out.slice(0, TITLE_DOCS)) {
+    for (const h of bestOf(out, TITLE_DOCS)) {
       const all = this.titlesOf(h.doc.id);
       const seqs = all ? all.keys() : h.seqs.values();
       let best = 0, bestSeq = -1, bestF = 0;
       for (const s of seqs) {
-        const t = all ? all[s]! : this.law.arts.get([h.doc.id, s])?.title ?? '';
+        const tk = all ? all[s]! : nameKey(this.law.arts.get([h.doc.id, s])?.title ?? '');
         // cheap test first: a title holding none of the words' first two characters cannot match
-        if (!t || !heads.some((x) => t.includes(x))) continue;
-        const tk = nameKey(t);
+        if (!tk || !heads.some((x) => tk.includes(x))) continue;
         const f = titleRecall(tk, words, wts);
         if (f === 0) continue;
         // how much of the title the query covers, and a little for an article the text also matched
@@ -192,7 +195,7 @@ export class SearchIndex {
     const out = this.rank([...scores.values()], aq, articleRef);
     let extra = 0;
     for (const o of beyond) {
-      const d = this.law.byId.get(this.ids[o]!);
+      const d = this.docOf[o];
       if (d && allow(d) && !scores.has(d)) extra++;
     }
     this.attachMatches(out.slice(0, 50), aq.words.length ? aq.words : query.split(/\s+/));
@@ -230,16 +233,17 @@ export class SearchIndex {
     const docs = this.bm25.run(post, { N: this.N, avgdl: this.avgdl, owner: this.owner, seq: this.seq, len: this.len, docs: this.ids.length }, nTerms, need);
     // keep hit objects for the best MAX_TEXT_HITS documents only (the total still counts all)
     let cut = -Infinity;
-    if (docs.length > MAX_TEXT_HITS) cut = Float64Array.from(docs, (x) => x.best).sort()[docs.length - MAX_TEXT_HITS]!;
+    if (docs.n > MAX_TEXT_HITS) cut = docs.best.slice().sort()[docs.n - MAX_TEXT_HITS]!;
     const beyond: number[] = [];
-    for (const x of docs) {
-      if (x.best < cut) { beyond.push(x.owner); continue; }
-      const d = this.law.byId.get(this.ids[x.owner]!);
+    for (let i = 0; i < docs.n; i++) {
+      const o = docs.owners[i]!, best = docs.best[i]!;
+      if (best < cut) { beyond.push(o); continue; }
+      const d = this.docOf[o];
       if (!d || !allow(d)) continue;
-      const textScore = x.best + Math.log1p(x.count) * 0.5;
+      const textScore = best + Math.log1p(docs.count[i]!) * 0.5;
       const h = scores.get(d);
-      if (h) { h.score += textScore; h.seqs = x.seqs; }
-      else scores.set(d, { doc: d, score: textScore * (d.repealed ? 0.5 : 1), match: 'text', seqs: x.seqs });
+      if (h) { h.score += textScore; h.seqs = docs.seqsOf(i); }
+      else scores.set(d, { doc: d, score: textScore * (d.repealed ? 0.5 : 1), match: 'text', seqs: docs.seqsOf(i) });
     }
     return beyond;
   }
@@ -248,7 +252,18 @@ export class SearchIndex {
   private rank(out: Hit[], aq: AnalysedQuery, articleRef: string | null): Hit[] {
     this.titleEvidence(out, aq);
     const k = aq.plain ? 1 : 0;
-    for (const h of out) h.score *= this.priors.get(h.doc)?.[k] ?? priorOf(h.doc, 0, aq.plain);
+    const prior = (h: Hit) => this.priors.get(h.doc)?.[k] ?? priorOf(h.doc, 0, aq.plain);
+    // a rule asked for by its kind (…규정, 고시) or by its subject (은행 → 은행업감독규정) competes with the statutes on
+    // evidence alone: its prior is the best statute prior among the hits; other rules keep the parent-law prior
+    let top = 0;
+    const ruleAsked = SEARCH_SWITCHES.rulePrior ? asksForRule(aq.words) : false;
+    if (SEARCH_SWITCHES.rulePrior) for (const h of out) if (h.doc.category !== 'admrul') top = Math.max(top, prior(h));
+    // (a rule's subject is read among the best 100 hits only: further down the lift cannot bring it to the first page)
+    const near = top ? new Set(bestOf(out, 100)) : null;
+    for (const h of out) {
+      const p = prior(h);
+      h.score *= top > p && h.doc.category === 'admrul' && near!.has(h) && (ruleAsked || namesRuleSubject(h.doc.name, aq.words)) ? top : p;
+    }
     // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
     if (this.olderDup.size) for (const h of out) if (this.olderDup.has(h.doc.id)) h.score *= 0.5;
     out.sort(byScore);
@@ -273,6 +288,18 @@ export class SearchIndex {
       });
     }
   }
+}
+
+/** the k best hits by score, best first (a partial selection: the hits may number thousands) */
+function bestOf(out: Hit[], k: number): Hit[] {
+  const top: Hit[] = [];
+  for (const h of out) {
+    if (top.length === k && h.score <= top[k - 1]!.score) continue;
+    let i = top.length < k ? top.length : k - 1;
+    while (i > 0 && top[i - 1]!.score < h.score) { top[i] = top[i - 1]!; i--; }
+    top[i] = h;
+  }
+  return top;
 }
 
 const byScore = (a: Hit, b: Hit) => b.score - a.score || a.doc.name.length - b.doc.name.length || a.doc.id.localeCompare(b.doc.id);

@@ -23,6 +23,12 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   t.ok(h2.length >= 40, `${h2.length} holdout2 questions`);
   t.ok(h2.filter((q) => q.category === 'plain').length >= 25);
   t.equal(qs.filter((q) => q.holdout && q.holdout2).length, 0);
+  // the third held-out set (written before this round of tuning): everyday plain questions, keywords, rules
+  const h3 = qs.filter((q) => q.holdout3);
+  t.ok(h3.length >= 40, `${h3.length} holdout3 questions`);
+  t.ok(h3.filter((q) => q.category === 'plain').length >= 25);
+  t.ok(h3.filter((q) => q.category === 'admrul').length >= 8);
+  t.equal(qs.filter((q) => q.holdout3 && (q.holdout || q.holdout2)).length, 0);
   t.same([...new Set(qs.map((q) => q.category))].sort(), ['abbrev', 'admrul', 'filter', 'keyword', 'plain']);
   t.equal(new Set(qs.map((q) => q.id)).size, qs.length);
   t.ok(qs.every((q) => q.law && q.query));
@@ -52,16 +58,22 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.ok(law.articleSeq(fi.id, '1-2-2') !== undefined);
   const r = evaluate(law);
   const rate = (a: number, n: number) => a / n;
-  // floors: the figures of bench/RESULTS.md (law-quality, 2026-11-23) less about three points
+  // floors: the figures of bench/RESULTS.md (law-quality, 2026-11-23 session 6, 306 questions) less about three points
   t.ok(rate(r.all.hits1, r.all.n) >= 0.75, `hits@1 ${r.all.hits1}/${r.all.n}`);
-  t.ok(rate(r.all.hits5, r.all.n) >= 0.87, `hits@5 ${r.all.hits5}/${r.all.n}`);
+  t.ok(rate(r.all.hits5, r.all.n) >= 0.86, `hits@5 ${r.all.hits5}/${r.all.n}`);
   t.ok(r.all.mrr >= 0.8, `MRR ${r.all.mrr.toFixed(3)}`);
-  t.ok(rate(r.all.article1, r.all.articleN) >= 0.6, `article@1 ${r.all.article1}/${r.all.articleN}`);
+  t.ok(rate(r.all.article1, r.all.articleN) >= 0.59, `article@1 ${r.all.article1}/${r.all.articleN}`);
   t.ok(rate(r.tuned.hits1, r.tuned.n) >= 0.84, `tuned hits@1 ${r.tuned.hits1}/${r.tuned.n}`);
   t.ok(rate(r.tuned.hits5, r.tuned.n) >= 0.92, `tuned hits@5 ${r.tuned.hits5}/${r.tuned.n}`);
   t.ok(rate(r.holdout.hits1, r.holdout.n) >= 0.7, `holdout hits@1 ${r.holdout.hits1}/${r.holdout.n}`);
-  t.ok(rate(r.holdout2.hits1, r.holdout2.n) >= 0.52, `holdout2 hits@1 ${r.holdout2.hits1}/${r.holdout2.n}`);
-  t.ok(rate(r.holdout2.hits5, r.holdout2.n) >= 0.72, `holdout2 hits@5 ${r.holdout2.hits5}/${r.holdout2.n}`);
+  t.ok(rate(r.holdout2.hits1, r.holdout2.n) >= 0.74, `holdout2 hits@1 ${r.holdout2.hits1}/${r.holdout2.n}`);
+  t.ok(rate(r.holdout2.hits5, r.holdout2.n) >= 0.86, `holdout2 hits@5 ${r.holdout2.hits5}/${r.holdout2.n}`);
+  t.ok(rate(r.holdout3.hits1, r.holdout3.n) >= 0.54, `holdout3 hits@1 ${r.holdout3.hits1}/${r.holdout3.n}`);
+  t.ok(rate(r.holdout3.hits5, r.holdout3.n) >= 0.65, `holdout3 hits@5 ${r.holdout3.hits5}/${r.holdout3.n}`);
+  // rules asked for by their subject come first (holdout2 and holdout3 rule questions: 15)
+  const rules = r.outcomes.filter((o) => (o.q.holdout2 || o.q.holdout3) && o.q.category === 'admrul');
+  t.ok(rules.filter((o) => o.rank === 1).length >= 12, `held-out rule questions first: ${rules.filter((o) => o.rank === 1).length}/${rules.length}`);
+  t.equal(r.byCategory3.plain!.empty, 0);
   t.equal(r.byCategory.plain!.empty, 0);
   t.equal(r.byCategory2.plain!.empty, 0);
   t.equal(r.all.empty, 0);

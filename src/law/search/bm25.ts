@@ -1,14 +1,19 @@
 // BM25 over the character-bigram article index: which query terms to score (rare ones, within a postings budget),
 // the per-article accumulation, and the best three articles per document with a graceful coordination fallback.
 
+import { SEARCH_SWITCHES } from './switches.js';
+
 export interface Posting { ids: Uint32Array; tfs: Uint8Array }
 export interface WeightedPosting { p: Posting; idf: number }
 
 /** the persisted per-article tables of one index generation */
 export interface ArticleTables { N: number; avgdl: number; owner: Uint32Array; seq: Uint32Array; len: Uint16Array; docs: number }
 
-/** one document's text evidence: matching articles, best score, its best (up to three) article positions */
-export interface DocText { owner: number; count: number; best: number; seqs: number[] }
+/**
+ * The documents with text evidence, as columns (no object per document: a common word matches thousands):
+ * owners[i] has count[i] matching articles, best score best[i], and its best (up to three) article positions.
+ */
+export interface DocTexts { n: number; owners: Uint32Array; count: Float64Array; best: Float64Array; seqsOf(i: number): number[] }
 
 const K1 = 1.2, B = 0.75;
 
@@ -25,7 +30,7 @@ export function selectTerms(post: WeightedPosting[], missing: number, total: num
     post = rare;
   }
   post.sort((a, b) => a.p.ids.length - b.p.ids.length);
-  let budget = 60_000, keep = 0;
+  let budget = SEARCH_SWITCHES.postings, keep = 0;
   while (keep < post.length && keep < 8 && (keep === 0 || budget - post[keep]!.p.ids.length >= 0)) { budget -= post[keep]!.p.ids.length; keep++; }
   if (keep < post.length) {
     nTerms -= post.length - keep;
@@ -40,12 +45,13 @@ export class Bm25 {
   private hits = new Uint8Array(0);
   private touched = new Uint32Array(0);
   private agg = new Float64Array(0);
+  private ownerBuf = new Uint32Array(0);
 
   /**
    * Score the articles holding the terms and return each document's best articles among those holding at least
    * `need` of the nTerms terms; when no article holds that many, those holding the most (graceful fallback).
    */
-  run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number): DocText[] {
+  run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number): DocTexts {
     const nTouched = this.accumulate(post, t);
     return this.perDocument(nTouched, t, nTerms, this.coordination(nTouched, need));
   }
@@ -78,27 +84,29 @@ export class Bm25 {
   }
 
   /** best three articles per document; resets the article buffers it read */
-  private perDocument(nTouched: number, t: ArticleTables, nTerms: number, need: number): DocText[] {
+  private perDocument(nTouched: number, t: ArticleTables, nTerms: number, need: number): DocTexts {
     const { scores: sc, hits, touched } = this;
-    if (this.agg.length < t.docs * 7) this.agg = new Float64Array(t.docs * 7);
-    const agg = this.agg;
-    const owners: number[] = [];
+    if (this.agg.length < t.docs * 7) { this.agg = new Float64Array(t.docs * 7); this.ownerBuf = new Uint32Array(t.docs); }
+    const agg = this.agg, ob = this.ownerBuf;
+    let n = 0;
     for (let k = 0; k < nTouched; k++) {
       const d = touched[k]!;
       const h = hits[d]!;
       if (h >= need) {
         const o = t.owner[d]!;
-        if (agg[o * 7] === 0) { owners.push(o); agg[o * 7 + 1] = agg[o * 7 + 3] = agg[o * 7 + 5] = -1; }
+        if (agg[o * 7] === 0) { ob[n++] = o; agg[o * 7 + 1] = agg[o * 7 + 3] = agg[o * 7 + 5] = -1; }
         insertBest(agg, o * 7, sc[d]! * (h / nTerms), t.seq[d]!);
       }
       sc[d] = 0; hits[d] = 0;
     }
-    return owners.map((o) => {
-      const b = o * 7;
-      const r = { owner: o, count: agg[b]!, best: agg[b + 1]!, seqs: [agg[b + 2]!, agg[b + 4]!, agg[b + 6]!].slice(0, Math.min(3, agg[b]!)) };
+    const owners = ob.slice(0, n), count = new Float64Array(n), best = new Float64Array(n), seqs = new Float64Array(n * 3);
+    for (let i = 0; i < n; i++) {
+      const b = owners[i]! * 7;
+      count[i] = agg[b]!; best[i] = agg[b + 1]!;
+      seqs[i * 3] = agg[b + 2]!; seqs[i * 3 + 1] = agg[b + 4]!; seqs[i * 3 + 2] = agg[b + 6]!;
       agg.fill(0, b, b + 7);
-      return r;
-    });
+    }
+    return { n, owners, count, best, seqsOf: (i) => Array.from(seqs.subarray(i * 3, i * 3 + Math.min(3, count[i]!))) };
   }
 }
 

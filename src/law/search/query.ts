@@ -2,6 +2,8 @@
 // abbreviations expanded inside phrases, question endings and particles stripped, filler words dropped,
 // everyday words mapped to statutory terms (the originals are kept), compounds left to the bigram index.
 import { nameKey, stripJosa } from '../normalize.js';
+import { everydayTerms, PHRASES } from './vocabulary.js';
+import { SEARCH_SWITCHES } from './switches.js';
 
 /** Everyday word (prefix of an eojeol, after endings are stripped) → statutory terms added to the query. */
 export const SYNONYMS: Array<[string, string]> = [
@@ -39,6 +41,7 @@ const STOP = new Set([
   '알려', '알려주세요', '궁금', '궁금합니다', '되는', '있을까', '관련', '대해', '대하여', '때', '할', '한', '된', '될', '더', '이', '그',
   '처벌받', '처벌', '불법', '위법', '어떻', '뭔가', '뭐', '뭘', '해', '돼', '되나', '하나', '모든', '도', '또', '이미', '지금', '정도',
 ]);
+
 
 export interface AnalysedQuery {
   /** the rewritten query: abbreviations expanded, endings and filler dropped, mapped terms appended */
@@ -79,6 +82,8 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
   const named: string[] = [];
   const out: string[] = [];
   const extra: string[] = [];
+  // the general everyday vocabulary (vocabulary.ts): kept apart, added when the query turns out to be a question
+  const everyday: string[] = [];
   const compact = nameKey(q);
   // a question ("…나요", "…하려면", "어떻게 …"): its predicates (지으려면, 받아야, 마시고) are dropped below
   let plain = raw.some((w) => { const l = w.toLowerCase(); return ENDING_SET.has(l) || STOP.has(l) || politeVerb(l) || stripEnding(stripJosa(l)).length < stripJosa(l).length; });
@@ -94,7 +99,9 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     const s = lw.length === 2 && /[을를은는]$/.test(lw) && !STOP.has(lw) && lw !== '마을' && lw !== '가을' ? lw[0]! : stripEnding(stripJosa(lw));
     if (s.length < lw.length - 1) plain = true;
     if (STOP.has(s)) { plain = true; continue; }
-    for (const [from, to] of SYNONYMS) if (s.startsWith(from)) { extra.push(to); break; }
+    let mappedHere = false;
+    for (const [from, to] of SYNONYMS) if (s.startsWith(from)) { extra.push(to); mappedHere = true; break; }
+    if (!mappedHere) { const e = everydayTerms(s); if (e) everyday.push(e); }
     // a verb made of a noun and 하다/되다/받다 (운전하면, 설치하려면, 처벌받나요, 공개해): its noun is a content word
     const noun = verbalNoun(lw);
     if (noun) { if (!STOP.has(noun)) out.push(noun); continue; }
@@ -104,8 +111,15 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
   }
   // phrase-level synonyms written across eojeols ("쉬는 시간", "사고를 내고")
   for (const [from, to] of SYNONYMS) if (from.length >= 3 && compact.includes(from) && !extra.includes(to)) extra.push(to);
+  const general: string[] = [];
+  if (plain && SEARCH_SWITCHES.everyday) {
+    for (const [from, to] of PHRASES) if (compact.includes(from) && !everyday.includes(to)) everyday.push(to);
+    // the general list weighs like the question's own words unless the switch says otherwise (measured)
+    for (const e of everyday) if (!extra.includes(e) && !general.includes(e)) (SEARCH_SWITCHES.everydayMapped ? extra : general).push(e);
+  }
   const words = out.filter((w) => w.length >= 2 && !named.includes(w));
-  return { text: [...out, ...extra].join(' '), core: out.join(' '), mapped: extra.join(' '), named, words: [...new Set([...words, ...extra.flatMap((e) => e.split(' '))])], plain };
+  const added = [...extra, ...general];
+  return { text: [...out, ...added].join(' '), core: out.join(' '), mapped: extra.join(' '), named, words: [...new Set([...words, ...added.flatMap((e) => e.split(' '))])], plain };
 }
 
 /** the noun of a 하다/되다/받다/시키다 verb form (운전하면 → 운전, 해고하려면 → 해고, 처벌받나요 → 처벌), or null */

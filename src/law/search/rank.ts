@@ -53,6 +53,47 @@ export function priorOf(d: DocRec, cited: number, plain = false): number {
   return (plain ? kind ** KIND_P : kind) * (1 + (plain ? CITE_WP : CITE_W) * Math.log1p(cited));
 }
 
+/** a word that asks for an administrative rule by its kind (…규정, 고시, 지침 …); 기준 is too common in statutes */
+const RULE_KIND = /(규정|고시|지침|훈령|예규|세칙|요령|준칙)$/;
+/** the kind part that ends a rule's name (전자금융감독규정 → 전자금융, 은행업감독규정 → 은행) */
+const RULE_SUFFIX = /(업)?(감독규정|업무규정|시행세칙|감독업무시행세칙|규정|고시|지침|훈령|예규|세칙|요령|준칙|기준)$/;
+
+/** the query asks for rules by their kind */
+export function asksForRule(words: string[]): boolean {
+  return words.some((w) => w.length >= 2 && RULE_KIND.test(w));
+}
+
+/**
+ * The query names a rule's subject: a one-word rule name less its kind (은행업감독규정 → 은행, 여신전문금융업감독규정
+ * → 여신전문금융) is a query word, starts one (보험 in 보험회사) or is mostly one (저축은행 in 상호저축은행); a rule
+ * named in several words needs most of its words (other than the kind) in the query.
+ */
+export function namesRuleSubject(name: string, words: string[]): boolean {
+  const sub = subjectOf(name);
+  if (!sub) return false;
+  if (typeof sub === 'string') return words.some((w) => w.length >= 2 && (w.startsWith(sub) || (sub.endsWith(w) && w.length >= sub.length * 0.6)));
+  let hit = 0;
+  for (const p of sub) if (words.some((w) => w.length >= 2 && (p.includes(w) || w.includes(p)))) hit++;
+  return hit >= 2 && hit >= sub.length * 0.6;
+}
+
+/** a rule's subject: one word (its name less the kind) or the content words of a longer name; null: none (memoised) */
+const subjects = new Map<string, string | string[] | null>();
+function subjectOf(name: string): string | string[] | null {
+  let sub = subjects.get(name);
+  if (sub !== undefined) return sub;
+  const parts = name.replace(/\([^)]*\)/g, ' ').split(/[\sㆍ·,]+/).map((p) => p.replace(/(의|에|및|등)$/, '')).filter((p) => p.length >= 2);
+  if (parts.length === 1) {
+    const subj = parts[0]!.replace(RULE_SUFFIX, '');
+    sub = subj.length < 2 || subj === parts[0] ? null : subj;
+  } else {
+    sub = parts.length ? parts.filter((p) => !RULE_SUFFIX.test(p) || p.replace(RULE_SUFFIX, '').length >= 2).map((p) => p.replace(RULE_SUFFIX, '') || p) : null;
+  }
+  if (subjects.size > 50_000) subjects.clear();
+  subjects.set(name, sub);
+  return sub;
+}
+
 export interface ArticleMatch { article_no: string; title: string; snippet: string }
 
 /** Up to 80 characters of an article's text around the first query word it contains. */

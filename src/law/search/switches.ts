@@ -1,0 +1,12 @@
+// Switches of law search for measurements: the law-quality bench turns single parts off or changes a weight
+// (`--set everyday=0`) to measure what each part brings. Production code reads them, never writes them.
+export const SEARCH_SWITCHES = {
+  /** the general everyday → statutory vocabulary (vocabulary.ts) for plain questions */
+  everyday: 1,
+  /** a rule asked for by its kind or subject gets the statutes' prior (rank.ts namesRuleSubject) */
+  /** the general list's terms weigh as mapped statutory terms (1) or as the question's own words (0) */
+  everydayMapped: 1,
+  rulePrior: 1,
+  /** postings read per query at most (the rarest terms first; at least one term): bounds the BM25 work */
+  postings: 60_000,
+};

@@ -1,0 +1,46 @@
+// Query analysis for plain questions: the general everyday vocabulary (vocabulary.ts) and the rule-subject test of the
+// ranking (rank.ts). Pure functions: no corpus needed.
+import t from 'tap';
+import { analyseQuery } from '../../src/law/search/query.js';
+import { EVERYDAY_SIZE, everydayTerms } from '../../src/law/search/vocabulary.js';
+import { asksForRule, namesRuleSubject } from '../../src/law/search/rank.js';
+
+const none = new Map<string, string>();
+
+t.test('everyday words map to statutory terms; one-syllable words only whole', async (t) => {
+  t.ok(EVERYDAY_SIZE >= 400, `${EVERYDAY_SIZE} keys`);
+  t.equal(everydayTerms('결혼'), '혼인');
+  t.equal(everydayTerms('중개수수료'), '중개보수');
+  t.equal(everydayTerms('망가뜨리'), '손괴 효용');
+  t.equal(everydayTerms('집'), '주택');
+  t.equal(everydayTerms('집회'), '집회 시위');
+  t.equal(everydayTerms('민법'), null);
+  // the longest key wins (최저시급 before 시급 is not a prefix case; 월급명세서 before 월급 in the old map)
+  t.equal(everydayTerms('급여명세서'), '임금명세서');
+});
+
+t.test('a plain question gets the statutory terms; a keyword query keeps its own words', async (t) => {
+  const q = analyseQuery('결혼하려면 몇 살이 되어야 하나요', none);
+  t.equal(q.plain, true);
+  t.match(q.mapped, /혼인/);
+  t.match(q.text, /결혼/);
+  const k = analyseQuery('회사 합병 절차', none);
+  t.equal(k.plain, false);
+  t.equal(k.mapped, '');
+  // a phrase written across words (불을 지르면) is found in the compact question
+  t.match(analyseQuery('남의 집에 불을 지르면 무슨 죄인가요', none).mapped, /방화/);
+});
+
+t.test('rules asked for by kind or subject', async (t) => {
+  t.equal(asksForRule(['외국환', '거래규정']), true);
+  t.equal(asksForRule(['업무상', '재해', '인정', '기준']), false);
+  t.equal(namesRuleSubject('은행업감독규정', ['은행', '거액신용공여']), true);
+  t.equal(namesRuleSubject('상호저축은행업감독규정', ['저축은행', '지급준비자산']), true);
+  t.equal(namesRuleSubject('보험업감독규정', ['보험회사', '책임준비금']), true);
+  t.equal(namesRuleSubject('은행업감독규정', ['보험', '모집']), false);
+  t.equal(namesRuleSubject('은행법', ['은행']), false);
+  t.equal(namesRuleSubject('건설업 산업안전보건관리비 계상 및 사용기준', ['건설업', '산업안전보건관리비', '사용기준']), true);
+  // a longer name needs most of its words: two of four are not enough
+  t.equal(namesRuleSubject('건설업 산업안전보건관리비 계상 및 사용기준', ['건설공사', '산업안전보건관리비', '사용기준']), false);
+  t.equal(namesRuleSubject('개인정보의 안전성 확보조치 기준', ['개인정보', '파기']), false);
+});
