@@ -27,7 +27,7 @@ const local = (y: number, m: number, d: number, h: number) => new Date(y, m - 1,
 const clock = new ManualClock(local(2026, 11, 20, 1));
 const logs: object[] = [];
 const services = { config: { lawGit: clone, lawSyncHour: 4 }, clock, log: { info: (o: object) => logs.push(o), error: (o: object) => logs.push(o) }, ext: {} };
-const until = async (cond: () => boolean) => { for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 25)); };
+const until = async (cond: () => boolean) => { for (let i = 0; i < 2400 && !cond(); i++) await new Promise((r) => setTimeout(r, 25)); };
 const state = () => historyOf(law).state();
 
 t.test('daily timer: at the sync hour, once a day, pull + incremental import', async (t) => {
