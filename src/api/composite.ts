@@ -328,7 +328,7 @@ export const routes: RouteDef[] = [
     body: { kind: 'json', schema: printBody },
     maxBodyBytes: 4 * 1048576,
     responses: ok('the sheet\'s URL, what was applied, the ad and the charge', printAnswer),
-    handler: (ctx) => print(ctx as Ctx<PrintBody>),
+    handler: print,
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/composite/print/image/:job_id', auth: 'none', tags,

@@ -279,11 +279,12 @@ export class HttpServer {
     try {
       return await body.promise;
     } catch (e) {
-      if ((e as Error).message === 'too-large') {
+      const why = (e as Error).message; // readBody's reasons: too-large, busy; or the abort
+      if (why === 'too-large') {
         x.outHeaders.connection = 'close';
         throw new ApiError('PAYLOAD_TOO_LARGE', `The body is larger than the ${body.maxBytes} bytes this endpoint accepts`);
       }
-      if ((e as Error).message === 'busy') throw busy();
+      if (why === 'busy') throw busy();
       return undefined; // aborted
     }
   }
