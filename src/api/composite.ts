@@ -143,7 +143,7 @@ export function mergeSettings(album: Settings | undefined, req: Settings | undef
   const out: Record<string, unknown> = { ...album };
   for (const [k, v] of Object.entries(req)) {
     const base = out[k];
-    out[k] = v && typeof v === 'object' && base && typeof base === 'object' ? { ...(base as object), ...(v as object) } : v;
+    out[k] = v && typeof v === 'object' && base && typeof base === 'object' ? { ...base, ...v } : v;
   }
   return out as Settings;
 }
