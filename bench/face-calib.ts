@@ -8,7 +8,8 @@
 //      (in parallel: … --cache /tmp/emb --shard 0/2 and … --shard 1/2, then … --cache /tmp/emb --from-cache)
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeRgb, detectFaces, embedFace, cosine } from '../src/vision/index.js';
+import { decodeRgb } from '../src/tasks/lib/image-io.js';
+import { detectFaces, embedFace, cosine } from '../src/vision/index.js';
 import { calibrate, cosineFor, DEFAULT_FACE_THRESHOLD } from '../src/vision/calibration.js';
 import { selfieVariant, cardWithPhoto, scorePairs, rates, thresholdForFmr, type Embedded } from '../test/helpers/face-sets.js';
 import { shared } from '../test/helpers/shared.js';

@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server/start.js';
 import { authenticate } from '../src/server/auth.js';
 import { isReply, type Ctx, type RouteDef } from '../src/server/types.js';
-import { toApiError } from '../src/server/app.js';
+import { toApiError } from '../src/server/request-parts.js';
 import type { Services } from '../src/services.js';
 import { load, table, hasWrk } from './lib/load.js';
 

@@ -5,7 +5,8 @@
 //      re-score a dump with the current rule: … liveness-sim --from-dump file.json [--half odd|even]
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeRgb, detectFaces } from '../src/vision/index.js';
+import { decodeRgb } from '../src/tasks/lib/image-io.js';
+import { detectFaces } from '../src/vision/index.js';
 import { livenessCheck, combineLiveness, LIVENESS_THRESHOLD } from '../src/vision/liveness.js';
 import type { SpoofCues } from '../src/vision/spoof-cues.js';
 import { simulatePrint, simulateReplay } from '../test/helpers/spoof-sim.js';

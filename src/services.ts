@@ -15,8 +15,6 @@ import type { Limiter } from './auth/rate-limit.js';
 import type { SafeFetcher } from './providers/fetch.js';
 import type { RequestLogStore } from './usage/request-log.js';
 import type { SpendStore } from './usage/spend.js';
-import type { Metrics } from './server/metrics.js';
-import type { Readiness } from './server/readiness.js';
 import type { LawStore } from './law/store.js';
 import type { LawPool } from './law/search-pool.js';
 import type { McpState } from './law/mcp-sessions.js';
@@ -25,6 +23,22 @@ import type { PrintState } from './print/state.js';
 import type { Callbacks } from './providers/callbacks.js';
 import type { AiSlot } from './providers/ai/gate.js';
 import type { PaymentProvider } from './providers/payment/types.js';
+
+/** What the front end and GET /metrics use of the metrics registry (`Metrics` in server/metrics.ts implements it). */
+export interface MetricsSink {
+  /** one answered request (route template, never the raw path) */
+  observe(route: string, method: string, status: number, ms: number, code?: string): void;
+  /** the Prometheus text exposition */
+  text(): Promise<{ body: string; contentType: string }>;
+}
+
+/** GET /ready's answer: every check with its state. */
+export interface ReadyCheck { ready: boolean; checks: Record<string, { ok: boolean; detail?: string }> }
+
+/** What GET /ready uses of the readiness checks (`Readiness` in server/readiness.ts implements it). */
+export interface ReadinessProbe {
+  check(): Promise<ReadyCheck>;
+}
 
 /** Parts of one server that api modules create in their start() (or on first use): undefined until then. */
 export interface ServiceSlots {
@@ -75,9 +89,9 @@ export interface Services {
   requestLog: RequestLogStore;
   spend: SpendStore;
   /** Prometheus registry (undefined when SEJONG_METRICS=off) */
-  metrics?: Metrics;
+  metrics?: MetricsSink;
   /** GET /ready's checks (set once the front end exists) */
-  readiness?: Readiness;
+  readiness?: ReadinessProbe;
   /** base URL clients reach us at (SEJONG_PUBLIC_URL or http://host:port) */
   baseUrl(): string;
   /** the parts api modules fill in their start() (typed slots: the law store, MCP sessions, print, callbacks, …) */

@@ -143,7 +143,7 @@ export function mergeSettings(album: Settings | undefined, req: Settings | undef
   const out: Record<string, unknown> = { ...album };
   for (const [k, v] of Object.entries(req)) {
     const base = out[k];
-    out[k] = v && typeof v === 'object' && base && typeof base === 'object' ? { ...(base as object), ...(v as object) } : v;
+    out[k] = v && typeof v === 'object' && base && typeof base === 'object' ? { ...base, ...v } : v;
   }
   return out as Settings;
 }
@@ -328,7 +328,7 @@ export const routes: RouteDef[] = [
     body: { kind: 'json', schema: printBody },
     maxBodyBytes: 4 * 1048576,
     responses: ok('the sheet\'s URL, what was applied, the ad and the charge', printAnswer),
-    handler: (ctx) => print(ctx as Ctx<PrintBody>),
+    handler: print,
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/composite/print/image/:job_id', auth: 'none', tags,

@@ -185,7 +185,7 @@ export const pipelineRunner = defineRunner<PipelineInput, Services>('ekyc-pipeli
 async function enhanceHandler(ctx: Ctx<EnhanceFields>): Promise<object> {
   const b = ctx.body;
   const explicit = b.privacy_regions !== undefined ? parsePrivacyRegions(b.privacy_regions) : undefined;
-  const { mode, regions } = resolveRegions(b.doc_type, b.privacy_mode as PrivacyMode | undefined, explicit);
+  const { mode, regions } = resolveRegions(b.doc_type, b.privacy_mode, explicit);
   const callbackMeta = parseMeta(b.callback_meta);
   const image = ctx.files.image!.data;
   return startJob(ctx, {
@@ -205,7 +205,7 @@ async function pipelineHandler(ctx: Ctx<PipelineFields>): Promise<object> {
   const b = ctx.body;
   const explicit = b.privacy_regions !== undefined ? parsePrivacyRegions(b.privacy_regions) : undefined;
   // validate the mode/regions combination now (the doc type may only be known later)
-  resolveRegions(b.doc_type, b.privacy_mode as PrivacyMode | undefined, explicit);
+  resolveRegions(b.doc_type, b.privacy_mode, explicit);
   const callbackMeta = parseMeta(b.callback_meta);
   const skip = { skipCrop: b.skip_crop ?? false, skipOcr: b.skip_ocr ?? false, skipEnhance: b.skip_enhance ?? false };
   const cost = pipelineCost(skip);
@@ -291,7 +291,7 @@ export const routes: RouteDef[] = [
     responses: { 200: { description: 'synchronous mode: the finished job', schema: enhanceDone }, 202: { description: 'callback_url mode: accepted; completion is POSTed (see webhooks)', schema: enhanceAccepted } },
     body: { kind: 'multipart', fields: enhanceFields, files: { image: IMAGE_RULE } },
     maxBodyBytes: 11 * MB,
-    handler: enhanceHandler as RouteDef['handler'],
+    handler: enhanceHandler,
   }),
   defineRoute({
     method: 'GET', path: `/api/v1/ekyc/enhance/status/:${jobIdParam}`, auth: 'job', tags: ['eKYC Enhance'],
@@ -304,7 +304,7 @@ export const routes: RouteDef[] = [
     summary: 'Enhanced image: 200 JPEG when done (format=png for the lossless copy), 202 while processing, 404 failed, 410 after 1 h',
     query: imageQuery,
     responses: { 200: { description: 'the enhanced card (format=png: PNG)', contentType: 'image/jpeg' }, 202: { description: 'still processing (Retry-After)', schema: stillProcessing } },
-    handler: imageHandler('ekyc_enhance') as RouteDef['handler'],
+    handler: imageHandler('ekyc_enhance'),
   }),
   defineRoute({
     method: 'POST', path: '/api/v1/ekyc/enhance-pipeline', auth: 'key', tags: ['eKYC Enhance'],
@@ -312,7 +312,7 @@ export const routes: RouteDef[] = [
     responses: { 200: { description: 'synchronous mode: the finished job', schema: pipelineDone }, 202: { description: 'callback_url mode: accepted; completion is POSTed (see webhooks)', schema: enhanceAccepted } },
     body: { kind: 'multipart', fields: pipelineFields, files: { image: IMAGE_RULE } },
     maxBodyBytes: 11 * MB,
-    handler: pipelineHandler as RouteDef['handler'],
+    handler: pipelineHandler,
   }),
   defineRoute({
     method: 'GET', path: `/api/v1/ekyc/enhance-pipeline/status/:${jobIdParam}`, auth: 'job', tags: ['eKYC Enhance'],
@@ -325,7 +325,7 @@ export const routes: RouteDef[] = [
     summary: 'Enhanced image of a pipeline job (same answers as the enhance image endpoint)',
     responses: { 200: { description: 'the enhanced card (format=png: PNG)', contentType: 'image/jpeg' }, 202: { description: 'still processing (Retry-After)', schema: stillProcessing } },
     query: imageQuery,
-    handler: imageHandler('ekyc_pipeline') as RouteDef['handler'],
+    handler: imageHandler('ekyc_pipeline'),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/ekyc/enhance/webhook-secret', auth: 'admin', tags: ['eKYC Enhance'],

@@ -2,7 +2,7 @@
 // status (relative imageUrl carrying the access key), image (binary PNG by access key).
 import { z } from 'zod';
 import type { Ctx, RouteDef } from '../server/types.js';
-import { reply } from '../server/types.js';
+import { defineRoute, reply } from '../server/types.js';
 import { ApiError, invalid } from '../domain/errors.js';
 import { form } from '../server/validate.js';
 import { imageCost } from '../catalog/catalog.js';
@@ -116,7 +116,7 @@ async function image(ctx: Ctx<unknown, z.infer<typeof imageQuery>>) {
   return reply.binary(img.bytes, 'image/png', 200, { 'content-disposition': `inline; filename="${j.id}.png"`, 'cache-control': 'private, no-store' });
 }
 
-const genRoute = (path: string, alias: boolean): RouteDef => ({
+const genRoute = (path: string, alias: boolean): RouteDef => defineRoute({
   method: 'POST', path, auth: 'key', tags: ['Image-to-Image'],
   summary: alias ? 'Alias of POST /api/v1/image-to-image/generate' : 'Start an image transformation (asynchronous, caric_ job) from an uploaded image or an imageUrl',
   body: { kind: 'multipart', fields, files: { image: { required: false, maxBytes: MAX_IMAGE_BYTES, description: 'source picture (or send imageUrl)' } } },
@@ -124,13 +124,13 @@ const genRoute = (path: string, alias: boolean): RouteDef => ({
   responses: ok('job accepted', aiJobCreated, examples.aiJobCreated),
   handler: generate,
 });
-const statusRoute = (path: string, alias: boolean): RouteDef => ({
+const statusRoute = (path: string, alias: boolean): RouteDef => defineRoute({
   method: 'GET', path, auth: 'job', tags: ['Image-to-Image'],
   summary: alias ? 'Alias of GET /api/v1/image-to-image/status/{job_id}' : 'Status of an image-to-image job (imageUrl relative, processingTime in seconds)',
   responses: ok('the job', caricStatus, examples.caricStatus),
   handler: status,
 });
-const imageRoute = (path: string, alias: boolean): RouteDef => ({
+const imageRoute = (path: string, alias: boolean): RouteDef => defineRoute({
   method: 'GET', path, auth: 'none', tags: ['Image-to-Image'], query: imageQuery,
   summary: alias ? 'Alias of GET /api/v1/image-to-image/image' : 'The transformed image as binary PNG; the job access key as query accessKey (or key)',
   responses: { 200: { description: 'PNG image', contentType: 'image/png' } },

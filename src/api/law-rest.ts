@@ -1,6 +1,6 @@
 // The announced legal REST API (X-API-Key): current statute text, amendments since a date, old/new article comparison.
 import { z } from 'zod';
-import { reply, type Ctx, type RouteDef } from '../server/types.js';
+import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import { ApiError, invalid } from '../domain/errors.js';
 import { form } from '../server/validate.js';
 import { getLaw as lawStore } from '../law/service.js';
@@ -138,8 +138,8 @@ function enforcements(ctx: Ctx<unknown, z.infer<typeof enfQuery>>) {
 }
 
 export const routes: RouteDef[] = [
-  { method: 'GET', path: '/api/v1/laws/:law_id', auth: 'key', summary: 'Current statute or rule: meta, every article, annex list (ETag / If-None-Match); date=YYYYMMDD: the version in force that day', tags: ['law'], query: oneQuery, responses: { ...ok('the statute', lawText), 304: { description: 'not modified (If-None-Match)' } }, handler: getOne as RouteDef['handler'] },
-  { method: 'GET', path: '/api/v1/amendments', auth: 'key', summary: 'Statutes promulgated on or after since=YYYYMMDD (incremental; oldest first; cursor)', tags: ['law'], query: amendQuery, responses: ok('a page of amended statutes', amendmentsAnswer), handler: amendments as RouteDef['handler'] },
-  { method: 'GET', path: '/api/v1/laws/:law_id/diff', auth: 'key', summary: 'Old/new comparison per article between the versions of from and to (YYYYMMDD; basis=promulgation (default) or enforcement)', tags: ['law'], query: diffQuery, responses: ok('the changes per article', lawDiff), handler: diff as RouteDef['handler'] },
-  { method: 'GET', path: '/api/v1/enforcements', auth: 'key', summary: 'Statute versions taking effect after after=YYYYMMDD, up to before=YYYYMMDD (default one year)', tags: ['law'], query: enfQuery, responses: ok('statute versions taking effect', enforcementsAnswer), handler: enforcements as RouteDef['handler'] },
+  defineRoute({ method: 'GET', path: '/api/v1/laws/:law_id', auth: 'key', summary: 'Current statute or rule: meta, every article, annex list (ETag / If-None-Match); date=YYYYMMDD: the version in force that day', tags: ['law'], query: oneQuery, responses: { ...ok('the statute', lawText), 304: { description: 'not modified (If-None-Match)' } }, handler: getOne }),
+  defineRoute({ method: 'GET', path: '/api/v1/amendments', auth: 'key', summary: 'Statutes promulgated on or after since=YYYYMMDD (incremental; oldest first; cursor)', tags: ['law'], query: amendQuery, responses: ok('a page of amended statutes', amendmentsAnswer), handler: amendments }),
+  defineRoute({ method: 'GET', path: '/api/v1/laws/:law_id/diff', auth: 'key', summary: 'Old/new comparison per article between the versions of from and to (YYYYMMDD; basis=promulgation (default) or enforcement)', tags: ['law'], query: diffQuery, responses: ok('the changes per article', lawDiff), handler: diff }),
+  defineRoute({ method: 'GET', path: '/api/v1/enforcements', auth: 'key', summary: 'Statute versions taking effect after after=YYYYMMDD, up to before=YYYYMMDD (default one year)', tags: ['law'], query: enfQuery, responses: ok('statute versions taking effect', enforcementsAnswer), handler: enforcements }),
 ];

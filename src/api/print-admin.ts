@@ -3,11 +3,11 @@
 import { z } from 'zod';
 import { ApiError, invalid } from '../domain/errors.js';
 import { form } from '../server/validate.js';
-import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
+import { defineRoute, reply, type Ctx, type CtxOf, type JsonBody, type RouteDef } from '../server/types.js';
 import type { Services } from '../services.js';
 import type { PrintRepo } from '../print/repo.js';
 import { approvedVersion } from '../print/select.js';
-import { AD_MODES, type Application, type Impression } from '../print/types.js';
+import { AD_MODES, type Album, type Application, type Impression } from '../print/types.js';
 import type { ProbeOutput } from '../tasks/composite.js';
 import { creativeUrl, iso, printState as state, settingsSchema } from './composite.js';
 import { ok } from './schemas/common.js';
@@ -73,7 +73,7 @@ async function advertiserView(store: PrintRepo, id: string): Promise<Record<stri
   return { ...a, created_at: iso(a.created_at), updated_at: iso(a.updated_at), ledger_entries: l.entries, ledger_sum: l.sum };
 }
 
-function albumView(a: { created_at: number; updated_at: number } & Record<string, unknown>): Record<string, unknown> {
+function albumView(a: Album): Record<string, unknown> {
   return { ...a, created_at: iso(a.created_at), updated_at: iso(a.updated_at) };
 }
 
@@ -132,13 +132,13 @@ function applicationView(services: Services, a: Application): Record<string, unk
 const A = '/api/v1/admin/print';
 const adminTags = ['Admin', 'Composite/Print'];
 
-function decide(status: 'approved' | 'rejected'): RouteDef['handler'] {
-  return async (ctx) => {
+function decide(status: 'approved' | 'rejected') {
+  return async (ctx: CtxOf<JsonBody<typeof decision>>) => {
     const { services } = ctx;
     const st = state(services);
     const version = Number(ctx.params.version);
     if (!Number.isInteger(version) || version < 1) throw invalid('version', 'a positive integer', ctx.params.version);
-    const body = (ctx.body ?? {}) as z.infer<typeof decision>;
+    const body = ctx.body;
     if (status === 'rejected' && !body.reason) throw invalid('reason', 'a reason for the rejection');
     const r = await st.store.decide(ctx.params.id!, version, status, body.reason, services.clock.now());
     if (r === 'not_found') throw new ApiError('NOT_FOUND', `No ad application ${ctx.params.id}`);
@@ -160,13 +160,13 @@ export const routes: RouteDef[] = [
       for (const [i, id] of (b.advertiser_ids ?? []).entries()) if (!await st.store.advertiser(id)) throw new ApiError('NOT_FOUND', `No advertiser ${id}`, { field: `advertiser_ids.${i}` });
       const r = await st.store.createAlbum(b, ctx.services.clock.now());
       if (r === 'exists') throw new ApiError('CONFLICT', `Album ${b.id} exists`, { field: 'id' });
-      return reply.json(albumView(r as never), 201);
+      return reply.json(albumView(r), 201);
     },
   }),
   defineRoute({
     method: 'GET', path: `${A}/albums`, auth: 'admin', tags: adminTags, summary: 'List albums',
     responses: ok('the albums', albumList),
-    handler: async (ctx) => ({ albums: (await state(ctx.services).store.listAlbums()).map((a) => albumView(a as never)) }),
+    handler: async (ctx) => ({ albums: (await state(ctx.services).store.listAlbums()).map((a) => albumView(a)) }),
   }),
   defineRoute({
     method: 'GET', path: `${A}/albums/:id`, auth: 'admin', tags: adminTags, summary: 'Read an album',
@@ -174,7 +174,7 @@ export const routes: RouteDef[] = [
     handler: async (ctx) => {
       const a = await state(ctx.services).store.album(ctx.params.id!);
       if (!a) throw new ApiError('NOT_FOUND', `No album ${ctx.params.id}`);
-      return albumView(a as never);
+      return albumView(a);
     },
   }),
   defineRoute({
@@ -193,7 +193,7 @@ export const routes: RouteDef[] = [
       for (const [i, id] of (b.advertiser_ids ?? []).entries()) if (!await st.store.advertiser(id)) throw new ApiError('NOT_FOUND', `No advertiser ${id}`, { field: `advertiser_ids.${i}` });
       const r = await st.store.updateAlbum(ctx.params.id!, b as never, ctx.services.clock.now());
       if (!r) throw new ApiError('NOT_FOUND', `No album ${ctx.params.id}`);
-      return albumView(r as never);
+      return albumView(r);
     },
   }),
 

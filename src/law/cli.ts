@@ -24,8 +24,8 @@ const HELP = `sejong law: the statute corpus of the legal-information server (MC
   sejong law stats            counts and dates of the stored corpus
   sejong law --help           this text
 
-Stop the server first or run the command against its data dir while it is idle: the server reads the store
-at start (LMDB allows concurrent readers; the catalogue is reloaded on the next start).
+Stop the server first or run the command against its data dir while it is idle (LMDB allows concurrent
+readers); a running server sees the store's info record change within 15 s and reloads the catalogue and index.
 `;
 
 const PROGRESS_LINE_MS = 10_000;

@@ -205,11 +205,25 @@ export class Importer {
     this.stats.versions++;
   }
 
+  /** After the files: XML versions, rule annexes, history and changelog files, revision types; then stamp and index. */
   private async finish(): Promise<void> {
     const law = this.law;
     await this.commit(true);
     await law.flushed();
-    // XML: oldest first, so the newest of an id ends up current
+    this.applyXmls();
+    this.attachAnnexes();
+    await law.flushed();
+    law.reload();
+    this.applyPending();
+    this.currentRevisionTypes();
+    await law.flushed();
+    law.reload();
+    await this.stampAndIndex();
+  }
+
+  /** The XML versions, oldest first, so the newest of an id ends up current. */
+  private applyXmls(): void {
+    const law = this.law;
     const parsed = this.xmls.map((x) => ({ mst: x.mst, p: parseLawXml(x.text) }));
     parsed.sort((a, b) => (a.p.doc.promulgation_date ?? '').localeCompare(b.p.doc.promulgation_date ?? '') || Number(a.mst) - Number(b.mst));
     for (const { mst, p } of parsed) {
@@ -234,7 +248,11 @@ export class Importer {
       }
       this.stats.xml_laws++;
     }
-    // annexes of admin rules
+  }
+
+  /** Annexes of admin rules onto their rule. */
+  private attachAnnexes(): void {
+    const law = this.law;
     for (const [dir, list] of this.annexes) {
       const id = this.ruleDirs.get(dir) ?? law.byPath.get(dir.replace(/^kr\//, '') + '/고시')?.id;
       const doc = id ? law.docs.get(id) : undefined;
@@ -243,46 +261,63 @@ export class Importer {
       doc.tables = mergeTableRefs(doc.tables, list.map(({ text: _x, tables: _t, ...ref }) => ref));
       law.docs.put(doc.id, doc);
     }
-    await law.flushed();
-    law.reload();
+  }
+
+  /** History indexes, lsHistory lists and changelogs, read once the catalogue knows every document. */
+  private applyPending(): void {
+    const law = this.law;
     const pathId = (p: string): string | undefined => this.histPaths.get(p) ?? law.byPath.get(p)?.id;
     for (const item of this.pending) {
-      if (item.kind === 'histIndex') {
-        for (const [file, entries] of Object.entries(item.data as Record<string, Array<Record<string, string | null>>>)) {
-          const id = pathId(file.replace(/^kr\//, '').replace(/\.md$/, ''));
-          if (!id) { this.stats.skipped++; continue; }
-          const revs: Revision[] = entries.map((e) => {
-            const s = parseSubject(e.subject ?? '');
-            return { promulgation_date: normDate(e['공포일자'] ?? e.date), promulgation_no: e['공포번호'] ?? null, enforcement_date: normDate(e['시행일자']), mst: e['법령MST'] ?? null, revision_type: s.revision_type, law_name: s.name, law_type: s.law_type, has_text: Boolean(e.file) };
-          });
-          this.addRevisions(id, revs);
-        }
-      } else if (item.kind === 'lsHistory') {
-        const list = item.data as Array<Record<string, string>>;
-        const doc = law.resolveName(list[0]?.['법령명한글'] ?? '');
-        if (!doc) { this.stats.skipped++; continue; }
-        this.addRevisions(doc.id, list.map((e) => ({ promulgation_date: normDate(e['공포일자']), promulgation_no: e['공포번호'] ?? null, enforcement_date: normDate(e['시행일자']), mst: e['법령일련번호'] ?? null, revision_type: e['제개정구분명'] ?? null, law_name: e['법령명한글'] ?? null, law_type: e['법령구분'] ?? null, has_text: false })));
-      } else {
-        const byDate = new Map<string, ChangeEntry[]>();
-        for (const e of item.data as Array<Record<string, unknown>>) {
-          const files = (e.files as string[] | undefined) ?? [];
-          const f = files.find((x) => x.startsWith('kr/'));
-          const s = parseSubject(String(e.subject ?? ''));
-          if (!f || !s.name) continue;
-          const date = normDate(e.date);
-          if (!date) continue;
-          const p = f.replace(/^kr\//, '').replace(/\.md$/, '');
-          const doc = law.byPath.get(p) ?? (s.name ? law.resolveName(s.name) : undefined);
-          const ce: ChangeEntry = { date, law_id: doc?.id ?? null, law_name: s.name, law_type: s.law_type, revision_type: s.revision_type, ministry: (e['소관부처'] as string) ?? null, promulgation_no: (e['공포번호'] as string) ?? null, mst: (e['법령MST'] as string) ?? null, path: p, entity_type: 'law', source: 'changelog' };
-          const l = byDate.get(date);
-          if (l) l.push(ce);
-          else byDate.set(date, [ce]);
-          if (doc && ce.mst && doc.mst === ce.mst && ce.revision_type && doc.revision_type !== ce.revision_type) { doc.revision_type = ce.revision_type; doc.revision_inferred = false; law.docs.put(doc.id, doc); }
-        }
-        for (const [date, list] of byDate) { addChanges(law, date, list); this.stats.changelog_entries += list.length; }
-      }
+      if (item.kind === 'histIndex') this.applyHistIndex(item.data, pathId);
+      else if (item.kind === 'lsHistory') this.applyLsHistory(item.data);
+      else this.applyChangelog(item.data);
     }
-    // current versions count as revisions too; revision_type of the current doc from the history
+  }
+
+  private applyHistIndex(data: unknown, pathId: (p: string) => string | undefined): void {
+    for (const [file, entries] of Object.entries(data as Record<string, Array<Record<string, string | null>>>)) {
+      const id = pathId(file.replace(/^kr\//, '').replace(/\.md$/, ''));
+      if (!id) { this.stats.skipped++; continue; }
+      const revs: Revision[] = entries.map((e) => {
+        const s = parseSubject(e.subject ?? '');
+        return { promulgation_date: normDate(e['공포일자'] ?? e.date), promulgation_no: e['공포번호'] ?? null, enforcement_date: normDate(e['시행일자']), mst: e['법령MST'] ?? null, revision_type: s.revision_type, law_name: s.name, law_type: s.law_type, has_text: Boolean(e.file) };
+      });
+      this.addRevisions(id, revs);
+    }
+  }
+
+  private applyLsHistory(data: unknown): void {
+    const law = this.law;
+    const list = data as Array<Record<string, string>>;
+    const doc = law.resolveName(list[0]?.['법령명한글'] ?? '');
+    if (!doc) { this.stats.skipped++; return; }
+    this.addRevisions(doc.id, list.map((e) => ({ promulgation_date: normDate(e['공포일자']), promulgation_no: e['공포번호'] ?? null, enforcement_date: normDate(e['시행일자']), mst: e['법령일련번호'] ?? null, revision_type: e['제개정구분명'] ?? null, law_name: e['법령명한글'] ?? null, law_type: e['법령구분'] ?? null, has_text: false })));
+  }
+
+  private applyChangelog(data: unknown): void {
+    const law = this.law;
+    const byDate = new Map<string, ChangeEntry[]>();
+    for (const e of data as Array<Record<string, unknown>>) {
+      const files = (e.files as string[] | undefined) ?? [];
+      const f = files.find((x) => x.startsWith('kr/'));
+      const s = parseSubject(String(e.subject ?? ''));
+      if (!f || !s.name) continue;
+      const date = normDate(e.date);
+      if (!date) continue;
+      const p = f.replace(/^kr\//, '').replace(/\.md$/, '');
+      const doc = law.byPath.get(p) ?? (s.name ? law.resolveName(s.name) : undefined);
+      const ce: ChangeEntry = { date, law_id: doc?.id ?? null, law_name: s.name, law_type: s.law_type, revision_type: s.revision_type, ministry: (e['소관부처'] as string) ?? null, promulgation_no: (e['공포번호'] as string) ?? null, mst: (e['법령MST'] as string) ?? null, path: p, entity_type: 'law', source: 'changelog' };
+      const l = byDate.get(date);
+      if (l) l.push(ce);
+      else byDate.set(date, [ce]);
+      if (doc && ce.mst && doc.mst === ce.mst && ce.revision_type && doc.revision_type !== ce.revision_type) { doc.revision_type = ce.revision_type; doc.revision_inferred = false; law.docs.put(doc.id, doc); }
+    }
+    for (const [date, list] of byDate) { addChanges(law, date, list); this.stats.changelog_entries += list.length; }
+  }
+
+  /** Current versions count as revisions too; the revision type of the current doc from the history. */
+  private currentRevisionTypes(): void {
+    const law = this.law;
     for (const d of law.catalog) {
       if (d.entity_type !== 'law') continue;
       const revs = law.hist.get(d.id);
@@ -290,8 +325,11 @@ export class Importer {
       const cur = revs.find((r) => r.mst && r.mst === d.mst);
       if (cur?.revision_type && (d.revision_type !== cur.revision_type || d.revision_inferred)) { d.revision_type = cur.revision_type; d.revision_inferred = false; law.docs.put(d.id, d); }
     }
-    await law.flushed();
-    law.reload();
+  }
+
+  /** The info record's import time and corpus date, then the search index over the new catalogue. */
+  private async stampAndIndex(): Promise<void> {
+    const law = this.law;
     const dates = law.catalog.map((d) => d.promulgation_date ?? '').filter(Boolean).sort();
     const info = law.info();
     law.sys.put('info', { ...info, imported_at: new Date().toISOString(), corpus_date: dates[dates.length - 1] ?? null });

@@ -24,6 +24,9 @@ export class LawApiError extends Error {}
 
 interface SearchItem { mst: string; id: string; name: string; promulgation_date: string | null; revision_type: string | null; law_type: string | null; ministry: string | null; promulgation_no: string | null }
 
+/** lawSearch.do's JSON root: `law` is one item, a list, or missing; numbers come as strings */
+interface SearchRoot { law?: Record<string, string> | Array<Record<string, string>>; totalCnt?: string | number }
+
 function asArray<T>(v: T | T[] | undefined | null): T[] {
   if (v === undefined || v === null || (v as unknown) === '') return [];
   return Array.isArray(v) ? v : [v];
@@ -64,7 +67,7 @@ export class LawGoClient {
     const out: SearchItem[] = [];
     for (let page = 1; page < 200; page++) {
       const { text } = await this.get('DRF/lawSearch.do', { target: 'law', type: 'JSON', display: '100', page: String(page), sort: 'ddes', ancYd: `${since}~${until}` });
-      let data: any;
+      let data: { LawSearch?: SearchRoot; lawSearch?: SearchRoot } | null;
       try {
         data = JSON.parse(text);
       } catch {

@@ -1,18 +1,18 @@
 // The uWS front end: routes table → uWS; per request: read (capped) → auth → rate limit → validate → handler → reply.
-import { engineDown } from '../shared/errors.js';
 import crypto from 'node:crypto';
 import uws, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import type { Logger } from 'pino';
 import type { Services } from '../services.js';
-import { ApiError, invalid, isApiError } from '../domain/errors.js';
+import { ApiError } from '../domain/errors.js';
 import { BodyBudget, BodyLease } from './budget.js';
-import { isReply, type Ctx, type Method, type Principal, type RouteDef, type StreamHandle } from './types.js';
+import type { Ctx, Principal, RouteDef, StreamHandle } from './types.js';
 import { parseJson, parseMultipart } from './body.js';
 import { parseWith } from './validate.js';
 import { collectSoon } from './collect.js';
 import { readBody, statusLine, writeOut, type OutMessage } from './http.js';
 import { authenticate } from './auth.js';
 import { checkResponse } from './response-check.js';
+import { answerOf, busy, checkParams, decodeParams, JSON_TYPE, paramNames, requestIdOf, toApiError } from './request-parts.js';
 import type { BlockList } from 'node:net';
 import { clientAddress, trustedProxies } from '../domain/client-address.js';
 
@@ -22,49 +22,27 @@ interface ReqState {
   closeHandlers: Array<() => void>;
 }
 
+/** One request in flight: what the steps of HttpServer.handle share. */
+interface Exchange {
+  res: HttpResponse;
+  route: RouteDef;
+  ctx: Ctx;
+  state: ReqState;
+  t0: number; // performance.now() at arrival
+  lease: BodyLease; // this request's share of the body budget
+  paramError?: ApiError; // a bad path parameter (bad % escape, or the default 1-200 characters rule): answered before auth
+  outHeaders: Record<string, string>; // on every answer: x-request-id, rate-limit headers, connection: close
+}
+
+/** The body read started by startBody: the bytes (or why they did not come) and the cap they ran under. */
+interface BodyRead { promise: Promise<Buffer>; hasBody: boolean; maxBytes: number }
+
 /** the body of a GET/DELETE: one settled promise shared by all */
 const NO_BODY: Promise<Buffer> = Promise.resolve(Buffer.alloc(0));
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function nativeUwsLoaded(): boolean {
   // the JS fallback has no getParts and its App is plain JS; the native addon's functions are [native code]
   return typeof uws.getParts === 'function' && /\[native code\]/.test(Function.prototype.toString.call(uws.App));
-}
-
-/** uWS pattern '/a/:id' from our path; returns param names in order. */
-function paramNames(path: string): string[] {
-  return path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
-}
-
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
-
-/** The client's x-request-id when it is sane (safe to echo and log), else a fresh UUID. */
-export function requestIdOf(incoming: string | undefined): string {
-  return incoming && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-}
-
-/** Decode path parameters; a malformed % escape is a 400 naming the parameter, never a URIError. */
-function decodeParams(names: string[], raw: string[]): { params: Record<string, string>; error?: ApiError } {
-  const params: Record<string, string> = {};
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i]!;
-    const value = raw[i] ?? '';
-    try {
-      params[name] = decodeURIComponent(value);
-    } catch {
-      return { params, error: invalid(name, 'a path segment with valid percent-escapes (%XX of UTF-8)', value.slice(0, 60)) };
-    }
-  }
-  return { params };
-}
-
-/** A handler's result as the message to send: a Reply as it says, anything else JSON with status 200. */
-function answerOf(result: unknown): OutMessage {
-  if (!isReply(result)) return { status: 200, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(result ?? { success: true }) };
-  const ct = result.contentType ?? JSON_TYPE;
-  const isJson = ct.startsWith('application/json');
-  const body = Buffer.isBuffer(result.body) || typeof result.body === 'string' ? result.body : isJson ? JSON.stringify(result.body ?? null) : String(result.body ?? '');
-  return { status: result.status ?? 200, headers: { 'content-type': isJson ? JSON_TYPE : ct, ...result.headers }, body };
 }
 
 export class HttpServer {
@@ -162,14 +140,36 @@ export class HttpServer {
     this.simple(res, requestId, e.status, JSON.stringify(e.toBody()), { 'content-type': JSON_TYPE, ...headers });
   }
 
+  /**
+   * One request, as named steps: read it from uWS → refuse while draining → count it in flight → auth and rate limit
+   * (headers only) → start the capped body read → (async) await principal and body → validate → handler → answer.
+   */
   private handle(res: HttpResponse, req: HttpRequest, route: RouteDef, names: string[], requestId: string): void {
+    const x = this.exchange(res, req, route, names, requestId);
+    if (this.draining && !route.whileDraining) {
+      return this.fail(x, new ApiError('SERVICE_BUSY', 'The server is shutting down', { headers: { 'Retry-After': '5', connection: 'close' } }));
+    }
+    const release = this.enter();
+    let authP: Promise<Principal> | undefined;
+    let body: BodyRead;
+    try {
+      authP = this.startAuth(x);
+      body = this.startBody(x);
+    } catch (e) {
+      release();
+      return this.fail(x, e);
+    }
+    void this.complete(x, authP, body, release).catch((e) => this.lastResort(res, requestId, e));
+  }
+
+  /** Everything from req is read now (it is invalid once handle() returns): headers, path, query, params → ctx. */
+  private exchange(res: HttpResponse, req: HttpRequest, route: RouteDef, names: string[], requestId: string): Exchange {
     const t0 = performance.now();
     const state: ReqState = { aborted: false, done: false, closeHandlers: [] };
     res.onAborted(() => {
       state.aborted = true;
       for (const f of state.closeHandlers) f();
     });
-    // everything from req must be read now: it is invalid after this function returns
     const headers: Record<string, string> = {};
     req.forEach((k, v) => (headers[k] = v));
     const path = req.getUrl();
@@ -178,10 +178,9 @@ export class HttpServer {
     const paramError = decodeError ?? checkParams(params, route);
     const ip = clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for'], this.proxies);
     const { services } = this;
-    const outHeaders: Record<string, string> = { 'x-request-id': requestId };
     let child: Logger | undefined;
     const ctx: Ctx = {
-      services, requestId, method: route.method as Method, path, params, query: undefined, rawQuery, headers,
+      services, requestId, method: route.method, path, params, query: undefined, rawQuery, headers,
       body: undefined, files: {}, rawBody: Buffer.alloc(0), principal: { kind: 'anonymous' }, ip, logExtra: {},
       aborted: () => state.aborted,
       // a child logger carrying the request id, made on first use (most requests log one line, in requestDone)
@@ -189,127 +188,138 @@ export class HttpServer {
         return (child ??= services.log.child({ reqId: requestId }));
       },
     };
-
-    const finish = (out: OutMessage, code?: string) => {
-      Object.assign(out.headers, outHeaders);
-      writeOut(res, out, state);
-      this.requestDone(ctx, route, out.status, performance.now() - t0, code);
-    };
     const lease = new BodyLease(this.budget);
     state.closeHandlers.push(() => lease.release());
-    const fail = (e: unknown) => {
-      const err = toApiError(e, ctx.log);
-      finish({ status: err.status, headers: { 'content-type': JSON_TYPE, ...err.headers }, body: JSON.stringify(err.toBody()) }, err.code);
-    };
+    return { res, route, ctx, state, t0, lease, paramError, outHeaders: { 'x-request-id': requestId } };
+  }
 
-    if (this.draining && !route.whileDraining) {
-      return fail(new ApiError('SERVICE_BUSY', 'The server is shutting down', { headers: { 'Retry-After': '5', connection: 'close' } }));
-    }
+  /** Count a request in flight; the returned release (once only) wakes a draining close() at zero. */
+  private enter(): () => void {
     this.inflight++;
     let released = false;
-    const release = () => {
+    return () => {
       if (released) return;
       released = true;
       this.inflight--;
       if (this.draining && this.inflight === 0) for (const w of this.drainWaiters.splice(0)) w();
     };
-
-    // auth and rate limit need only the headers: decide before reading a body
-    let authP: Promise<Principal> | undefined;
-    try {
-      if (paramError) throw paramError;
-      const who = authenticate(ctx, route, outHeaders);
-      if (who instanceof Promise) {
-        // shared counters (Redis): the answer comes back on a later turn; the body read starts now (uWS needs its
-        // handlers attached in this turn), still under the route cap and the body budget
-        authP = who;
-        authP.catch(() => undefined);
-      } else ctx.principal = who;
-    } catch (e) {
-      release();
-      return fail(e);
-    }
-
-    const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
-    const defaultMax = route.auth === 'none' ? services.config.openBodyKb * 1024 : Math.round(services.config.maxBodyMb * 1048576);
-    const maxBytes = route.maxBodyBytes ?? defaultMax;
-    const declared = Number(headers['content-length'] ?? '0');
-    if (hasBody && declared > maxBytes) {
-      release();
-      outHeaders.connection = 'close';
-      return fail(new ApiError('PAYLOAD_TOO_LARGE', `The body is ${declared} bytes; this endpoint accepts at most ${maxBytes}`));
-    }
-    if (hasBody && declared > 0 && !lease.ensure(declared)) {
-      release();
-      return fail(busy());
-    }
-    // a body the client stops sending never reaches isLast: the abort settles the read (GET/DELETE read nothing)
-    let bodyP: Promise<Buffer> = NO_BODY;
-    if (hasBody) {
-      const aborted = new Promise<never>((_, reject) => state.closeHandlers.push(() => reject(new Error('aborted'))));
-      aborted.catch(() => undefined);
-      bodyP = Promise.race([readBody(res, maxBytes, state, (size) => lease.ensure(size), declared), aborted]);
-      bodyP.catch(() => undefined); // read later, or never when the (shared-mode) rate limit refuses first
-    }
-    let streamOpened = false;
-
-    void (async () => {
-      try {
-        let raw: Buffer;
-        if (authP) {
-          try {
-            ctx.principal = await authP;
-          } catch (e) {
-            if (hasBody) outHeaders.connection = 'close'; // the body still on its way is not read
-            throw e;
-          }
-        }
-        try {
-          raw = await bodyP;
-        } catch (e) {
-          if ((e as Error).message === 'too-large') {
-            outHeaders.connection = 'close';
-            throw new ApiError('PAYLOAD_TOO_LARGE', `The body is larger than the ${maxBytes} bytes this endpoint accepts`);
-          }
-          if ((e as Error).message === 'busy') throw busy();
-          return; // aborted
-        }
-        if (paramError) throw paramError;
-        if (route.params) ctx.params = parseWith(route.params, params, 'params') as Record<string, string>;
-        ctx.rawBody = raw;
-        const ctype = headers['content-type'] ?? '';
-        if (route.query) ctx.query = parseWith(route.query, Object.fromEntries(rawQuery), 'query');
-        else ctx.query = Object.fromEntries(rawQuery);
-        if (route.body?.kind === 'json') {
-          ctx.body = parseWith(route.body.schema, parseJson(raw, ctype), 'body');
-        } else if (route.body?.kind === 'multipart') {
-          const { fields, files } = parseMultipart(raw, ctype, route.body);
-          ctx.files = files;
-          ctx.body = route.body.fields ? parseWith(route.body.fields, fields, 'form') : fields;
-        }
-        if (route.stream) {
-          streamOpened = true;
-          // streams hold the in-flight slot until closed
-          state.closeHandlers.push(release);
-          await this.openStream(res, ctx, route, state, outHeaders, t0);
-          return;
-        }
-        const result = await route.handler!(ctx);
-        if (state.aborted) return this.requestDone(ctx, route, 499, performance.now() - t0);
-        const out = answerOf(result);
-        // checked as it goes on the wire (the same bytes), before anything is sent
-        if (this.services.config.validateResponses) checkResponse(route, out.status, out.headers['content-type']!, out.body, ctx.log);
-        finish(out);
-      } catch (e) {
-        fail(e);
-      } finally {
-        lease.release();
-        if (!streamOpened) release();
-      }
-    })().catch((e) => this.lastResort(res, requestId, e));
   }
 
-  private async openStream(res: HttpResponse, ctx: Ctx, route: RouteDef, state: ReqState, outHeaders: Record<string, string>, t0: number): Promise<void> {
+  /** Auth and rate limit need only the headers: decided before a body is read. Shared counters (Redis) answer later. */
+  private startAuth(x: Exchange): Promise<Principal> | undefined {
+    if (x.paramError) throw x.paramError;
+    const who = authenticate(x.ctx, x.route, x.outHeaders);
+    if (!(who instanceof Promise)) {
+      x.ctx.principal = who;
+      return undefined;
+    }
+    // the body read starts now all the same (uWS needs its handlers attached in this turn), under the caps below
+    who.catch(() => undefined);
+    return who;
+  }
+
+  /** The body read under the route's cap and the body budget (413 / 503 at once when Content-Length says so). */
+  private startBody(x: Exchange): BodyRead {
+    const { route, state, lease, res } = x;
+    const { config } = this.services;
+    const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
+    const maxBytes = route.maxBodyBytes ?? (route.auth === 'none' ? config.openBodyKb * 1024 : Math.round(config.maxBodyMb * 1048576));
+    const declared = Number(x.ctx.headers['content-length'] ?? '0');
+    if (hasBody && declared > maxBytes) {
+      x.outHeaders.connection = 'close';
+      throw new ApiError('PAYLOAD_TOO_LARGE', `The body is ${declared} bytes; this endpoint accepts at most ${maxBytes}`);
+    }
+    if (hasBody && declared > 0 && !lease.ensure(declared)) throw busy();
+    if (!hasBody) return { promise: NO_BODY, hasBody, maxBytes };
+    // a body the client stops sending never reaches isLast: the abort settles the read
+    const aborted = new Promise<never>((_, reject) => state.closeHandlers.push(() => reject(new Error('aborted'))));
+    aborted.catch(() => undefined);
+    const promise = Promise.race([readBody(res, maxBytes, state, (size) => lease.ensure(size), declared), aborted]);
+    promise.catch(() => undefined); // read later, or never when the (shared-mode) rate limit refuses first
+    return { promise, hasBody, maxBytes };
+  }
+
+  /** The asynchronous rest: principal and body → validated ctx → a stream, or the handler's answer. */
+  private async complete(x: Exchange, authP: Promise<Principal> | undefined, body: BodyRead, release: () => void): Promise<void> {
+    let streamOpened = false;
+    try {
+      const raw = await this.inputs(x, authP, body);
+      if (raw === undefined) return; // the client went away mid-body
+      this.validate(x, raw);
+      if (x.route.stream) {
+        streamOpened = true;
+        x.state.closeHandlers.push(release); // streams hold the in-flight slot until closed
+        await this.openStream(x);
+        return;
+      }
+      const result = await x.route.handler!(x.ctx);
+      if (x.state.aborted) return this.requestDone(x.ctx, x.route, 499, performance.now() - x.t0);
+      const out = answerOf(result);
+      // checked as it goes on the wire (the same bytes), before anything is sent
+      if (this.services.config.validateResponses) checkResponse(x.route, out.status, out.headers['content-type']!, out.body, x.ctx.log);
+      this.finish(x, out);
+    } catch (e) {
+      this.fail(x, e);
+    } finally {
+      x.lease.release();
+      if (!streamOpened) release();
+    }
+  }
+
+  /** Await the principal (shared-mode auth) and the body; undefined when the client went away mid-body. */
+  private async inputs(x: Exchange, authP: Promise<Principal> | undefined, body: BodyRead): Promise<Buffer | undefined> {
+    if (authP) {
+      try {
+        x.ctx.principal = await authP;
+      } catch (e) {
+        if (body.hasBody) x.outHeaders.connection = 'close'; // the body still on its way is not read
+        throw e;
+      }
+    }
+    try {
+      return await body.promise;
+    } catch (e) {
+      const why = (e as Error).message; // readBody's reasons: too-large, busy; or the abort
+      if (why === 'too-large') {
+        x.outHeaders.connection = 'close';
+        throw new ApiError('PAYLOAD_TOO_LARGE', `The body is larger than the ${body.maxBytes} bytes this endpoint accepts`);
+      }
+      if (why === 'busy') throw busy();
+      return undefined; // aborted
+    }
+  }
+
+  /** Path params, query and body through the route's schemas into ctx (400 naming the field otherwise). */
+  private validate(x: Exchange, raw: Buffer): void {
+    const { ctx, route } = x;
+    if (route.params) ctx.params = parseWith(route.params, ctx.params, 'params') as Record<string, string>;
+    ctx.rawBody = raw;
+    const ctype = ctx.headers['content-type'] ?? '';
+    ctx.query = route.query ? parseWith(route.query, Object.fromEntries(ctx.rawQuery), 'query') : Object.fromEntries(ctx.rawQuery);
+    if (route.body?.kind === 'json') {
+      ctx.body = parseWith(route.body.schema, parseJson(raw, ctype), 'body');
+    } else if (route.body?.kind === 'multipart') {
+      const { fields, files } = parseMultipart(raw, ctype, route.body);
+      ctx.files = files;
+      ctx.body = route.body.fields ? parseWith(route.body.fields, fields, 'form') : fields;
+    }
+  }
+
+  /** Send the answer (with the request id and the headers collected on the way) and log it. */
+  private finish(x: Exchange, out: OutMessage, code?: string): void {
+    Object.assign(out.headers, x.outHeaders);
+    writeOut(x.res, out, x.state);
+    this.requestDone(x.ctx, x.route, out.status, performance.now() - x.t0, code);
+  }
+
+  /** Answer an error: an ApiError as it is, a storage outage 503, anything else 500 (logged). */
+  private fail(x: Exchange, e: unknown): void {
+    const err = toApiError(e, x.ctx.log);
+    this.finish(x, { status: err.status, headers: { 'content-type': JSON_TYPE, ...err.headers }, body: JSON.stringify(err.toBody()) }, err.code);
+  }
+
+  private async openStream(x: Exchange): Promise<void> {
+    const { res, ctx, route, state, outHeaders, t0 } = x;
     let closed = false;
     const handle: StreamHandle = {
       res,
@@ -387,26 +397,4 @@ export class HttpServer {
   }
 }
 
-function busy(): ApiError {
-  return new ApiError('SERVICE_BUSY', 'Too many request bodies are being received at once; retry shortly', { headers: { 'retry-after': '1', connection: 'close' } });
-}
-
-export function toApiError(e: unknown, log: Logger): ApiError {
-  if (isApiError(e)) return e;
-  // PostgreSQL or Redis away (shared mode) where a store did not map it itself: 503 with Retry-After
-  if (engineDown(e)) return new ApiError('SERVICE_BUSY', 'A storage engine is not reachable from this node; retry shortly', { headers: { 'retry-after': '2' } });
-  // task errors were already turned into ApiErrors by WorkerPool.run(); anything else is ours to fix
-  log.error({ msg: 'unhandled error', err: { message: (e as Error)?.message, stack: (e as Error)?.stack } });
-  return new ApiError('INTERNAL_ERROR', 'Internal failure; the error was logged');
-}
-
 export type { Principal };
-
-/** Default path-parameter rule: every `:name` a non-empty string of at most 200 characters (a route's params schema replaces it). */
-function checkParams(params: Record<string, string>, route: RouteDef): ApiError | undefined {
-  if (route.params) return undefined;
-  for (const [name, v] of Object.entries(params)) {
-    if (v.length === 0 || v.length > 200) return invalid(name, 'a path parameter of 1 to 200 characters', v.length === 0 ? '' : `${v.length} characters`);
-  }
-  return undefined;
-}

@@ -3,7 +3,7 @@
 // services themselves, so no other module imports this one. Route labels are route templates, never raw paths.
 import http from 'node:http';
 import client from 'prom-client';
-import type { Services } from '../services.js';
+import type { MetricsSink, Services } from '../services.js';
 import { RequestMetrics } from './request-metrics.js';
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -15,7 +15,7 @@ export interface MetricSources {
   law?: () => { documents: number; articles: number; indexGeneration: number } | undefined;
 }
 
-export class Metrics {
+export class Metrics implements MetricsSink {
   readonly registry = new client.Registry();
   private readonly perRequest = new RequestMetrics(this.registry, {
     requests: 'sejong_http_requests_total', requestsHelp: 'HTTP requests by route template, method and status',

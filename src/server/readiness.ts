@@ -1,13 +1,13 @@
 // Readiness (GET /ready): the store answers a read, the pool's workers answer a task, every worker loaded the
 // ONNX models (warm-up at start), and the server is not draining. /health stays a plain liveness probe.
-import type { Services } from '../services.js';
+import type { ReadinessProbe, ReadyCheck, Services } from '../services.js';
 
-export interface ReadyCheck { ready: boolean; checks: Record<string, { ok: boolean; detail?: string }> }
+export type { ReadyCheck };
 
 const POOL_PING_MS = 5000;
 const CACHE_MS = 1000;
 
-export class Readiness {
+export class Readiness implements ReadinessProbe {
   private models: { ok: boolean; detail: string } = { ok: false, detail: 'warming up' };
   private cached?: { at: number; value: Promise<ReadyCheck> };
 

@@ -109,8 +109,9 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   await services.queue.start(); // every api module has defined its job runners by now
   const metricsServer = config.metrics ? await startMetrics(services) : undefined;
   const http = new HttpServer(services, routes);
-  services.readiness = new Readiness(services, () => http.isDraining);
-  if (config.warmup) services.readiness.warmUp();
+  const readiness = new Readiness(services, () => http.isDraining);
+  services.readiness = readiness;
+  if (config.warmup) readiness.warmUp();
   port = await http.listen(config.host, config.port);
   jobs.startSweeper(config.sweepSeconds * 1000);
   const pruneTimer = setInterval(() => void services.requestLog.prune(clock.now()).catch(() => undefined), 3600_000);
@@ -189,12 +190,13 @@ async function openJobQueue(services: Services): Promise<JobQueue<Services>> {
 /** The metrics registry over this server's services; its own listener when SEJONG_METRICS_ADDR is set. */
 async function startMetrics(services: Services): Promise<NodeHttpServer | undefined> {
   const { ext } = services;
-  services.metrics = new Metrics(services, {
+  const metrics = new Metrics(services, {
     law: () => ext.law && { documents: ext.law.catalog.length, articles: ext.law.catalog.reduce((n, d) => n + d.article_count, 0), indexGeneration: ext.law.info().index_gen },
     callbacks: async () => ext.callbacks && { states: await ext.callbacks.counts(), failedAttempts: ext.callbacks.failedAttempts },
   });
+  services.metrics = metrics;
   if (!services.config.metricsAddr) return undefined;
-  const server = await services.metrics.listenSeparately(services.config.metricsAddr);
+  const server = await metrics.listenSeparately(services.config.metricsAddr);
   services.log.info({ msg: 'metrics listening', addr: services.config.metricsAddr });
   return server;
 }

@@ -36,7 +36,7 @@ export class Pg {
     return db;
   }
 
-  async query<R extends pg.QueryResultRow = any>(text: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
     try {
       return await this.pool.query<R>(text, params);
     } catch (e) {

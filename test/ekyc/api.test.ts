@@ -5,9 +5,11 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { startTestServer, formData, type TestServer } from '../helpers/server.js';
 import { renderCard } from '../helpers/id-cards.js';
-import { shared } from '../helpers/shared.js';
+import { needsShared, shared } from '../helpers/shared.js';
 
 const FACES = shared('faces');
+/** the tests that read photos from ../shared/faces skip, saying so, when it is absent */
+const WITH_FACES = needsShared('faces');
 const photo = (p: string) => fs.readFileSync(path.join(FACES, p));
 const png = (name: string, data: Buffer) => ({ data, filename: name, type: 'image/png' });
 const jpg = (name: string, data: Buffer) => ({ data, filename: name, type: 'image/jpeg' });
@@ -20,7 +22,7 @@ t.teardown(() => s.close());
 
 const post = (p: string, fields: Record<string, string | undefined>, files: Parameters<typeof formData>[1]) => s.req(p, { method: 'POST', body: formData(fields, files) });
 
-t.test('face/compare: genuine, impostor, no face, threshold', async (t) => {
+t.test('face/compare: genuine, impostor, no face, threshold', WITH_FACES, async (t) => {
   let r = await post('/api/v1/ekyc/face/compare', {}, { image1: png('a.png', photo('people/sheldon/sheldon1.png')), image2: png('b.png', photo('people/sheldon/sheldon2.png')) });
   t.equal(r.status, 200);
   let j = await r.json();
@@ -61,7 +63,7 @@ t.test('face/compare: genuine, impostor, no face, threshold', async (t) => {
   t.equal((await r.json()).error.code, 'UNSUPPORTED_MEDIA_TYPE');
 });
 
-t.test('liveness/check: real, print, replay, no face', async (t) => {
+t.test('liveness/check: real, print, replay, no face', WITH_FACES, async (t) => {
   const check = async (f: string) => (await post('/api/v1/ekyc/liveness/check', {}, { image: jpg('x.jpg', photo(f)) })).json();
   const real = await check('liveness/real.jpg');
   t.equal(real.face_detected, true);
@@ -110,7 +112,7 @@ t.test('ocr: fields, filter, bad doc_type, bad field', async (t) => {
   t.equal((await r.json()).error.field, 'doc_type');
 });
 
-t.test('verify: passes end to end, audit record without images', async (t) => {
+t.test('verify: passes end to end, audit record without images', WITH_FACES, async (t) => {
   const face = photo('public-domain/grace_hopper_512x512.jpg');
   const selfie = await sharp(face).extract({ left: 40, top: 20, width: 440, height: 470 }).modulate({ brightness: 1.05 }).jpeg({ quality: 85 }).toBuffer();
   const card = await renderCard('jumin', { seed: 9, photo: face });
@@ -139,7 +141,7 @@ t.test('verify: passes end to end, audit record without images', async (t) => {
   t.match(rec.ocr.idNumberMasked, /^\d{6}-\d\*{6}$/);
 });
 
-t.test('verify: failures in plain words', async (t) => {
+t.test('verify: failures in plain words', WITH_FACES, async (t) => {
   const card = await renderCard('jumin', { seed: 10 });
   const r = await post('/api/v1/ekyc/verify', { id_card_type: 'resident_registration' }, {
     masked_id_image: png('id.png', card.image), face_image: png('face.png', photo('people/sheldon/sheldon1.png')), selfie_image: jpg('selfie.jpg', photo('liveness/print_attack.jpg')),
@@ -152,7 +154,7 @@ t.test('verify: failures in plain words', async (t) => {
   t.match(j.failure_reasons.join(' '), /liveness/);
 });
 
-t.test('verify: passport MRZ check digits decide the OCR part', async (t) => {
+t.test('verify: passport MRZ check digits decide the OCR part', WITH_FACES, async (t) => {
   const { renderPassport } = await import('../helpers/id-cards.js');
   const face = photo('public-domain/grace_hopper_512x512.jpg');
   const p = await renderPassport({ seed: 3, corruptCheck: true });
@@ -167,7 +169,7 @@ t.test('verify: passport MRZ check digits decide the OCR part', async (t) => {
   t.equal(j.results.face_match.passed, true);
 });
 
-t.test('verify: bad input', async (t) => {
+t.test('verify: bad input', WITH_FACES, async (t) => {
   const card = await renderCard('jumin', { seed: 11 });
   const face = photo('people/sheldon/sheldon1.png');
   const ok = { masked_id_image: png('id.png', card.image), face_image: png('f.png', face), selfie_image: png('s.png', face) };
@@ -188,7 +190,7 @@ t.test('verify: bad input', async (t) => {
   await expect({ id_card_type: 'driver_license' }, { ...ok, face_image: png('f.png', big) }, 413, 'face_image', 'PAYLOAD_TOO_LARGE');
 });
 
-t.test('face boxes: each answer locates the face it used, in the uploaded image\'s pixels', async (t) => {
+t.test('face boxes: each answer locates the face it used, in the uploaded image\'s pixels', WITH_FACES, async (t) => {
   // the photo pasted at a known place on a larger grey canvas: the box must fall inside that place
   const face = photo('people/sheldon/sheldon1.png');
   const m = await sharp(face).metadata();

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Store } from '../../src/store/env.js';
 import { LawStore } from '../../src/law/store.js';
 import { Importer } from '../../src/law/import.js';
-import { shared } from '../helpers/shared.js';
+import { REPO, shared } from '../helpers/shared.js';
 
 export const SAMPLE = shared('law-corpus', 'sample');
 // bump when the store layout or the parsers change
@@ -14,6 +14,8 @@ const LAYOUT = 'v3';
 
 /** A copy of the imported sample in a fresh temp dir, removed when the test process exits. */
 export async function sampleDataDir(paths: string[] = [SAMPLE]): Promise<string> {
+  const missing = paths.filter((p) => !fs.existsSync(p)).map((p) => path.relative(REPO, p));
+  if (missing.length) throw new Error(`needs ${missing.join(', ')} (the shared test data beside the repository), which is absent`);
   const src = path.join(path.dirname(new URL(import.meta.url).pathname), '../../src/law');
   const stamp = fs.readdirSync(src).map((f) => fs.statSync(path.join(src, f)).mtimeMs).join(',');
   const tag = createHash('sha1').update(paths.join('|') + LAYOUT + stamp).digest('hex').slice(0, 16);

@@ -4,7 +4,8 @@
 import t from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeRgb, detectFaces, embedFace, cosine } from '../../src/vision/index.js';
+import { decodeRgb } from '../../src/tasks/lib/image-io.js';
+import { detectFaces, embedFace, cosine } from '../../src/vision/index.js';
 import { calibrate, DEFAULT_FACE_THRESHOLD } from '../../src/vision/calibration.js';
 import { livenessCheck, LIVENESS_THRESHOLD } from '../../src/vision/liveness.js';
 import { cardWithPhoto, scorePairs, rates, type Embedded } from '../helpers/face-sets.js';

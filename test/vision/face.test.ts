@@ -3,7 +3,8 @@
 import t from 'tap';
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodeRgb, detectFaces, embedFace, cosine, alignFace, livenessScore, sessionCount, ARCFACE_TEMPLATE } from '../../src/vision/index.js';
+import { decodeRgb } from '../../src/tasks/lib/image-io.js';
+import { detectFaces, embedFace, cosine, alignFace, livenessScore, sessionCount, ARCFACE_TEMPLATE } from '../../src/vision/index.js';
 import { calibrate, cosineFor, DEFAULT_FACE_THRESHOLD, COSINE_AT_DEFAULT } from '../../src/vision/calibration.js';
 import { needsShared, shared } from '../helpers/shared.js';
 

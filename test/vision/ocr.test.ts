@@ -1,7 +1,7 @@
 // OCR on rendered Korean ID cards (random names, numbers, dates; clean and degraded), field validators, MRZ.
 import t from 'tap';
 import { renderCard, degradationFor, charAccuracy } from '../helpers/id-cards.js';
-import { decodeRgb } from '../../src/vision/index.js';
+import { decodeRgb } from '../../src/tasks/lib/image-io.js';
 import { readCard, normaliseRrn, parseDate, birthFromRrn, dateFromGlyphs, rrnChecksumOk } from '../../src/vision/idcard.js';
 import { parseTd3, buildTd3, checkDigit } from '../../src/vision/mrz.js';
 import { recognizeText } from '../../src/vision/ocr.js';

@@ -2,6 +2,10 @@
 // change a few words or paragraphs, so a new version of an article is mostly copies of the old one's lines).
 // Ops, in order: two numbers [start, count] copy lines of the previous text; a string is a new line; an array
 // [line, prefix, suffix, middle] is a line of the previous text with its middle replaced.
+// Hand-written on purpose: it is a storage encoding (history/writer.ts stores these ops as JSON between the full
+// texts of every 16th entry; history/db.ts applies them), a compact copy/replace form that needs only the previous
+// text to rebuild. The `diff` package gives edit scripts (added/removed hunks carrying the text of both sides, for
+// display), not this form; the comparisons shown to users (history/versions.ts diffArticles) are a separate concern.
 
 export type DeltaOp = number | string | [number, number, number, string];
 

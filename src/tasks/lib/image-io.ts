@@ -3,6 +3,7 @@
 import sharp, { type Sharp, type Metadata } from 'sharp';
 import { TaskError, badInput } from './task-error.js';
 import { sniffFormat } from './sniff.js';
+import type { RgbImage } from '../../vision/raster.js';
 
 export type ImageFormat = 'jpeg' | 'png' | 'webp';
 export const DEFAULT_MAX_PIXELS = 50_000_000;
@@ -123,6 +124,12 @@ export async function decodeChecked(c: Checked, channels: 1 | 3 | 4, maxSide?: n
   } catch (e) {
     throw decodeFailure(c, e);
   }
+}
+
+/** Decode to an RgbImage for the vision runtime (format check, pixel cap, EXIF orientation, alpha on white). */
+export async function decodeRgb(bytes: Uint8Array, opts: { maxPixels?: number; maxSide?: number; field?: string } = {}): Promise<RgbImage> {
+  const r = await decodeRaw(bytes, { field: opts.field ?? 'image', maxPixels: opts.maxPixels, channels: 3, maxSide: opts.maxSide });
+  return { data: new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength), width: r.width, height: r.height, channels: 3 };
 }
 
 /** Encode raw pixels as PNG (sharp); compressionLevel 6 by default. */

@@ -1,0 +1,70 @@
+// The pure pieces of answering one request (server/app.ts runs them): path parameters decoded and checked, a
+// handler's result as the message to send, the request id, and any thrown value as an ApiError.
+import crypto from 'node:crypto';
+import type { Logger } from 'pino';
+import { engineDown } from '../shared/errors.js';
+import { ApiError, invalid, isApiError } from '../domain/errors.js';
+import { isReply, type RouteDef } from './types.js';
+import type { OutMessage } from './http.js';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** The client's x-request-id when it is sane (safe to echo and log), else a fresh UUID. */
+export function requestIdOf(incoming: string | undefined): string {
+  return incoming && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+/** uWS pattern '/a/:id' from our path; returns param names in order. */
+export function paramNames(path: string): string[] {
+  return path.split('/').filter((s) => s.startsWith(':')).map((s) => s.slice(1));
+}
+
+/** Decode path parameters; a malformed % escape is a 400 naming the parameter, never a URIError. */
+export function decodeParams(names: string[], raw: string[]): { params: Record<string, string>; error?: ApiError } {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const value = raw[i] ?? '';
+    try {
+      params[name] = decodeURIComponent(value);
+    } catch {
+      return { params, error: invalid(name, 'a path segment with valid percent-escapes (%XX of UTF-8)', value.slice(0, 60)) };
+    }
+  }
+  return { params };
+}
+
+/** A handler's result as the message to send: a Reply as it says, anything else JSON with status 200. */
+export function answerOf(result: unknown): OutMessage {
+  if (!isReply(result)) return { status: 200, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(result ?? { success: true }) };
+  const ct = result.contentType ?? JSON_TYPE;
+  const isJson = ct.startsWith('application/json');
+  const body = Buffer.isBuffer(result.body) || typeof result.body === 'string' ? result.body : isJson ? JSON.stringify(result.body ?? null) : String(result.body ?? '');
+  return { status: result.status ?? 200, headers: { 'content-type': isJson ? JSON_TYPE : ct, ...result.headers }, body };
+}
+
+/** 503: the body budget is spent (too many bodies in flight at once). */
+export function busy(): ApiError {
+  return new ApiError('SERVICE_BUSY', 'Too many request bodies are being received at once; retry shortly', { headers: { 'retry-after': '1', connection: 'close' } });
+}
+
+/** Any thrown value as the error to answer: an ApiError as it is, a storage outage 503, anything else 500 (logged). */
+export function toApiError(e: unknown, log: Logger): ApiError {
+  if (isApiError(e)) return e;
+  // PostgreSQL or Redis away (shared mode) where a store did not map it itself: 503 with Retry-After
+  if (engineDown(e)) return new ApiError('SERVICE_BUSY', 'A storage engine is not reachable from this node; retry shortly', { headers: { 'retry-after': '2' } });
+  // task errors were already turned into ApiErrors by WorkerPool.run(); anything else is ours to fix
+  log.error({ msg: 'unhandled error', err: { message: (e as Error)?.message, stack: (e as Error)?.stack } });
+  return new ApiError('INTERNAL_ERROR', 'Internal failure; the error was logged');
+}
+
+/** Default path-parameter rule: every `:name` a non-empty string of at most 200 characters (a route's params schema replaces it). */
+export function checkParams(params: Record<string, string>, route: RouteDef): ApiError | undefined {
+  if (route.params) return undefined;
+  for (const [name, v] of Object.entries(params)) {
+    if (v.length === 0 || v.length > 200) return invalid(name, 'a path parameter of 1 to 200 characters', v.length === 0 ? '' : `${v.length} characters`);
+  }
+  return undefined;
+}
