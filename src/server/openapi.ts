@@ -3,6 +3,7 @@ import { z, type ZodType } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
 import { callbackPayload } from '../providers/callback-payload.js';
 import type { RouteDef } from './types.js';
+import { checkedExample, exampleOf } from './openapi-examples.js';
 
 const jsonSchema = (s: ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> => {
   try {
@@ -95,14 +96,28 @@ function webhooks(): Record<string, unknown> {
   };
 }
 
+/** An answer's media type: its schema and an example (declared, else synthesised with every field the zod schema
+ * accepts; none for binary answers). */
+function mediaOf(schema: Record<string, unknown>, example: unknown, zod?: ZodType): Record<string, unknown> {
+  if (!zod) return { schema, ...(example !== undefined ? { example } : {}) };
+  return { schema, example: example !== undefined ? example : checkedExample(schema, (v) => zod.safeParse(v).success) };
+}
+
 export function buildOpenApi(routes: RouteDef[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const p = r.path.replace(/:([A-Za-z_]+)/g, '{$1}');
-    const params: unknown[] = (r.path.match(/:([A-Za-z_]+)/g) ?? []).map((n) => ({ name: n.slice(1), in: 'path', required: true, schema: { type: 'string' } }));
+    const ps = r.params ? (jsonSchema(r.params) as { properties?: Record<string, Record<string, unknown>> }).properties ?? {} : {};
+    const params: unknown[] = (r.path.match(/:([A-Za-z_]+)/g) ?? []).map((n) => {
+      const schema = ps[n.slice(1)] ?? { type: 'string' };
+      return { name: n.slice(1), in: 'path', required: true, schema, example: exampleOf(schema, n.slice(1)) };
+    });
     if (r.query) {
-      const qs = jsonSchema(r.query) as { properties?: Record<string, unknown>; required?: string[] };
-      for (const [name, schema] of Object.entries(qs.properties ?? {})) params.push({ name, in: 'query', required: qs.required?.includes(name) ?? false, schema });
+      const qs = jsonSchema(r.query) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+      for (const [name, schema] of Object.entries(qs.properties ?? {})) {
+        const required = qs.required?.includes(name) ?? false;
+        params.push({ name, in: 'query', required, schema, ...(required || schema.default === undefined ? { example: exampleOf(schema, name, qs) } : {}) });
+      }
     }
     if (r.accessKeyQuery && !params.some((q) => (q as { name: string }).name === r.accessKeyQuery)) params.push({ name: r.accessKeyQuery, in: 'query', required: false, schema: { type: 'string' }, description: 'the job\'s access key' });
     const op: Record<string, unknown> = {
@@ -114,16 +129,17 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
       responses: {
         ...Object.fromEntries(Object.entries(r.responses ?? { 200: { description: 'Success' } }).map(([code, d]) => [code, {
           description: d.description,
-          ...(d.schema || d.contentType ? { content: { [d.contentType ?? 'application/json']: {
-            schema: d.schema ? jsonSchema(d.schema, 'output') : {},
-            ...(d.example !== undefined ? { example: d.example } : {}),
-          } } } : {}),
+          ...(d.schema || d.contentType ? { content: { [d.contentType ?? 'application/json']: mediaOf(d.schema ? jsonSchema(d.schema, 'output') : {}, d.example, d.schema) } } : {}),
         }])),
         ...errorResponses(r),
       },
     };
     if (r.auth === 'admin') op.description = 'Admin key only.';
-    if (r.body?.kind === 'json') op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(r.body.schema) } } };
+    if (r.body?.kind === 'json') {
+      const schema = jsonSchema(r.body.schema);
+      // request examples hold what must be sent
+      op.requestBody = { required: true, content: { 'application/json': { schema, example: r.body.example ?? exampleOf(schema) } } };
+    }
     if (r.body?.kind === 'multipart') {
       const fields = r.body.fields ? (jsonSchema(r.body.fields) as { properties?: Record<string, unknown>; required?: string[] }) : { properties: {} };
       const props: Record<string, unknown> = { ...(fields.properties ?? {}) };
@@ -133,7 +149,9 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
         if (f.required) required.push(name);
       }
       // every part not listed here is refused (src/server/body.ts)
-      op.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: props, required, additionalProperties: false } } } };
+      // the text fields that must be sent (a file part has no useful example value)
+      const example = r.body.example ?? exampleOf(fields as Record<string, unknown>);
+      op.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: props, required, additionalProperties: false }, example } } };
     }
     (paths[p] ??= {})[r.method.toLowerCase()] = op;
   }

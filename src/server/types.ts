@@ -24,8 +24,9 @@ export interface FilePartRule {
   description?: string;
 }
 
-export interface JsonBody<S extends ZodType = ZodType> { kind: 'json'; schema: S }
-export interface MultipartBody<F extends ZodType | undefined = ZodType | undefined> { kind: 'multipart'; fields?: F; files?: Record<string, FilePartRule> }
+/** `example`: the request example in /openapi.json (default: synthesised from the schema) */
+export interface JsonBody<S extends ZodType = ZodType> { kind: 'json'; schema: S; example?: unknown }
+export interface MultipartBody<F extends ZodType | undefined = ZodType | undefined> { kind: 'multipart'; fields?: F; files?: Record<string, FilePartRule>; example?: Record<string, unknown> }
 export type BodySpec = JsonBody | MultipartBody;
 
 export const json = <S extends ZodType>(schema: S): JsonBody<S> => ({ kind: 'json', schema });
