@@ -32,6 +32,25 @@ export class Metrics {
     new client.Gauge({ name: 'sejong_pool_workers', help: 'Worker threads in the CPU pool', registers: reg, collect() { this.set(pool.size); } });
     new client.Gauge({ name: 'sejong_pool_busy', help: 'Tasks running on a worker now', registers: reg, collect() { this.set(pool.running); } });
     new client.Gauge({ name: 'sejong_pool_queue', help: 'Tasks waiting for a worker', registers: reg, collect() { this.set(pool.queued); } });
+    // the pool counts its own refusals; the counters catch up at scrape time
+    const refusedSeen: Record<string, number> = {};
+    const refusals = new client.Counter({
+      name: 'sejong_pool_refusals_total', help: 'Synchronous tasks the worker pool refused with SERVICE_BUSY, by reason (queue_full, wait_budget: the expected wait is over SEJONG_QUEUE_WAIT_MS, shutting_down)', labelNames: ['reason'] as const, registers: reg,
+      collect() {
+        for (const [reason, n] of Object.entries(pool.refused)) {
+          refusals.inc({ reason }, n - (refusedSeen[reason] ?? 0));
+          refusedSeen[reason] = n;
+        }
+      },
+    });
+    let timedOutSeen = 0;
+    new client.Counter({
+      name: 'sejong_pool_task_timeouts_total', help: 'Tasks stopped at their time budget (SEJONG_TASK_TIMEOUT_MS; the worker is replaced)', registers: reg,
+      collect() {
+        if (pool.timedOut > timedOutSeen) this.inc(pool.timedOut - timedOutSeen);
+        timedOutSeen = pool.timedOut;
+      },
+    });
     new client.Gauge({
       name: 'sejong_jobs_processing', help: 'Jobs in state processing, by family', labelNames: ['family'] as const, registers: reg,
       async collect() {

@@ -17,6 +17,7 @@ t.test('/metrics: requests by route template and status, pool, jobs, fetcher ref
   t.equal((await s.req(`/api/v1/receipt/status/${id}`)).status, 404);
   t.equal((await s.req(`/api/v1/receipt/status/${id}`)).status, 404);
   t.equal((await s.req('/health', { key: null })).status, 200);
+  t.equal((await s.req('/api/v1/no-such-route/secret-id-123', { key: null })).status, 404);
   const refused = await s.req('/api/v1/studio/mosaic', { method: 'POST', json: { imageUrl: 'http://127.0.0.1:1/x.png', regions: [{ x: 0, y: 0, width: 4, height: 4 }] } });
   t.equal(refused.status, 400);
   const { job } = await s.services.jobs.create({ family: 'receipt', owner: s.apiKeyId, estimatedCost: 0, meta: {} });
@@ -29,6 +30,7 @@ t.test('/metrics: requests by route template and status, pool, jobs, fetcher ref
   t.equal(sample(text, 'sejong_http_requests_total', 'route="/api/v1/receipt/status/:job_id",method="GET",status="404"'), 2);
   t.equal(sample(text, 'sejong_http_requests_total', 'route="/health",method="GET",status="200"'), 1);
   t.notOk(text.includes(id), 'no raw ids or paths in labels');
+  t.notOk(text.includes('secret-id-123'), 'an unrouted path leaves no label');
   t.equal(sample(text, 'sejong_http_request_duration_seconds_count', 'route="/api/v1/receipt/status/:job_id",method="GET"'), 2);
   t.equal(sample(text, 'sejong_pool_workers'), 1);
   t.equal(sample(text, 'sejong_pool_queue'), 0);
@@ -37,6 +39,25 @@ t.test('/metrics: requests by route template and status, pool, jobs, fetcher ref
   t.equal(sample(text, 'sejong_fetch_refusals_total'), 1);
   t.ok((sample(text, 'sejong_process_cpu_user_seconds_total') ?? -1) > 0, 'process metrics');
   t.ok(text.includes('sejong_law_documents'), 'law gauge present');
+});
+
+t.test('/metrics: pool refusals by reason, beside the answers refused with SERVICE_BUSY', async (t) => {
+  const s = await startTestServer({ env: { SEJONG_QUEUE_SIZE: '1' } });
+  t.teardown(() => s.close());
+  const before = await (await s.req('/metrics', { key: null })).text();
+  t.equal(sample(before, 'sejong_pool_refusals_total', 'reason="queue_full"'), 0, 'each reason is there from the start');
+  t.equal(sample(before, 'sejong_pool_task_timeouts_total'), 0);
+  // a secured place fills the one-task queue: the next synchronous task is refused
+  const ticket = s.services.pool.admit('pool-selftest');
+  const r = await s.req('/api/v1/qrcode/generate?data=x&size=128x128', { key: null });
+  ticket.release();
+  t.equal(r.status, 503);
+  t.equal(((await r.json()) as { error: { code: string } }).error.code, 'SERVICE_BUSY');
+  const text = await (await s.req('/metrics', { key: null })).text();
+  t.equal(sample(text, 'sejong_pool_refusals_total', 'reason="queue_full"'), 1);
+  t.equal(sample(text, 'sejong_pool_refusals_total', 'reason="wait_budget"'), 0);
+  t.equal(sample(text, 'sejong_http_refusals_total', 'code="SERVICE_BUSY"'), 1);
+  t.equal(sample(text, 'sejong_http_requests_total', 'route="/api/v1/qrcode/generate",method="GET",status="503"'), 1);
 });
 
 t.test('/metrics off, or on its own address', async (t) => {
