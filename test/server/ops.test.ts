@@ -2,6 +2,7 @@
 import t from 'tap';
 import net from 'node:net';
 import { startTestServer } from '../helpers/server.js';
+import { enginesMissing, sharedModeEnv } from '../helpers/engines.js';
 import { Readiness } from '../../src/server/readiness.js';
 
 /** value of one sample line in Prometheus text, or undefined */
@@ -94,7 +95,8 @@ t.test('/ready: 200 once the store, the pool and the models on every worker answ
   }
   t.equal(r.status, 200);
   t.equal(body.status, 'ready');
-  t.same(Object.keys(body.checks).sort(), ['draining', 'models', 'pool', 'store']);
+  const engines = s.services.engines.mode === 'shared' ? ['database', 'redis'] : [];
+  t.same(Object.keys(body.checks).sort(), [...engines, 'draining', 'models', 'pool', 'store'].sort());
   t.match(body.checks.models?.detail, /^7 models on \d of 2 workers/);
   t.ok(r.headers.get('x-request-id'));
 });
@@ -115,4 +117,37 @@ t.test('readiness says not ready while draining', async (t) => {
   c = await r.check();
   t.equal(c.ready, false);
   t.same(c.checks.draining, { ok: false, detail: 'shutting down' });
+});
+
+t.test('shared mode: /ready is 503 while Redis is away, 200 again when it is back', { skip: enginesMissing() }, async (t) => {
+  const shared = await sharedModeEnv();
+  const s = await startTestServer({ storage: 'shared', sharedEnv: shared.env });
+  t.teardown(async () => {
+    await s.close();
+    await shared.redis.remove();
+  });
+  const ready = async () => {
+    const r = await s.req('/ready', { key: null });
+    return { status: r.status, body: (await r.json()) as { checks: Record<string, { ok: boolean; detail?: string }> } };
+  };
+  const until = async (status: number) => {
+    let r = await ready();
+    for (let i = 0; i < 300 && r.status !== status; i++) {
+      await new Promise((res) => setTimeout(res, 100));
+      r = await ready();
+    }
+    return r;
+  };
+  let r = await until(200);
+  t.equal(r.status, 200);
+  t.same([r.body.checks.database?.ok, r.body.checks.redis?.ok], [true, true]);
+  await shared.redis.stop();
+  r = await until(503);
+  t.equal(r.status, 503, 'not ready without Redis');
+  t.equal(r.body.checks.redis?.ok, false);
+  t.equal(r.body.checks.database?.ok, true);
+  t.equal((await s.req('/health', { key: null })).status, 200, 'still alive');
+  await shared.redis.start();
+  r = await until(200);
+  t.equal(r.status, 200, 'ready again once Redis answers');
 });
