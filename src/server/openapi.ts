@@ -29,10 +29,17 @@ const errorSchema = {
 
 const errorExample = (code: ErrorCode, message: string, field?: string) => ({ success: false, error: { code, message, ...(field ? { field } : {}) } });
 
-/** Each error answer a route can give, derived from what the route declares (auth, body, path, family). */
+/** families whose creating calls reach an AI provider (502 AI_API_ERROR when it fails or is not configured) */
+const AI_TAGS = new Set(['Text-to-Image', 'Image-to-Image', 'Text-to-Text', 'Image Analysis', 'Gemini Text-to-Image (Legacy)']);
+
+/** Each error answer a route can give, derived from what the route declares (auth, body, path, family, `errors`). */
 function errorCodes(r: RouteDef): ErrorCode[] {
   const codes: ErrorCode[] = [];
   const jobRoute = /:job_?[iI]d\b/.test(r.path);
+  // a path parameter naming something other than a job (a key, an album, a statute, an asset) may name nothing
+  if ((r.path.match(/:[A-Za-z_]+/g) ?? []).some((p) => !/^:job_?[iI]d$/.test(p))) codes.push('NOT_FOUND');
+  if (r.method !== 'GET' && r.tags?.some((t) => AI_TAGS.has(t))) codes.push('AI_API_ERROR');
+  codes.push(...(r.errors ?? []));
   if (r.body || r.query || r.path.includes(':')) codes.push('INVALID_REQUEST');
   if (r.auth !== 'none') codes.push('INVALID_API_KEY');
   if (r.auth === 'admin') codes.push('FORBIDDEN');
@@ -57,6 +64,8 @@ const EXAMPLE_MESSAGES: Partial<Record<ErrorCode, [string, string?]>> = {
   UNSUPPORTED_MEDIA_TYPE: ['Expected a JPEG, PNG or WebP image for image but received gif', 'image'],
   RATE_LIMITED: ['Rate limit of 60 requests per minute exceeded; retry in 12 s'],
   SERVICE_BUSY: ['All 2 workers are busy and 64 tasks are waiting; retry shortly'],
+  NOT_FOUND: ['No album spring-2026'],
+  AI_API_ERROR: ['The image provider answered HTTP 500 (server error)'],
   INTERNAL_ERROR: ['Internal failure; the error was logged (request id 5b0c…)'],
 };
 

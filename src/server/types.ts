@@ -4,6 +4,7 @@ import type { ZodType, output } from 'zod';
 import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
 import type { Services } from '../services.js';
 import type { Principal } from '../domain/principal.js';
+import type { ErrorCode } from '../domain/errors.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -114,6 +115,8 @@ interface RouteBase {
   noRequestLog?: boolean;
   /** still served while the server drains (liveness and readiness probes) */
   whileDraining?: boolean;
+  /** error codes this route gives beyond those /openapi.json derives from its shape (src/server/openapi.ts errorCodes) */
+  errors?: ErrorCode[];
 }
 
 export type HandlerResult = Promise<Reply | object | void> | Reply | object | void;
