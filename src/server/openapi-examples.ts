@@ -20,7 +20,7 @@ function stringFor(name: string, s: Schema): string {
   else if (/date$/i.test(name)) v = '20261122';
   else if (/^(from|since|start)$/i.test(name)) v = '2026-11-01';
   else if (/^(to|until|end)$/i.test(name)) v = '2026-11-22';
-  else if (/(^|_)at$|At$|time/i.test(name)) v = '2026-11-22T09:00:00.000Z';
+  else if (/(^|_)at$/i.test(name) || /[a-z]At$/.test(name) || /time/i.test(name)) v = '2026-11-22T09:00:00.000Z';
   else if (/prompt/i.test(name)) v = 'a hanok village at dusk, watercolour';
   else if (/name$/i.test(name)) v = 'example';
   else if (/id$/i.test(name)) v = 'id_0001';

@@ -37,7 +37,7 @@ t.test('/docs: try it out uploads a file and shows the answer', { skip: chromium
   await page.locator('.auth-wrapper button.authorize').click();
   await page.locator('.auth-container input').first().fill(s.apiKey);
   await page.locator('.auth-btn-wrapper button.authorize').first().click();
-  await page.locator('.auth-btn-wrapper button.btn-done').click();
+  await page.locator('.auth-btn-wrapper button.btn-done').first().click();
 
   const op = page.locator('.opblock.opblock-post', { has: page.locator('[data-path="/api/v1/qrcode/recognize"]') });
   await op.locator('.opblock-summary').first().click();

@@ -85,6 +85,8 @@ t.test('the synthesiser: declared examples win, bounds and formats are kept', as
   t.equal(exampleOf({ type: 'integer', minimum: 3, maximum: 9 }), 6);
   t.equal(exampleOf({ type: 'number', exclusiveMinimum: 0 }), 0.5);
   t.equal(exampleOf({ type: 'string', format: 'date-time' }), '2026-11-22T09:00:00.000Z');
+  t.equal(exampleOf({ type: 'string' }, 'expiresAt'), '2026-11-22T09:00:00.000Z');
+  t.equal(exampleOf({ type: 'string' }, 'format'), 'example', 'a name ending in "at" is no time');
   t.equal(String(exampleOf({ type: 'string', minLength: 12 }, 'x')).length, 12);
   t.same(exampleOf({ type: 'array', items: { type: 'integer' }, minItems: 2 }), [1, 1]);
   t.same(exampleOf({ type: 'object', required: ['a'], properties: { a: { enum: ['x', 'y'] }, b: { type: 'string' } } }), { a: 'x' });
