@@ -5,6 +5,7 @@ import http from 'node:http';
 import client from 'prom-client';
 import type { Services } from '../services.js';
 import { RequestMetrics } from './request-metrics.js';
+import { FAMILIES } from '../jobs/families.js';
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const JOB_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -27,6 +28,15 @@ export class Metrics {
 
   constructor(private readonly services: Services, sources: MetricSources = {}) {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'sejong_' });
+    // the labelled series of every known code, family and state exist from the start (at 0): dashboards and alerts
+    // (rate(), absent()) see them before the first refusal or job
+    for (const code of ['RATE_LIMITED', 'SERVICE_BUSY', 'PAYLOAD_TOO_LARGE']) this.refusals.inc({ code }, 0);
+    for (const family of Object.keys(FAMILIES)) {
+      for (const state of ['completed', 'failed']) {
+        this.jobsFinished.inc({ family, state }, 0);
+        this.jobSeconds.zero({ family, state });
+      }
+    }
     const { pool, jobs } = services;
     const reg = [this.registry];
     new client.Gauge({ name: 'sejong_pool_workers', help: 'Worker threads in the CPU pool', registers: reg, collect() { this.set(pool.size); } });
@@ -56,6 +66,7 @@ export class Metrics {
       async collect() {
         const counts = await jobs.processingByFamily();
         this.reset();
+        for (const family of Object.keys(FAMILIES)) this.set({ family }, 0);
         for (const [family, n] of Object.entries(counts)) this.set({ family }, n);
       },
     });

@@ -46,6 +46,11 @@ t.test('/metrics: pool refusals by reason, beside the answers refused with SERVI
   const s = await startTestServer({ env: { SEJONG_QUEUE_SIZE: '1' } });
   t.teardown(() => s.close());
   const before = await (await s.req('/metrics', { key: null })).text();
+  // the labelled series exist before their first event (dashboards and alerts see a 0, not nothing)
+  t.equal(sample(before, 'sejong_http_refusals_total', 'code="RATE_LIMITED"'), 0);
+  t.equal(sample(before, 'sejong_jobs_finished_total', 'family="receipt",state="failed"'), 0);
+  t.equal(sample(before, 'sejong_job_duration_seconds_count', 'family="txt2img",state="completed"'), 0);
+  t.equal(sample(before, 'sejong_jobs_processing', 'family="ekyc_enhance"'), 0);
   t.equal(sample(before, 'sejong_pool_refusals_total', 'reason="queue_full"'), 0, 'each reason is there from the start');
   t.equal(sample(before, 'sejong_pool_task_timeouts_total'), 0);
   // a secured place fills the one-task queue: the next synchronous task is refused
