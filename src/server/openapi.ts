@@ -39,7 +39,7 @@ function errorCodes(r: RouteDef): ErrorCode[] {
   // a path parameter naming something other than a job (a key, an album, a statute, an asset) may name nothing
   if ((r.path.match(/:[A-Za-z_]+/g) ?? []).some((p) => !/^:job_?[iI]d$/.test(p))) codes.push('NOT_FOUND');
   if (r.method !== 'GET' && r.tags?.some((t) => AI_TAGS.has(t))) codes.push('AI_API_ERROR');
-  codes.push(...(r.errors ?? []));
+  codes.push(...(r.errors ?? []).map((e) => (typeof e === 'string' ? e : e.code)));
   if (r.body || r.query || r.path.includes(':')) codes.push('INVALID_REQUEST');
   if (r.auth !== 'none') codes.push('INVALID_API_KEY');
   if (r.auth === 'admin') codes.push('FORBIDDEN');
@@ -70,8 +70,10 @@ const EXAMPLE_MESSAGES: Partial<Record<ErrorCode, [string, string?]>> = {
 };
 
 function errorResponses(r: RouteDef): Record<string, unknown> {
+  // a route may answer a code with another status than its usual one (`errors: [{ code, status }]`)
+  const statusOf = (c: ErrorCode) => r.errors?.find((e): e is { code: ErrorCode; status: number } => typeof e !== 'string' && e.code === c)?.status ?? ERROR_CODES[c].status;
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const c of errorCodes(r)) byStatus.set(ERROR_CODES[c].status, [...(byStatus.get(ERROR_CODES[c].status) ?? []), c]);
+  for (const c of errorCodes(r)) byStatus.set(statusOf(c), [...(byStatus.get(statusOf(c)) ?? []), c]);
   const out: Record<string, unknown> = {};
   for (const [status, codes] of byStatus) {
     const examples = Object.fromEntries(codes.map((c) => [c, { value: errorExample(c, ...(EXAMPLE_MESSAGES[c] ?? [ERROR_CODES[c].meaning])) }]));

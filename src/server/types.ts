@@ -115,8 +115,9 @@ interface RouteBase {
   noRequestLog?: boolean;
   /** still served while the server drains (liveness and readiness probes) */
   whileDraining?: boolean;
-  /** error codes this route gives beyond those /openapi.json derives from its shape (src/server/openapi.ts errorCodes) */
-  errors?: ErrorCode[];
+  /** error codes this route gives beyond those /openapi.json derives from its shape (src/server/openapi.ts errorCodes),
+   * or with another status than the code's usual one ({ code, status }) */
+  errors?: Array<ErrorCode | { code: ErrorCode; status: number }>;
 }
 
 export type HandlerResult = Promise<Reply | object | void> | Reply | object | void;

@@ -36,4 +36,9 @@ t.test('derived error answers', async (t) => {
   t.ok(codes('GET', '/api/v1/receipt/status/:job_id').includes('JOB_NOT_FOUND'));
   t.ok(codes('POST', '/api/v1/text-to-image/generate').includes('AI_API_ERROR'), 'AI families: the provider may fail');
   t.notOk(codes('POST', '/api/v1/receipt/optimize').includes('AI_API_ERROR'), 'local work does not');
+  // a code answered with another status than its usual one is documented under that status
+  const enhanceImage = opOf('GET', '/api/v1/ekyc/enhance/image/:jobId').responses;
+  t.ok(enhanceImage['404']?.content?.['application/json']?.examples?.JOB_FAILED, 'enhance image: a failed job is 404 (spec)');
+  t.notOk(enhanceImage['422'], 'and not 422');
+  t.ok(opOf('GET', '/api/v1/receipt/image/:job_id').responses['422']?.content?.['application/json']?.examples?.JOB_FAILED, 'elsewhere JOB_FAILED is 422');
 });
