@@ -18,7 +18,8 @@ Every setting is an environment variable (see README.md, "Settings"). --help on 
 
 type Command = (args: string[]) => Promise<number>;
 
-const COMMANDS: Record<string, () => Promise<Command>> = {
+/** every command; each is listed in HELP (test/cli/help.test.ts checks) */
+export const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./cli/serve.js')).run,
   keys: async () => (await import('./cli/keys.js')).run,
   law: async () => (await import('./law/cli.js')).run,

@@ -59,7 +59,7 @@ export const routes: RouteDef[] = [
     },
   }),
   defineRoute({
-    method: 'DELETE', path: '/api/v1/admin/keys/:id', auth: 'admin', tags: ['Admin'], summary: 'Revoke a key (401 at once)',
+    method: 'DELETE', path: '/api/v1/admin/keys/:id', auth: 'admin', tags: ['Admin'], errors: ['CONFLICT'], summary: 'Revoke a key (401 at once)',
     responses: ok('revoked', keyRevoked),
     handler: async (ctx) => {
       if (ctx.params.id === ctx.principal.keyId) throw new ApiError('CONFLICT', 'The admin key cannot revoke itself');

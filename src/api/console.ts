@@ -37,7 +37,7 @@ function enabled(ctx: Ctx): void {
 
 export const routes: RouteDef[] = [
   defineRoute({
-    method: 'GET', path: '/console/login', auth: 'none', tags: ['Console'], summary: 'Test console sign-in page',
+    method: 'GET', path: '/console/login', auth: 'none', tags: ['Console'], errors: ['NOT_FOUND'], summary: 'Test console sign-in page',
     responses: { 200: { description: 'HTML page', contentType: 'text/html' } },
     handler: (ctx) => {
       enabled(ctx);
@@ -45,7 +45,7 @@ export const routes: RouteDef[] = [
     },
   }),
   defineRoute({
-    method: 'POST', path: '/console/login', auth: 'none', tags: ['Console'], summary: 'Sign in: sets the test_auth cookie',
+    method: 'POST', path: '/console/login', auth: 'none', tags: ['Console'], errors: ['NOT_FOUND', 'INVALID_API_KEY', 'RATE_LIMITED'], summary: 'Sign in: sets the test_auth cookie',
     responses: { 204: { description: 'signed in: Set-Cookie test_auth (no body)' } },
     body: { kind: 'json', schema: z.object({ password: z.string().min(1).max(200) }).strict() },
     maxBodyBytes: 4096,
@@ -64,12 +64,12 @@ export const routes: RouteDef[] = [
     },
   }),
   defineRoute({
-    method: 'POST', path: '/console/logout', auth: 'none', tags: ['Console'], summary: 'Sign out: clears the cookie',
+    method: 'POST', path: '/console/logout', auth: 'none', tags: ['Console'], errors: ['NOT_FOUND'], summary: 'Sign out: clears the cookie',
     responses: { 303: { description: 'cookie cleared; redirect to /console/login' } },
     handler: () => reply.make({ status: 303, body: '', headers: { location: '/console/login', 'set-cookie': 'test_auth=; Path=/console; HttpOnly; SameSite=Strict; Max-Age=0' } }),
   }),
   defineRoute({
-    method: 'GET', path: '/console/app.js', auth: 'none', tags: ['Console'], summary: 'The test console\'s browser code',
+    method: 'GET', path: '/console/app.js', auth: 'none', tags: ['Console'], errors: ['NOT_FOUND'], summary: 'The test console\'s browser code',
     responses: { 200: { description: 'JavaScript', contentType: 'text/javascript' } },
     handler: (ctx) => {
       enabled(ctx);
@@ -77,7 +77,7 @@ export const routes: RouteDef[] = [
     },
   }),
   defineRoute({
-    method: 'GET', path: '/console', auth: 'none', tags: ['Console'], summary: 'Test console (cookie test_auth)',
+    method: 'GET', path: '/console', auth: 'none', tags: ['Console'], errors: ['NOT_FOUND'], summary: 'Test console (cookie test_auth)',
     responses: { 200: { description: 'HTML page', contentType: 'text/html' }, 302: { description: 'no valid cookie: redirect to /console/login' } },
     handler: async (ctx) => {
       enabled(ctx);

@@ -300,7 +300,7 @@ export const routes: RouteDef[] = [
     handler: statusHandler('ekyc_enhance'),
   }),
   defineRoute({
-    method: 'GET', path: `/api/v1/ekyc/enhance/image/:${jobIdParam}`, auth: 'job', accessKeyQuery: 'key', tags: ['eKYC Enhance'],
+    method: 'GET', path: `/api/v1/ekyc/enhance/image/:${jobIdParam}`, auth: 'job', accessKeyQuery: 'key', tags: ['eKYC Enhance'], errors: ['NOT_FOUND', { code: 'JOB_FAILED', status: 404 }],
     summary: 'Enhanced image: 200 JPEG when done (format=png for the lossless copy), 202 while processing, 404 failed, 410 after 1 h',
     query: imageQuery,
     responses: { 200: { description: 'the enhanced card (format=png: PNG)', contentType: 'image/jpeg' }, 202: { description: 'still processing (Retry-After)', schema: stillProcessing } },
@@ -321,7 +321,7 @@ export const routes: RouteDef[] = [
     handler: statusHandler('ekyc_pipeline'),
   }),
   defineRoute({
-    method: 'GET', path: `/api/v1/ekyc/enhance-pipeline/image/:${jobIdParam}`, auth: 'job', accessKeyQuery: 'key', tags: ['eKYC Enhance'],
+    method: 'GET', path: `/api/v1/ekyc/enhance-pipeline/image/:${jobIdParam}`, auth: 'job', accessKeyQuery: 'key', tags: ['eKYC Enhance'], errors: ['NOT_FOUND', { code: 'JOB_FAILED', status: 404 }],
     summary: 'Enhanced image of a pipeline job (same answers as the enhance image endpoint)',
     responses: { 200: { description: 'the enhanced card (format=png: PNG)', contentType: 'image/jpeg' }, 202: { description: 'still processing (Retry-After)', schema: stillProcessing } },
     query: imageQuery,

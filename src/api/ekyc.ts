@@ -285,15 +285,15 @@ export const routes: RouteDef[] = [
     handler: verify,
   }),
   defineRoute({
-    method: 'POST', path: '/api/v1/ekyc/account/holder-name', auth: 'key', tags,
+    method: 'POST', path: '/api/v1/ekyc/account/holder-name', auth: 'key', tags, errors: ['AI_API_ERROR', 'NOT_FOUND'],
     summary: 'Account holder name from the payment provider', responses: ok('the holder name', holderNameAnswer), body: { kind: 'json', schema: holderSchema }, handler: holderName,
   }),
   defineRoute({
-    method: 'POST', path: '/api/v1/ekyc/account/validate', auth: 'key', tags,
+    method: 'POST', path: '/api/v1/ekyc/account/validate', auth: 'key', tags, errors: ['AI_API_ERROR'],
     summary: 'Whether an account exists and is open', responses: ok('valid or not', accountCheck), body: { kind: 'json', schema: holderSchema }, handler: validate,
   }),
   defineRoute({
-    method: 'POST', path: '/api/v1/ekyc/account/verify', auth: 'key', tags,
+    method: 'POST', path: '/api/v1/ekyc/account/verify', auth: 'key', tags, errors: ['AI_API_ERROR'],
     summary: 'Whether an account belongs to holderName (and identityNumber when given)', responses: ok('valid or not', accountCheck), body: { kind: 'json', schema: verifySchema }, handler: accountVerify,
   }),
 ];

@@ -120,7 +120,7 @@ export const routes: RouteDef[] = [
   defineRoute({
     method: 'POST', path: '/api/v1/image/remove-background', auth: 'key', tags: ['Image Processing'],
     summary: 'Remove a chroma-key background (synchronous); PNG with alpha by URL or inline base64',
-    body: { kind: 'json', schema: body },
+    body: { kind: 'json', schema: body, example: { imageUrl: 'https://images.example.com/green-screen.jpg', chromaKey: { color: '#00b140', tolerance: 60 }, trimTransparent: true } },
     maxBodyBytes: 64 * 1024,
     responses: ok('the processed image (URL or inline) and what was removed', removeBackgroundAnswer),
     handler: removeBackground,

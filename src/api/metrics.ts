@@ -5,7 +5,7 @@ import { reply, type RouteDef } from '../server/types.js';
 
 export const routes: RouteDef[] = [
   {
-    method: 'GET', path: '/metrics', auth: 'none', tags: ['System'], noRequestLog: true,
+    method: 'GET', path: '/metrics', auth: 'none', tags: ['System'], errors: ['NOT_FOUND'], noRequestLog: true,
     summary: 'Prometheus metrics (404 when SEJONG_METRICS=off or served on SEJONG_METRICS_ADDR)',
     responses: { 200: { description: 'Prometheus text exposition format', contentType: 'text/plain; version=0.0.4' } },
     handler: async (ctx) => {

@@ -149,7 +149,7 @@ function decide(status: 'approved' | 'rejected') {
 export const routes: RouteDef[] = [
   // ---------------------------------------------------------------- albums
   defineRoute({
-    method: 'POST', path: `${A}/albums`, auth: 'admin', tags: adminTags, summary: 'Create an album with its print setting for advertisers',
+    method: 'POST', path: `${A}/albums`, auth: 'admin', tags: adminTags, errors: ['CONFLICT', 'NOT_FOUND'], summary: 'Create an album with its print setting for advertisers',
     responses: { 201: { description: 'the album', schema: album } },
     body: { kind: 'json', schema: albumCreate },
     handler: async (ctx) => {
@@ -237,7 +237,7 @@ export const routes: RouteDef[] = [
     },
   }),
   defineRoute({
-    method: 'POST', path: `${A}/advertisers/:id/top-ups`, auth: 'admin', tags: adminTags,
+    method: 'POST', path: `${A}/advertisers/:id/top-ups`, auth: 'admin', tags: adminTags, errors: ['CONFLICT'],
     summary: 'Add points (or remove them with a negative amount) with a reason; one ledger entry',
     responses: { 201: { description: 'the new balance and ledger entry', schema: topUpDone } },
     body: { kind: 'json', schema: topUp },
@@ -266,7 +266,7 @@ export const routes: RouteDef[] = [
 
   // ---------------------------------------------------------------- ad applications
   defineRoute({
-    method: 'POST', path: `${A}/applications`, auth: 'admin', tags: adminTags,
+    method: 'POST', path: `${A}/applications`, auth: 'admin', tags: adminTags, errors: ['NOT_FOUND'],
     summary: 'Create an ad application with its first creative (version 1, pending); multipart: advertiser_id, title, album_ids (JSON array), image',
     responses: { 201: { description: 'the application', schema: application } },
     body: { kind: 'multipart', fields: applicationFields, files: { image: { required: true, maxBytes: CREATIVE_MAX_BYTES } } },

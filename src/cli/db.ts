@@ -2,6 +2,7 @@
 import { loadConfig } from '../config.js';
 import { Pg } from '../shared/pg.js';
 import { loadMigrations, migrate } from '../shared/migrate.js';
+import { Progress } from '../domain/progress.js';
 
 const HELP = `Usage: sejong db <migrate|status>
 
@@ -13,7 +14,7 @@ Needs SEJONG_DATABASE_URL (shared mode). Every node also applies missing migrati
 
 export async function run(args: string[]): Promise<number> {
   const [sub] = args;
-  if (!sub || sub === '--help' || sub === '-h' || args.includes('--help')) {
+  if (!sub || args.includes('--help') || args.includes('-h')) {
     process.stdout.write(HELP);
     return sub ? 0 : 2;
   }
@@ -29,7 +30,13 @@ export async function run(args: string[]): Promise<number> {
   const db = await Pg.connect(config.databaseUrl, config.engineConnectMs, 2);
   try {
     if (sub === 'migrate') {
-      const applied = await migrate(db);
+      const progress = new Progress('db migrate').start();
+      let applied;
+      try {
+        applied = await migrate(db, undefined, progress.update);
+      } finally {
+        progress.stop();
+      }
       process.stdout.write(JSON.stringify({ applied: applied.map((m) => `${m.id}-${m.name}`) }) + '\n');
       return 0;
     }

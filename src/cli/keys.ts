@@ -24,7 +24,7 @@ const posInt = (v: string | undefined, name: string): number | undefined => {
 
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  if (!sub || sub === '--help' || sub === '-h' || rest.includes('--help')) {
+  if (!sub || args.includes('--help') || args.includes('-h')) {
     process.stdout.write(HELP);
     return sub ? 0 : 2;
   }

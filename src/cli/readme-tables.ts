@@ -27,9 +27,10 @@ function replaceBetween(text: string, name: string, body: string): string {
 }
 
 export async function run(args: string[]): Promise<number> {
-  if (args[0] !== 'tables' || args.includes('--help')) {
+  const help = args.includes('--help') || args.includes('-h');
+  if (args[0] !== 'tables' || help) {
     process.stdout.write('Usage: sejong docs tables [--write README.md]\n  prints (or writes into README.md) the settings and error-code tables\n');
-    return args.includes('--help') ? 0 : 2;
+    return help ? 0 : 2;
   }
   const i = args.indexOf('--write');
   if (i >= 0) {

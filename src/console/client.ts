@@ -323,8 +323,11 @@ function lawPanel() {
           (d.matches || []).slice(0, 3).map((m) => h('div', { class: 'match' }, h('a', { href: '#', onclick: (ev) => { ev.preventDefault(); void openArticle(d.law_id || d.admrul_id, m.article_no, article); }, text: '제' + m.article_no + '조 ' + (m.title || '') }), ' ', h('span', { text: m.snippet || '' })))))));
     } catch (err) { results.replaceChildren(h('p', { class: 'err', text: err.message })); }
   };
+  // the REST routes of the same corpus (statute as of a date, diff, amendments, enforcements), one form each
+  const rest = OPS.filter((o) => o.op.tags?.[0] === 'law' && o.path.startsWith('/api/'));
   return h('section', { id: 'fam-law' }, h('h2', { text: 'Legal search (MCP tools)' }),
-    h('form', { onsubmit: go }, q, ' ', type, ' ', h('button', { id: 'lawGo', text: 'Search' })), results, article);
+    h('form', { onsubmit: go }, q, ' ', type, ' ', h('button', { id: 'lawGo', text: 'Search' })), results, article,
+    rest.length ? h('details', { class: 'helpers law-rest' }, h('summary', { text: 'REST endpoints of the corpus' }), rest.map((o) => operationCard(o.path, o.method, o.op))) : null);
 }
 async function openLaw(d, target) {
   const id = d.law_id || d.admrul_id;

@@ -1,6 +1,7 @@
 // `sejong law import <path>…`, `sejong law sync`, `sejong law --help`.
 import fs from 'node:fs';
-import { loadConfig, runtimeEnv } from '../config.js';
+import { loadConfig } from '../config.js';
+import { Progress } from '../domain/progress.js';
 import { systemClock } from '../clock.js';
 import { Store } from '../store/env.js';
 import { LawStore } from './store.js';
@@ -28,23 +29,6 @@ Stop the server first or run the command against its data dir while it is idle (
 readers); a running server sees the store's info record change within 15 s and reloads the catalogue and index.
 `;
 
-const PROGRESS_LINE_MS = 10_000;
-let lastLine = 0;
-
-/** Progress: a redrawn bar on a terminal; otherwise (logs, CI) one plain line at most every 10 s. */
-function bar(label: string, done: number, total?: number): void {
-  const text = total ? `${done}/${total}` : `${done}`;
-  if (!runtimeEnv.isTTY()) {
-    const now = performance.now();
-    if (now - lastLine < PROGRESS_LINE_MS) return;
-    lastLine = now;
-    process.stderr.write(`${label} ${text}\n`);
-    return;
-  }
-  const line = total ? `${label} ${'█'.repeat(Math.round((done / total) * 30)).padEnd(30, '░')} ${text}` : `${label} ${text}`;
-  process.stderr.write(`\r${line.padEnd(70)}`);
-}
-
 export async function run(args: string[]): Promise<number> {
   const [cmd, ...rest] = args;
   // --help anywhere prints the help and does nothing else (never an import or a sync)
@@ -55,7 +39,7 @@ export async function run(args: string[]): Promise<number> {
   const config = loadConfig();
   if (cmd === 'import' && rest.includes('--git')) {
     const { runGitImport } = await import('./history/cli.js');
-    return runGitImport(config, rest, bar);
+    return runGitImport(config, rest);
   }
   if (cmd === 'import') {
     const paths = rest.filter((a) => !a.startsWith('-'));
@@ -63,11 +47,12 @@ export async function run(args: string[]): Promise<number> {
     const missing = paths.filter((p) => !fs.existsSync(p));
     if (missing.length) { process.stderr.write(`sejong law import: not found: ${missing.join(', ')}\n`); return 2; }
     const store = new Store(config.dataPath);
+    const progress = new Progress('law import').start();
     try {
       const law = new LawStore(store);
       law.reload();
-      const st = await new Importer(law, bar).run(paths);
-      if (runtimeEnv.isTTY()) process.stderr.write('\n');
+      const st = await new Importer(law, progress.update).run(paths);
+      progress.stop();
       process.stdout.write(
         `imported in ${(st.ms / 1000).toFixed(1)} s: ${st.statutes} statutes, ${st.admin_rules} administrative rules, ${st.articles} articles, ` +
         `${st.annexes} annex files, ${st.xml_laws} law.go.kr XML, ${st.versions} history versions, ${st.revisions} revisions, ${st.changelog_entries} changelog entries` +
@@ -78,6 +63,7 @@ export async function run(args: string[]): Promise<number> {
       if (st.errors.length > 20) process.stderr.write(`… and ${st.errors.length - 20} more warnings\n`);
       return 0;
     } finally {
+      progress.stop();
       await store.close();
     }
   }
@@ -86,18 +72,22 @@ export async function run(args: string[]): Promise<number> {
     const since = i >= 0 ? rest[i + 1] : undefined;
     if (since !== undefined && !/^\d{8}$/.test(since)) { process.stderr.write('sejong law sync: --since takes a date YYYYMMDD\n'); return 2; }
     const store = new Store(config.dataPath);
+    const progress = new Progress('law sync').start();
     try {
       const law = new LawStore(store);
       law.reload();
       const { syncLaw } = await import('./sync.js');
-      const r = await syncLaw(config, law, { now: systemClock.now(), since, progress: (m) => process.stderr.write(`${m}\n`) });
+      const r = await syncLaw(config, law, { now: systemClock.now(), since, progress: (m) => progress.note(m), step: progress.update });
+      progress.stop();
       process.stdout.write(`sync ${r.since}…${r.until}: ${r.listed} listed, ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged in ${(r.ms / 1000).toFixed(1)} s\n`);
       for (const e of r.errors) process.stderr.write(`error: ${e}\n`);
       return r.errors.length ? 1 : 0;
     } catch (e) {
+      progress.stop();
       process.stderr.write(`sejong law sync failed: ${(e as Error).message}\n`);
       return 1;
     } finally {
+      progress.stop();
       await store.close();
     }
   }

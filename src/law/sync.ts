@@ -99,7 +99,7 @@ export class LawGoClient {
   }
 }
 
-export async function syncLaw(config: Config, law: LawStore, opts: { now: number; since?: string; log?: Logger; progress?: (msg: string) => void }): Promise<SyncResult> {
+export async function syncLaw(config: Config, law: LawStore, opts: { now: number; since?: string; log?: Logger; progress?: (msg: string) => void; step?: (stage: string, done: number, total?: number) => void }): Promise<SyncResult> {
   const t0 = performance.now();
   if (!config.lawOc) throw new LawApiError('SEJONG_LAW_OC is not set: the law.go.kr Open API needs the OC key of a registered account');
   const client = new LawGoClient({ base: config.lawApiUrl, oc: config.lawOc, referer: config.lawReferer });
@@ -107,11 +107,13 @@ export async function syncLaw(config: Config, law: LawStore, opts: { now: number
   const until = kstToday(opts.now);
   const since = opts.since ?? normDate(info.last_sync?.slice(0, 10)) ?? info.corpus_date ?? until;
   const r: SyncResult = { since, until, listed: 0, updated: 0, added: 0, unchanged: 0, errors: [], ms: 0 };
+  opts.step?.('listing promulgated statutes', 0);
   const items = await client.listPromulgated(since, until);
   r.listed = items.length;
   // oldest first so that the newest version of an id ends current
   items.sort((a, b) => (a.promulgation_date ?? '').localeCompare(b.promulgation_date ?? '') || Number(a.mst) - Number(b.mst));
-  for (const it of items) {
+  for (const [n, it] of items.entries()) {
+    opts.step?.('statutes', n, items.length);
     const old = law.docs.get(it.id);
     if (old && old.mst === it.mst) { r.unchanged++; continue; }
     if (old && (old.promulgation_date ?? '') > (it.promulgation_date ?? '')) { r.unchanged++; continue; }
@@ -154,8 +156,10 @@ export async function syncLaw(config: Config, law: LawStore, opts: { now: number
     opts.progress?.(`${old ? 'updated' : 'added'} ${p.doc.name} (${p.doc.id}, MST ${it.mst})`);
   }
   law.reload();
+  opts.step?.('statutes', items.length, items.length);
   if (r.updated || r.added) {
-    const st = await law.search.build();
+    opts.step?.('search index', 0);
+    const st = await law.search.build((d, t) => opts.step?.('search index', d, t));
     r.index_ms = st.ms;
   }
   const dates = law.catalog.map((d) => d.promulgation_date ?? '').filter(Boolean).sort();

@@ -65,6 +65,9 @@ export class WorkerPool {
   private closed = false;
   /** tasks handed to a worker and not yet settled (admission lets at most `workers` run) */
   running = 0;
+  /** synchronous tasks refused (SERVICE_BUSY), by reason, and tasks stopped at their time budget (for /metrics) */
+  readonly refused = { queue_full: 0, wait_budget: 0, shutting_down: 0 };
+  timedOut = 0;
   constructor(readonly opts: PoolOptions) {
     // sharp must be loaded on the main thread before workers use it (libvips is process-global).
     sharp.concurrency(1);
@@ -100,13 +103,18 @@ export class WorkerPool {
 
   /** Refuse (503 SERVICE_BUSY + Retry-After) when a synchronous task could not start within the budget. */
   check(): void {
-    if (this.closed) throw new ApiError('SERVICE_BUSY', 'The server is shutting down', { headers: { 'Retry-After': '5' } });
+    if (this.closed) {
+      this.refused.shutting_down++;
+      throw new ApiError('SERVICE_BUSY', 'The server is shutting down', { headers: { 'Retry-After': '5' } });
+    }
     const wait = this.admission.estimateWaitMs();
     const budget = this.opts.waitBudgetMs ?? 10_000;
     if (this.admission.queued >= this.opts.queueSize) {
+      this.refused.queue_full++;
       throw busy(`All ${this.opts.workers} workers are busy and ${this.admission.queued} tasks are waiting; retry in about ${Math.ceil(wait / 1000)} s`, wait);
     }
     if (wait > budget) {
+      this.refused.wait_budget++;
       throw busy(`All ${this.opts.workers} workers are busy: the expected wait is ${Math.ceil(wait)} ms, over the ${budget} ms budget; retry later`, wait);
     }
   }
@@ -126,7 +134,10 @@ export class WorkerPool {
       t.used = true;
       slot = t.slot;
     } else {
-      if (this.closed) throw new ApiError('SERVICE_BUSY', 'The server is shutting down', { headers: { 'Retry-After': '5' } });
+      if (this.closed) {
+        this.refused.shutting_down++;
+        throw new ApiError('SERVICE_BUSY', 'The server is shutting down', { headers: { 'Retry-After': '5' } });
+      }
       if (!(opts.wait ?? inJob())) this.check();
       slot = this.admission.reserve(task);
     }
@@ -151,6 +162,7 @@ export class WorkerPool {
       return out;
     } catch (e) {
       if (timer.signal.aborted) {
+        this.timedOut++;
         this.admission.observe(task, budget, true);
         throw new ApiError('SERVICE_BUSY', `The ${task} task exceeded its time budget of ${budget} ms (SEJONG_TASK_TIMEOUT_MS) and was stopped; try a smaller image`, { headers: { 'Retry-After': '5' } });
       }

@@ -5,6 +5,7 @@ import http from 'node:http';
 import client from 'prom-client';
 import type { MetricsSink, Services } from '../services.js';
 import { RequestMetrics } from './request-metrics.js';
+import { FAMILIES } from '../jobs/families.js';
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const JOB_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -27,16 +28,45 @@ export class Metrics implements MetricsSink {
 
   constructor(private readonly services: Services, sources: MetricSources = {}) {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'sejong_' });
+    // the labelled series of every known code, family and state exist from the start (at 0): dashboards and alerts
+    // (rate(), absent()) see them before the first refusal or job
+    for (const code of ['RATE_LIMITED', 'SERVICE_BUSY', 'PAYLOAD_TOO_LARGE']) this.refusals.inc({ code }, 0);
+    for (const family of Object.keys(FAMILIES)) {
+      for (const state of ['completed', 'failed']) {
+        this.jobsFinished.inc({ family, state }, 0);
+        this.jobSeconds.zero({ family, state });
+      }
+    }
     const { pool, jobs } = services;
     const reg = [this.registry];
     new client.Gauge({ name: 'sejong_pool_workers', help: 'Worker threads in the CPU pool', registers: reg, collect() { this.set(pool.size); } });
     new client.Gauge({ name: 'sejong_pool_busy', help: 'Tasks running on a worker now', registers: reg, collect() { this.set(pool.running); } });
     new client.Gauge({ name: 'sejong_pool_queue', help: 'Tasks waiting for a worker', registers: reg, collect() { this.set(pool.queued); } });
+    // the pool counts its own refusals; the counters catch up at scrape time
+    const refusedSeen: Record<string, number> = {};
+    const refusals = new client.Counter({
+      name: 'sejong_pool_refusals_total', help: 'Synchronous tasks the worker pool refused with SERVICE_BUSY, by reason (queue_full, wait_budget: the expected wait is over SEJONG_QUEUE_WAIT_MS, shutting_down)', labelNames: ['reason'] as const, registers: reg,
+      collect() {
+        for (const [reason, n] of Object.entries(pool.refused)) {
+          refusals.inc({ reason }, n - (refusedSeen[reason] ?? 0));
+          refusedSeen[reason] = n;
+        }
+      },
+    });
+    let timedOutSeen = 0;
+    new client.Counter({
+      name: 'sejong_pool_task_timeouts_total', help: 'Tasks stopped at their time budget (SEJONG_TASK_TIMEOUT_MS; the worker is replaced)', registers: reg,
+      collect() {
+        if (pool.timedOut > timedOutSeen) this.inc(pool.timedOut - timedOutSeen);
+        timedOutSeen = pool.timedOut;
+      },
+    });
     new client.Gauge({
       name: 'sejong_jobs_processing', help: 'Jobs in state processing, by family', labelNames: ['family'] as const, registers: reg,
       async collect() {
         const counts = await jobs.processingByFamily();
         this.reset();
+        for (const family of Object.keys(FAMILIES)) this.set({ family }, 0);
         for (const [family, n] of Object.entries(counts)) this.set({ family }, n);
       },
     });

@@ -3,6 +3,7 @@ import { z, type ZodType } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
 import { callbackPayload } from '../providers/callback-payload.js';
 import type { RouteDef } from './types.js';
+import { checkedExample, exampleOf } from './openapi-examples.js';
 
 const jsonSchema = (s: ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> => {
   try {
@@ -28,10 +29,17 @@ const errorSchema = {
 
 const errorExample = (code: ErrorCode, message: string, field?: string) => ({ success: false, error: { code, message, ...(field ? { field } : {}) } });
 
-/** Each error answer a route can give, derived from what the route declares (auth, body, path, family). */
+/** families whose creating calls reach an AI provider (502 AI_API_ERROR when it fails or is not configured) */
+const AI_TAGS = new Set(['Text-to-Image', 'Image-to-Image', 'Text-to-Text', 'Image Analysis', 'Gemini Text-to-Image (Legacy)']);
+
+/** Each error answer a route can give, derived from what the route declares (auth, body, path, family, `errors`). */
 function errorCodes(r: RouteDef): ErrorCode[] {
   const codes: ErrorCode[] = [];
   const jobRoute = /:job_?[iI]d\b/.test(r.path);
+  // a path parameter naming something other than a job (a key, an album, a statute, an asset) may name nothing
+  if ((r.path.match(/:[A-Za-z_]+/g) ?? []).some((p) => !/^:job_?[iI]d$/.test(p))) codes.push('NOT_FOUND');
+  if (r.method !== 'GET' && r.tags?.some((t) => AI_TAGS.has(t))) codes.push('AI_API_ERROR');
+  codes.push(...(r.errors ?? []).map((e) => (typeof e === 'string' ? e : e.code)));
   if (r.body || r.query || r.path.includes(':')) codes.push('INVALID_REQUEST');
   if (r.auth !== 'none') codes.push('INVALID_API_KEY');
   if (r.auth === 'admin') codes.push('FORBIDDEN');
@@ -56,12 +64,16 @@ const EXAMPLE_MESSAGES: Partial<Record<ErrorCode, [string, string?]>> = {
   UNSUPPORTED_MEDIA_TYPE: ['Expected a JPEG, PNG or WebP image for image but received gif', 'image'],
   RATE_LIMITED: ['Rate limit of 60 requests per minute exceeded; retry in 12 s'],
   SERVICE_BUSY: ['All 2 workers are busy and 64 tasks are waiting; retry shortly'],
+  NOT_FOUND: ['No album spring-2026'],
+  AI_API_ERROR: ['The image provider answered HTTP 500 (server error)'],
   INTERNAL_ERROR: ['Internal failure; the error was logged (request id 5b0c…)'],
 };
 
 function errorResponses(r: RouteDef): Record<string, unknown> {
+  // a route may answer a code with another status than its usual one (`errors: [{ code, status }]`)
+  const statusOf = (c: ErrorCode) => r.errors?.find((e): e is { code: ErrorCode; status: number } => typeof e !== 'string' && e.code === c)?.status ?? ERROR_CODES[c].status;
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const c of errorCodes(r)) byStatus.set(ERROR_CODES[c].status, [...(byStatus.get(ERROR_CODES[c].status) ?? []), c]);
+  for (const c of errorCodes(r)) byStatus.set(statusOf(c), [...(byStatus.get(statusOf(c)) ?? []), c]);
   const out: Record<string, unknown> = {};
   for (const [status, codes] of byStatus) {
     const examples = Object.fromEntries(codes.map((c) => [c, { value: errorExample(c, ...(EXAMPLE_MESSAGES[c] ?? [ERROR_CODES[c].meaning])) }]));
@@ -95,14 +107,28 @@ function webhooks(): Record<string, unknown> {
   };
 }
 
+/** An answer's media type: its schema and an example (declared, else synthesised with every field the zod schema
+ * accepts; none for binary answers). */
+function mediaOf(schema: Record<string, unknown>, example: unknown, zod?: ZodType): Record<string, unknown> {
+  if (!zod) return { schema, ...(example !== undefined ? { example } : {}) };
+  return { schema, example: example !== undefined ? example : checkedExample(schema, (v) => zod.safeParse(v).success) };
+}
+
 export function buildOpenApi(routes: RouteDef[], version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const p = r.path.replace(/:([A-Za-z_]+)/g, '{$1}');
-    const params: unknown[] = (r.path.match(/:([A-Za-z_]+)/g) ?? []).map((n) => ({ name: n.slice(1), in: 'path', required: true, schema: { type: 'string' } }));
+    const ps = r.params ? (jsonSchema(r.params) as { properties?: Record<string, Record<string, unknown>> }).properties ?? {} : {};
+    const params: unknown[] = (r.path.match(/:([A-Za-z_]+)/g) ?? []).map((n) => {
+      const schema = ps[n.slice(1)] ?? { type: 'string' };
+      return { name: n.slice(1), in: 'path', required: true, schema, example: exampleOf(schema, n.slice(1)) };
+    });
     if (r.query) {
-      const qs = jsonSchema(r.query) as { properties?: Record<string, unknown>; required?: string[] };
-      for (const [name, schema] of Object.entries(qs.properties ?? {})) params.push({ name, in: 'query', required: qs.required?.includes(name) ?? false, schema });
+      const qs = jsonSchema(r.query) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+      for (const [name, schema] of Object.entries(qs.properties ?? {})) {
+        const required = qs.required?.includes(name) ?? false;
+        params.push({ name, in: 'query', required, schema, ...(required || schema.default === undefined ? { example: exampleOf(schema, name, qs) } : {}) });
+      }
     }
     if (r.accessKeyQuery && !params.some((q) => (q as { name: string }).name === r.accessKeyQuery)) params.push({ name: r.accessKeyQuery, in: 'query', required: false, schema: { type: 'string' }, description: 'the job\'s access key' });
     const op: Record<string, unknown> = {
@@ -114,16 +140,17 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
       responses: {
         ...Object.fromEntries(Object.entries(r.responses ?? { 200: { description: 'Success' } }).map(([code, d]) => [code, {
           description: d.description,
-          ...(d.schema || d.contentType ? { content: { [d.contentType ?? 'application/json']: {
-            schema: d.schema ? jsonSchema(d.schema, 'output') : {},
-            ...(d.example !== undefined ? { example: d.example } : {}),
-          } } } : {}),
+          ...(d.schema || d.contentType ? { content: { [d.contentType ?? 'application/json']: mediaOf(d.schema ? jsonSchema(d.schema, 'output') : {}, d.example, d.schema) } } : {}),
         }])),
         ...errorResponses(r),
       },
     };
     if (r.auth === 'admin') op.description = 'Admin key only.';
-    if (r.body?.kind === 'json') op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(r.body.schema) } } };
+    if (r.body?.kind === 'json') {
+      const schema = jsonSchema(r.body.schema);
+      // request examples hold what must be sent
+      op.requestBody = { required: true, content: { 'application/json': { schema, example: r.body.example ?? exampleOf(schema) } } };
+    }
     if (r.body?.kind === 'multipart') {
       const fields = r.body.fields ? (jsonSchema(r.body.fields) as { properties?: Record<string, unknown>; required?: string[] }) : { properties: {} };
       const props: Record<string, unknown> = { ...(fields.properties ?? {}) };
@@ -133,7 +160,9 @@ export function buildOpenApi(routes: RouteDef[], version: string): Record<string
         if (f.required) required.push(name);
       }
       // every part not listed here is refused (src/server/body.ts)
-      op.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: props, required, additionalProperties: false } } } };
+      // the text fields that must be sent (a file part has no useful example value)
+      const example = r.body.example ?? exampleOf(fields as Record<string, unknown>);
+      op.requestBody = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: props, required, additionalProperties: false }, example } } };
     }
     (paths[p] ??= {})[r.method.toLowerCase()] = op;
   }

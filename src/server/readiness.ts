@@ -1,5 +1,6 @@
-// Readiness (GET /ready): the store answers a read, the pool's workers answer a task, every worker loaded the
-// ONNX models (warm-up at start), and the server is not draining. /health stays a plain liveness probe.
+// Readiness (GET /ready): the store answers a read (in shared mode PostgreSQL and Redis answer too), the pool's
+// workers answer a task, every worker loaded the ONNX models (warm-up at start), and the server is not draining.
+// /health stays a plain liveness probe.
 import type { ReadinessProbe, ReadyCheck, Services } from '../services.js';
 
 export type { ReadyCheck };
@@ -55,8 +56,27 @@ export class Readiness implements ReadinessProbe {
     } catch (e) {
       checks.pool = { ok: false, detail: (e as Error).message };
     }
+    const { engines } = this.services;
+    if (engines.mode === 'shared') {
+      // a node whose PostgreSQL or Redis is away answers most routes 503: take it out of the balancer
+      checks.database = await probe(() => engines.pg.query('select 1'));
+      checks.redis = await probe(() => engines.redis.ping());
+    }
     checks.models = this.models;
     checks.draining = { ok: true };
     return { ready: Object.values(checks).every((c) => c.ok), checks };
+  }
+}
+
+/** ok when fn settles within the ping budget; else the reason */
+async function probe(fn: () => Promise<unknown>): Promise<{ ok: boolean; detail?: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([fn(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${POOL_PING_MS} ms`)), POOL_PING_MS)))]);
+    return { ok: true };
+  } catch (e) {
+    return { ok: false, detail: (e as Error).message };
+  } finally {
+    clearTimeout(timer);
   }
 }

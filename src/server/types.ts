@@ -4,6 +4,7 @@ import type { ZodType, output } from 'zod';
 import type { HttpResponse } from '@trufflesuite/uws-js-unofficial';
 import type { Services } from '../services.js';
 import type { Principal } from '../domain/principal.js';
+import type { ErrorCode } from '../domain/errors.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -24,8 +25,9 @@ export interface FilePartRule {
   description?: string;
 }
 
-export interface JsonBody<S extends ZodType = ZodType> { kind: 'json'; schema: S }
-export interface MultipartBody<F extends ZodType | undefined = ZodType | undefined> { kind: 'multipart'; fields?: F; files?: Record<string, FilePartRule> }
+/** `example`: the request example in /openapi.json (default: synthesised from the schema) */
+export interface JsonBody<S extends ZodType = ZodType> { kind: 'json'; schema: S; example?: unknown }
+export interface MultipartBody<F extends ZodType | undefined = ZodType | undefined> { kind: 'multipart'; fields?: F; files?: Record<string, FilePartRule>; example?: Record<string, unknown> }
 export type BodySpec = JsonBody | MultipartBody;
 
 export const json = <S extends ZodType>(schema: S): JsonBody<S> => ({ kind: 'json', schema });
@@ -113,6 +115,9 @@ interface RouteBase {
   noRequestLog?: boolean;
   /** still served while the server drains (liveness and readiness probes) */
   whileDraining?: boolean;
+  /** error codes this route gives beyond those /openapi.json derives from its shape (src/server/openapi.ts errorCodes),
+   * or with another status than the code's usual one ({ code, status }) */
+  errors?: Array<ErrorCode | { code: ErrorCode; status: number }>;
 }
 
 export type HandlerResult = Promise<Reply | object | void> | Reply | object | void;

@@ -29,17 +29,20 @@ export async function loadMigrations(): Promise<Migration[]> {
   return out;
 }
 
-/** Apply every migration not yet applied; returns the ones applied now (in order). */
-export async function migrate(db: Pg, migrations?: Migration[]): Promise<Migration[]> {
+/** Apply every migration not yet applied; returns the ones applied now (in order). `step` hears where it is
+ * (`sejong db migrate` shows it as progress). */
+export async function migrate(db: Pg, migrations?: Migration[], step?: (stage: string, done: number, total?: number) => void): Promise<Migration[]> {
   const all = migrations ?? (await loadMigrations());
   const c = await db.pool.connect();
   const applied: Migration[] = [];
   try {
+    step?.('waiting for the migration lock', 0);
     await c.query('select pg_advisory_lock($1)', [LOCK]);
     await c.query('create table if not exists schema_migrations (id int primary key, name text not null, applied_at timestamptz not null default now())');
     const done = new Set((await c.query<{ id: number }>('select id from schema_migrations')).rows.map((r) => r.id));
-    for (const m of all) {
+    for (const [i, m] of all.entries()) {
       if (done.has(m.id)) continue;
+      step?.(`migration ${String(m.id).padStart(4, '0')}-${m.name}`, i, all.length);
       await c.query('begin');
       try {
         await c.query(m.sql);
@@ -51,6 +54,7 @@ export async function migrate(db: Pg, migrations?: Migration[]): Promise<Migrati
       }
       applied.push(m);
     }
+    step?.('migrations', all.length, all.length);
   } finally {
     await c.query('select pg_advisory_unlock($1)', [LOCK]).catch(() => undefined);
     c.release();

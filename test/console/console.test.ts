@@ -61,6 +61,15 @@ t.test('console in a real browser: sign in, generate a QR code, list models', { 
   await page.waitForFunction("document.getElementById('health').textContent.startsWith('ready: ')");
   const families = await page.$$eval('#families a', (as: Array<{ textContent: string | null }>) => as.map((a) => a.textContent));
   for (const f of ['Image Processing', 'QR Code', 'Receipt', 'e-KYC', 'eKYC Enhance', 'Photo Studio', 'Composite/Print', 'Text-to-Image', 'Models', 'Jobs & Logs', 'Legal search']) t.ok(families.includes(f), `family ${f} in the menu`);
+  // every family of /openapi.json has its panel (System and Console are this page's own; law is "Legal search")
+  const doc = (await (await s.req('/openapi.json', { key: null })).json()) as { paths: Record<string, Record<string, { tags?: string[] }>> };
+  const tags = new Set(Object.values(doc.paths).flatMap((p) => Object.values(p).map((op) => op.tags?.[0] ?? '')));
+  const expected = [...tags].filter((x) => x && x !== 'System' && x !== 'Console').map((x) => (x === 'law' ? 'Legal search' : x));
+  t.same([...families].sort(), expected.sort(), 'one menu entry per endpoint family');
+  // and every operation of those families has its form
+  const forms = await page.$$eval('details.opcard', (ds: Array<{ getAttribute(n: string): string | null }>) => ds.map((d) => d.getAttribute('data-op')));
+  const ops = Object.entries(doc.paths).flatMap(([p, item]) => Object.entries(item).filter(([, op]) => !['System', 'Console'].includes(op.tags?.[0] ?? '') && !(op.tags?.[0] === 'law' && !p.startsWith('/api/'))).map(([m]) => `${m.toUpperCase()} ${p}`));
+  t.same(ops.filter((o) => !forms.includes(o)), [], 'a form for every operation (MCP is tried through the legal search)');
   await page.fill('#key', s.apiKey);
   await page.dispatchEvent('#key', 'change');
   await page.click('#families a[data-target="fam-Jobs-Logs"]');

@@ -270,5 +270,15 @@ if (!chromium) {
     const text = (await page.locator('#lawArticle pre.article-text').textContent())!;
     t.ok(text.length > 10 && /[가-힣]/.test(text), 'article text in Korean');
     await shot(page, 'law');
+    // the REST form of the same statute: GET /api/v1/laws/{law_id}
+    const lawId = (await page.locator('#lawResults li a[data-law]').first().getAttribute('data-law'))!;
+    await page.locator('details.law-rest').evaluate((d: { open: boolean }) => (d.open = true));
+    const card = await form(page, 'GET /api/v1/laws/{law_id}');
+    await field(card, 'path', 'law_id').fill(lawId);
+    await card.locator('button[type=submit]').click();
+    await card.locator('p.status').waitFor({ timeout: 30_000 });
+    t.match(await card.locator('p.status').textContent(), /^HTTP 200/, 'the REST form answers');
+    t.match(await card.textContent(), /[가-힣]{2,}/, 'with the statute text');
+    await shot(page, 'law-rest');
   });
 }

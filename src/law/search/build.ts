@@ -51,7 +51,7 @@ export async function buildIndex(law: SearchSource, onProgress?: (done: number, 
         i = j;
       }
     }
-    if (onProgress && o % 200 === 0) onProgress(o, ids.length);
+    if (onProgress && o % 20 === 0) onProgress(o, ids.length);
   }
   const gen = (law.indexGen() || 0) + 1;
   const toBuf = (a: Uint32Array | Uint16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
