@@ -22,7 +22,7 @@ const PREFIX = 'sejong';
 /** how long a run waits, in place, for an unreachable engine before its attempt counts as failed */
 const ENGINE_WAIT_MS = 5 * 60_000;
 /** pg_try_advisory_xact_lock key of the reconciler: one node's pass at a time */
-const RECONCILE_LOCK = 0x5e_10_97;
+const RECONCILE_LOCK = 0x5e_10_98; // (0x5e1096 migrations, 0x5e1097 the admin bootstrap)
 
 export interface BullQueueOptions {
   pg: Pg;
