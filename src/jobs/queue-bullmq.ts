@@ -21,6 +21,7 @@ const LANE_LIST = Object.keys(LANES) as RunnerLane[];
 const PREFIX = 'sejong';
 /** how long a run waits, in place, for an unreachable engine before its attempt counts as failed */
 const ENGINE_WAIT_MS = 5 * 60_000;
+const LOCK_LOST = /Missing lock for job|could not renew lock for job/;
 /** pg_try_advisory_xact_lock key of the reconciler: one node's pass at a time */
 const RECONCILE_LOCK = 0x5e_10_98; // (0x5e1096 migrations, 0x5e1097 the admin bootstrap)
 
@@ -267,7 +268,11 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
       maxStalledCount: this.opts.attempts + 1,
       autorun: true,
     });
-    w.on('error', (e) => this.opts.log?.warn({ msg: 'job worker error', err: e.message }));
+    // "Missing lock for job … moveToFinished" / "could not renew lock": the job's lock lapsed while Redis was away, so
+    // BullMQ may hand the job out again. No wrong outcome: the job's record in PostgreSQL decides (a run finding it
+    // ended stops; the engine finishes a job once). The cost: a run still going when the lock lapsed runs twice (an
+    // AI job calls its provider twice) and spends one attempt, once per Redis outage longer than the lock.
+    w.on('error', (e) => this.opts.log?.warn({ msg: LOCK_LOST.test(e.message) ? 'job lock lost while Redis was away (the job may be taken again; its record decides)' : 'job worker error', err: e.message }));
     // process() threw (the engine or the input store was unreachable): retried with backoff up to attempts
     w.on('failed', (bj, err) => {
       if (!bj?.id || bj.attemptsMade < (bj.opts.attempts ?? 1)) return;

@@ -32,7 +32,7 @@ function hookComposite(s: TestServer, hook: (jobId: string) => Promise<void>): v
 interface Answer { status: number; retry: string | null; body: any }
 
 async function setup(t: any, storage: (typeof MODES)[number], album: string) {
-  const img: ImageServer = await imageServer({ '/ai.jpg': { body: await aiPicture(400, 400), type: 'image/jpeg' } });
+  const img: ImageServer = await imageServer({ '/ai.jpg': { body: await aiPicture(240, 240), type: 'image/jpeg' } });
   t.teardown(() => img.close());
   const env = { SEJONG_FETCH_ALLOW: '127.0.0.1' };
   const a = await startTestServer({ storage, env });
@@ -53,10 +53,10 @@ async function setup(t: any, storage: (typeof MODES)[number], album: string) {
   /** what a kiosk does: resend the same job_id after a 503 (bounded) */
   const printUntilDone = async (s: TestServer, jobId: string): Promise<Answer[]> => {
     const out: Answer[] = [];
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 60; i++) {
       out.push(await print(s, jobId));
       if (out[out.length - 1]!.status !== 503) break;
-      await sleep(100);
+      await sleep(250);
     }
     return out;
   };
