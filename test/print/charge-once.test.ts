@@ -34,7 +34,8 @@ interface Answer { status: number; retry: string | null; body: any }
 async function setup(t: any, storage: (typeof MODES)[number], album: string) {
   const img: ImageServer = await imageServer({ '/ai.jpg': { body: await aiPicture(240, 240), type: 'image/jpeg' } });
   t.teardown(() => img.close());
-  const env = { SEJONG_FETCH_ALLOW: '127.0.0.1' };
+  // a loaded machine: the picture server (this process) may answer slowly
+  const env = { SEJONG_FETCH_ALLOW: '127.0.0.1', SEJONG_FETCH_TIMEOUT_MS: '120000', SEJONG_QUEUE_WAIT_MS: '60000' };
   const a = await startTestServer({ storage, env });
   t.teardown(() => a.close());
   let b = a;
@@ -46,8 +47,9 @@ async function setup(t: any, storage: (typeof MODES)[number], album: string) {
   const adv = await adm.advertiser(`adv ${album}`, UNIT, START);
   await adm.creative(adv, await solid(300, 120, [0, 90, 200]), { album_ids: [album] });
   await adm.album(album, 'selected', { advertiser_ids: [adv] });
+  // one API key on both nodes (a job_id belongs to the key that printed it; keys are the fleet's)
   const print = async (s: TestServer, jobId: string): Promise<Answer> => {
-    const r = await s.req('/api/v1/composite/print', { method: 'POST', json: { ai_image_url: `${img.url}/ai.jpg`, album_id: album, job_id: jobId, settings: { qr: { show: false } }, output: { target_width: 300, quality: 80 } } });
+    const r = await s.req('/api/v1/composite/print', { method: 'POST', key: a.apiKey, json: { ai_image_url: `${img.url}/ai.jpg`, album_id: album, job_id: jobId, settings: { qr: { show: false } }, output: { target_width: 300, quality: 80 } } });
     return { status: r.status, retry: r.headers.get('retry-after'), body: await r.json() };
   };
   /** what a kiosk does: resend the same job_id after a 503 (bounded) */

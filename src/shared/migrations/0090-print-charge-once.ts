@@ -5,7 +5,7 @@
 // anew. Rows written before this migration are numbered in ledger order.
 export const sql = `
 alter table print_ledger add column job_id text, add column kind text, add column attempt int;
-update print_ledger set job_id = rec->>'job_id', kind = rec->>'kind' where rec ? 'job_id';
+update print_ledger set job_id = rec->>'job_id', kind = rec->>'kind';
 update print_ledger l set attempt = n.a
   from (select advertiser_id, seq, row_number() over (partition by job_id, kind order by seq, advertiser_id) as a
         from print_ledger where job_id is not null) n
