@@ -6,6 +6,7 @@ import { ApiError, invalid } from '../domain/errors.js';
 import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import type { Services } from '../services.js';
 import { openPrintStore } from '../print/open.js';
+import { isEngineBusy } from '../shared/errors.js';
 import type { PrintRepo } from '../print/repo.js';
 import type { Impression } from '../print/types.js';
 import type { PrintResult, PrintState } from '../print/state.js';
@@ -285,8 +286,11 @@ async function runPrint(ctx: Ctx<PrintBody>, st: PrintState, b: PrintBody, signa
     out = await services.pool.run('composite', input, { ticket });
   } catch (e) {
     ticket.release(); // no-op once run() took it
-    // nothing printed: give the points back (only when this request charged them)
-    if (sel.kind === 'new') await st.store.refund(b.job_id, (e as Error)?.message ?? 'composition failed', services.clock.now());
+    // nothing printed: give the points back, only when this request charged them and still holds the print (a
+    // repeat of the job_id that took it over is finishing it). Not when PostgreSQL was out of reach: the client is
+    // told 503 and resends the job_id, which finishes the charged print without a second charge; a print never
+    // resent is refunded when its lease runs out (recoverInterrupted).
+    if (sel.kind === 'new' && !isEngineBusy(e)) await st.store.refund(b.job_id, (e as Error)?.message ?? 'composition failed', services.clock.now(), sel.claim);
     throw e;
   }
   const ttlHours = b.output?.ttl_hours ?? DEFAULT_TTL_HOURS;

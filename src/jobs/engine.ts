@@ -46,6 +46,8 @@ export class JobEngine {
   /** the persistence of job records (LMDB or PostgreSQL); only the engine should write through it */
   readonly repo: JobRepo;
   private readonly inflight = new Set<Promise<unknown>>();
+  /** job id → runs of it in progress in this process (the queues' reconcilers leave these alone) */
+  private readonly running = new Map<string, number>();
   private readonly listeners = new Set<JobListener>();
   private readonly finished = new FinishedCache();
   private sweepTimer?: NodeJS.Timeout;
@@ -204,15 +206,25 @@ export class JobEngine {
   }
 
   async fail(id: string, code: string, message: string, field?: string): Promise<JobRecord | undefined> {
-    return this.finish(id, (j) => {
-      j.status = 'failed';
-      j.error = field ? { code, message, field } : { code, message };
-      j.actualCost = 0;
-    });
+    return (await this.finishing(id, failWith(code, message, field))).out;
+  }
+
+  /** Fail a job still processing; true when this call failed it (false: it had ended, or is unknown). */
+  async failIfProcessing(id: string, code: string, message: string): Promise<boolean> {
+    return (await this.finishing(id, failWith(code, message))).changed;
+  }
+
+  /** Whether a run of this job is in progress in this process (engine.run). */
+  isRunning(id: string): boolean {
+    return this.running.has(id);
   }
 
   /** The one way out of processing: under the record's lock, so that of two nodes racing only the first wins. */
   private async finish(id: string, fn: (j: JobRecord) => void): Promise<JobRecord | undefined> {
+    return (await this.finishing(id, fn)).out;
+  }
+
+  private async finishing(id: string, fn: (j: JobRecord) => void): Promise<{ out: JobRecord | undefined; changed: boolean }> {
     const now = this.clock.now();
     const { job, changed } = await this.repo.mutate(id, (j) => {
       if (j.status !== 'processing') return undefined;
@@ -230,7 +242,7 @@ export class JobEngine {
     // the winner's record (ours or another node's) is final: the next poll on this node needs no read
     this.finished.offer(out, job?.sealedResult?.byteLength ?? 0, now);
     if (changed && out) for (const l of this.listeners) l({ ...out });
-    return out && { ...out };
+    return { out: out && { ...out }, changed };
   }
 
   /**
@@ -240,6 +252,7 @@ export class JobEngine {
    * unreachable while the job finishes: that is no fault of the job, and the shared queue runs it again.
    */
   run(id: string, work: () => Promise<Completion>): Promise<void> {
+    this.running.set(id, (this.running.get(id) ?? 0) + 1);
     const p = (async () => {
       try {
         // pool tasks of an accepted job wait for a worker; they are never refused as SERVICE_BUSY
@@ -250,6 +263,10 @@ export class JobEngine {
         const code = isApiError(e) ? e.code : 'INTERNAL_ERROR';
         const message = isApiError(e) ? e.message : `Processing failed: ${(e as Error)?.message ?? String(e)}`;
         await this.fail(id, code, message, isApiError(e) ? e.field : undefined);
+      } finally {
+        const n = (this.running.get(id) ?? 1) - 1;
+        if (n > 0) this.running.set(id, n);
+        else this.running.delete(id);
       }
     })();
     // tracked for the drain without its outcome (the caller handles a rejection)
@@ -366,4 +383,12 @@ export class JobEngine {
     const all = Promise.allSettled([...this.inflight]);
     await Promise.race([all, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
   }
+}
+
+function failWith(code: string, message: string, field?: string): (j: JobRecord) => void {
+  return (j) => {
+    j.status = 'failed';
+    j.error = field ? { code, message, field } : { code, message };
+    j.actualCost = 0;
+  };
 }

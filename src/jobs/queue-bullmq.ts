@@ -3,7 +3,8 @@
 // worker takes it, unseals the input and runs the runner in-process (engine.run: job scope, drain tracking).
 // A node dying mid-job stops renewing its lock: another node's stalled check hands the job out again, and a run
 // that starts past the attempt limit fails the job with a reason. Runners are safe to run twice: the engine
-// completes only a processing job. The input row is deleted when the job ends.
+// completes only a processing job. The input row is deleted when the job ends. What no node could settle (the engine
+// was away when the last attempt gave up; Redis lost the job) the periodic reconciler settles (./reconcile.ts).
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Pg } from '../shared/pg.js';
 import { withTimeout } from '../shared/pg.js';
@@ -11,6 +12,7 @@ import type { Redis } from '../shared/redis.js';
 import { engineBusy, isEngineBusy } from '../shared/errors.js';
 import { runnerNamed, type Json, type JobInput, type Runner, type RunnerLane } from './runners.js';
 import { runInProcess, type JobQueue, type QueueDeps } from './queue.js';
+import { reconcileAction, type Reconciled } from './reconcile.js';
 
 export const QUEUE_NAME = 'jobs';
 /** One BullMQ queue per lane (runners.ts RunnerLane): image work, and jobs that mostly wait on a provider. */
@@ -19,6 +21,9 @@ const LANE_LIST = Object.keys(LANES) as RunnerLane[];
 const PREFIX = 'sejong';
 /** how long a run waits, in place, for an unreachable engine before its attempt counts as failed */
 const ENGINE_WAIT_MS = 5 * 60_000;
+const LOCK_LOST = /Missing lock for job|could not renew lock for job/;
+/** pg_try_advisory_xact_lock key of the reconciler: one node's pass at a time */
+const RECONCILE_LOCK = 0x5e_10_98; // (0x5e1096 migrations, 0x5e1097 the admin bootstrap)
 
 export interface BullQueueOptions {
   pg: Pg;
@@ -35,6 +40,14 @@ export interface BullQueueOptions {
   stalledMs: number;
   /** how long a submit waits for Redis before answering 503 */
   timeoutMs: number;
+  /** the clock of engine waits and of the reconciler's grace (services.clock; default the system clock) */
+  clock?: { now(): number };
+  /** how long a run waits, in place, for an unreachable engine before its attempt counts as failed (default 5 min) */
+  engineWaitMs?: number;
+  /** how often this node runs the reconciler (./reconcile.ts; default max(stalledMs, 5 s)) */
+  reconcileEveryMs?: number;
+  /** a job unchanged this long with nothing behind it is settled by the reconciler (default 60 s + timeoutMs + lockMs) */
+  staleMs?: number;
   log?: { warn(o: object): void; error(o: object): void };
 }
 
@@ -53,8 +66,12 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
   private readonly conns: Redis[] = [];
   /** set by close(): a run stranded by a close without drain ends quietly (its job is another node's now) */
   private closed = false;
+  private reconcileTimer?: NodeJS.Timeout;
+  private readonly clock: { now(): number };
 
-  private constructor(private readonly deps: QueueDeps<S>, private readonly opts: BullQueueOptions, private readonly queues: Record<RunnerLane, Queue<Data>>) {}
+  private constructor(private readonly deps: QueueDeps<S>, private readonly opts: BullQueueOptions, private readonly queues: Record<RunnerLane, Queue<Data>>) {
+    this.clock = opts.clock ?? Date;
+  }
 
   static async open<S>(deps: QueueDeps<S>, opts: BullQueueOptions): Promise<BullJobQueue<S>> {
     const conn = await opts.connect();
@@ -79,17 +96,7 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
     const sealed = jobs.sealer.sealValue({ json: input.json, bytes: input.bytes } satisfies Stored);
     await this.opts.pg.query('insert into job_inputs (job_id, runner, sealed) values ($1, $2, $3) on conflict (job_id) do nothing', [jobId, runner.name, sealed]);
     try {
-      await withTimeout(
-        this.queues[runner.lane].add(runner.name, { runner: runner.name }, {
-          jobId,
-          attempts: this.opts.attempts,
-          backoff: { type: 'fixed', delay: 1000 },
-          removeOnComplete: true,
-          removeOnFail: { age: 7 * 86400, count: 10_000 },
-        }),
-        this.opts.timeoutMs,
-        `Redis did not take the job within ${this.opts.timeoutMs} ms`,
-      );
+      await this.enqueue(runner.name, runner.lane, jobId);
     } catch (e) {
       // never accepted: the job must not stay processing with nobody to run it
       await jobs.fail(jobId, 'SERVICE_BUSY', 'The work queue (Redis) could not be reached when this job was submitted; please submit it again');
@@ -97,6 +104,20 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
       this.opts.log?.warn({ msg: 'job not queued', jobId, err: (e as Error).message });
       throw engineBusy('Redis');
     }
+  }
+
+  private async enqueue(name: string, lane: RunnerLane, jobId: string): Promise<void> {
+    await withTimeout(
+      this.queues[lane].add(name, { runner: name }, {
+        jobId,
+        attempts: this.opts.attempts,
+        backoff: { type: 'fixed', delay: 1000 },
+        removeOnComplete: true,
+        removeOnFail: { age: 7 * 86400, count: 10_000 },
+      }),
+      this.opts.timeoutMs,
+      `Redis did not take the job within ${this.opts.timeoutMs} ms`,
+    );
   }
 
   /**
@@ -170,6 +191,63 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
 
   async start(): Promise<void> {
     for (const l of LANE_LIST) this.workers.push(await this.startLane(l));
+    const every = this.opts.reconcileEveryMs ?? Math.max(this.opts.stalledMs, 5000);
+    this.reconcileTimer = setInterval(() => void this.reconcile().catch((e) => this.opts.log?.warn({ msg: 'job reconciler failed', err: (e as Error).message })), every);
+    this.reconcileTimer.unref();
+  }
+
+  /**
+   * One reconciler pass (./reconcile.ts) over the jobs processing and unchanged for staleMs, on one node at a time
+   * (an advisory lock; a node finding it taken does nothing): BullMQ gave up on it unrecorded → failed with
+   * BullMQ's reason; lost from Redis with its input stored → queued again (bounded by attempts); no input and no
+   * queued job, or run by a request on a node that is gone → failed with a reason. Queued or running jobs stay.
+   */
+  async reconcile(): Promise<Reconciled> {
+    return this.opts.pg.tx(async (c) => {
+      const out: Reconciled = { requeued: 0, failed: 0 };
+      if (!(await c.query<{ ok: boolean }>('select pg_try_advisory_xact_lock($1) as ok', [RECONCILE_LOCK])).rows[0]!.ok) return out;
+      const { jobs } = this.deps;
+      const ids = await jobs.repo.processingIds(this.clock.now() - (this.opts.staleMs ?? (60_000 + this.opts.timeoutMs + this.opts.lockMs)));
+      if (!ids.length) return out;
+      const rows = await this.opts.pg.query<{ job_id: string; runner: string; requeues: number }>('select job_id, runner, requeues from job_inputs where job_id = any($1)', [ids]);
+      const inputs = new Map(rows.rows.map((r) => [r.job_id, { runner: r.runner, requeues: r.requeues }]));
+      const liveNodes = await this.liveNodes();
+      for (const id of ids) {
+        const act = reconcileAction({ stale: true, runningHere: jobs.isRunning(id), queued: await this.queuedState(id), input: inputs.get(id), liveNodes, node: this.opts.node, maxRequeues: this.opts.attempts });
+        if (act.do === 'requeue') {
+          const runner = inputs.get(id)!.runner;
+          // counted first: a job that ended meanwhile has no input row any more and is not queued again
+          if (!(await this.opts.pg.query('update job_inputs set requeues = requeues + 1 where job_id = $1', [id])).rowCount) continue;
+          await this.enqueue(runner, runnerNamed(runner)?.lane ?? 'cpu', id);
+          out.requeued++;
+        } else if (act.do === 'fail') {
+          if (await jobs.failIfProcessing(id, 'INTERNAL_ERROR', act.message)) out.failed++;
+          await this.dropInput(id);
+        }
+      }
+      if (out.requeued || out.failed) this.opts.log?.warn({ msg: 'jobs left processing with nothing behind them were settled', ...out });
+      return out;
+    });
+  }
+
+  private async queuedState(id: string): Promise<{ state: 'failed' | 'pending'; failedReason?: string; attemptsMade?: number } | undefined> {
+    const bj = await this.findJob(id);
+    const state = bj && (await bj.getState());
+    if (!bj || !state || state === 'unknown' || state === 'completed') return undefined;
+    return state === 'failed' ? { state, failedReason: bj.failedReason, attemptsMade: bj.attemptsStarted || bj.attemptsMade } : { state: 'pending' };
+  }
+
+  /** Names of the nodes whose worker is connected to Redis now (BullMQ names each worker's connection). */
+  private async liveNodes(): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const l of LANE_LIST) {
+      for (const w of await this.queues[l].getWorkers()) {
+        const raw = String((w as { rawname?: string }).rawname ?? '');
+        const at = raw.indexOf(':w:');
+        if (at >= 0) out.add(raw.slice(at + 3));
+      }
+    }
+    return out;
   }
 
   private async startLane(lane: RunnerLane): Promise<Worker<Data>> {
@@ -190,7 +268,11 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
       maxStalledCount: this.opts.attempts + 1,
       autorun: true,
     });
-    w.on('error', (e) => this.opts.log?.warn({ msg: 'job worker error', err: e.message }));
+    // "Missing lock for job … moveToFinished" / "could not renew lock": the job's lock lapsed while Redis was away, so
+    // BullMQ may hand the job out again. No wrong outcome: the job's record in PostgreSQL decides (a run finding it
+    // ended stops; the engine finishes a job once). The cost: a run still going when the lock lapsed runs twice (an
+    // AI job calls its provider twice) and spends one attempt, once per Redis outage longer than the lock.
+    w.on('error', (e) => this.opts.log?.warn({ msg: LOCK_LOST.test(e.message) ? 'job lock lost while Redis was away (the job may be taken again; its record decides)' : 'job worker error', err: e.message }));
     // process() threw (the engine or the input store was unreachable): retried with backoff up to attempts
     w.on('failed', (bj, err) => {
       if (!bj?.id || bj.attemptsMade < (bj.opts.attempts ?? 1)) return;
@@ -205,12 +287,12 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
    * job no attempt (BullMQ's retries, 1 s apart, would spend them all in a few seconds). Running twice is safe.
    */
   private async process(bj: Job<Data>): Promise<string> {
-    const until = Date.now() + ENGINE_WAIT_MS;
+    const until = this.clock.now() + (this.opts.engineWaitMs ?? ENGINE_WAIT_MS);
     for (let wait = 250; ; wait = Math.min(wait * 2, 5000)) {
       try {
         return await this.processOnce(bj);
       } catch (e) {
-        if (!isEngineBusy(e) || this.closed || Date.now() + wait > until) throw e;
+        if (!isEngineBusy(e) || this.closed || this.clock.now() + wait > until) throw e;
         this.opts.log?.warn({ msg: 'job waits for an unreachable engine', jobId: bj.id, err: (e as Error).message, retryInMs: wait });
         await new Promise((r) => setTimeout(r, wait));
       }
@@ -275,6 +357,7 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
   async stopTaking(opts: { drain?: boolean } = {}): Promise<void> {
     const drain = opts.drain ?? true;
     this.closed = true;
+    clearInterval(this.reconcileTimer);
     const ws = this.workers.splice(0);
     // drain: wait for this node's running jobs; else drop them as a dying node would (their locks lapse)
     await Promise.all(ws.map((w) => w.close(!drain).catch(() => undefined)));

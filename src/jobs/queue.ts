@@ -7,6 +7,7 @@
 //   attempts, then failed with a reason.
 import type { JobEngine } from './engine.js';
 import type { JobInput, Runner, RunnerCtx } from './runners.js';
+import type { Reconciled } from './reconcile.js';
 
 export interface JobQueue<S = unknown> {
   readonly kind: 'local' | 'bullmq';
@@ -22,7 +23,12 @@ export interface JobQueue<S = unknown> {
   runHere<I extends JobInput>(runner: Runner<I, S>, jobId: string, input: NoInfer<I>): Promise<{ thrown?: unknown }>;
   /** On start-up, before serving: settle jobs a previous stop interrupted. Returns how many were settled. */
   recover(): Promise<number>;
-  /** Start taking work (shared mode: this node's worker). */
+  /**
+   * Settle jobs left processing with nothing behind them (./reconcile.ts): queued again, or failed with a reason.
+   * start() runs it periodically; a pass while an engine is unreachable fails and the next one settles them.
+   */
+  reconcile(): Promise<Reconciled>;
+  /** Start taking work (shared mode: this node's worker) and the periodic reconciler. */
   start(): Promise<void>;
   /**
    * Stop taking work. drain (default): wait for this node's running jobs; drain false: drop them as a dying node

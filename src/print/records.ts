@@ -104,7 +104,7 @@ export function bestCreative(apps: Iterable<Application>, albumId: string): { ap
 
 /** An earlier print of this job_id still composing or printed: a replay of it, or a conflict (the same job_id from
  * another album or another API key is not a repeat). A refunded or failed one is printed anew. */
-export function repeatOf(prev: Impression | undefined, req: SelectRequest): SelectOutcome | undefined {
+export function repeatOf(prev: Impression | undefined, req: SelectRequest): { kind: 'conflict'; existing: Impression } | { kind: 'replay'; impression: Impression } | undefined {
   if (!prev || (prev.status !== 'composing' && prev.status !== 'printed')) return undefined;
   if (prev.album_id !== req.album_id || prev.key_id !== req.key_id) return { kind: 'conflict', existing: prev };
   return { kind: 'replay', impression: prev };
@@ -114,6 +114,9 @@ export function repeatOf(prev: Impression | undefined, req: SelectRequest): Sele
 export function settlement(imp: Impression): { status: 'refunded' | 'failed'; points: number } {
   return imp.advertiser_id && imp.unit_points > 0 ? { status: 'refunded', points: imp.unit_points } : { status: 'failed', points: 0 };
 }
+
+/** A request's claim on the print it composes (random; the store keeps the latest request's). */
+export const newClaim = (): string => crypto.randomBytes(9).toString('base64url');
 
 export const refundReason = (jobId: string, reason: string): string => `refund print ${jobId}: ${reason}`.slice(0, 300);
 export const chargeReason = (jobId: string): string => `print ${jobId}`;

@@ -7,8 +7,9 @@ import type { AdMode, Advertiser, Album, Application, CreativeVersion, Impressio
 export type SelectOutcome =
   | { kind: 'album_not_found' }
   | { kind: 'conflict'; existing: Impression }
-  | { kind: 'replay'; impression: Impression }
-  | { kind: 'new'; impression: Impression };
+  // claim: this request's hold on a print still composing (the last request to select it holds it); see refund
+  | { kind: 'replay'; impression: Impression; claim: string }
+  | { kind: 'new'; impression: Impression; claim: string };
 
 export interface SelectRequest {
   job_id: string;
@@ -61,8 +62,12 @@ export interface PrintRepo {
 
   /** Decide a print's ad and charge it in one transaction (job_id: charged once; a repeat replays the first). */
   selectAndCharge(req: SelectRequest): Promise<SelectOutcome>;
-  /** composition failed: points back (ledger entry), impression refunded (or failed without an ad) */
-  refund(jobId: string, reason: string, now: number): Promise<Impression | undefined>;
+  /**
+   * composition failed: points back (ledger entry), impression refunded (or failed without an ad). With `claim`
+   * (from selectAndCharge), only while that claim still holds the print: a repeat of the job_id that took it over
+   * since is finishing it, and a refund now would refuse its sheet and have the resend charged a second time.
+   */
+  refund(jobId: string, reason: string, now: number, claim?: string): Promise<Impression | undefined>;
   /** the sheet is stored: printed; undefined when the print is no longer composing (refunded after its lease) */
   markPrinted(jobId: string, image: NonNullable<Impression['image']>): Promise<Impression | undefined>;
   /** refund prints whose composer is gone (embedded: at start, every composing print; shared: expired leases) */

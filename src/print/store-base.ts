@@ -24,8 +24,8 @@ export class PrintDbs {
   readonly impByAlbum: Database<null, IdxKey>;
   readonly impByAdvertiser: Database<null, IdxKey>;
   readonly cursors: Database<string, string>;
-  /** job_ids selected (and maybe charged) whose sheet is not stored yet */
-  readonly composing: Database<null, string>;
+  /** job_ids selected (and maybe charged) whose sheet is not stored yet → the claim of the request composing it */
+  readonly composing: Database<string | null, string>;
   readonly meta: Database<unknown, string>;
 
   constructor(protected readonly store: Store) {

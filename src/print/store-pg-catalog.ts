@@ -81,11 +81,18 @@ export class PgPrintCatalog {
     return rows.map(advertiserOf).sort(byCreation);
   }
 
-  /** Inside a transaction holding the advertiser's row lock: one ledger entry and the new balance. */
-  protected async writeEntry(c: PgClient, adv: Advertiser, kind: LedgerKind, delta: number, reason: string, at: number, ref: { job_id?: string; album_id?: string }): Promise<LedgerEntry> {
+  /**
+   * Inside a transaction holding the advertiser's row lock: one ledger entry and the new balance. A print's entry
+   * (ref.job_id) carries its attempt: the unique index (job_id, kind, attempt) of migration 0090 refuses a second
+   * charge (or refund) of the same print attempt with 23505, and the transaction rolls back whole.
+   */
+  protected async writeEntry(c: PgClient, adv: Advertiser, kind: LedgerKind, delta: number, reason: string, at: number, ref: { job_id?: string; album_id?: string }, attempt?: number): Promise<LedgerEntry> {
     const e = ledgerEntry(adv, kind, delta, reason, at, ref);
     await c.query('update print_advertisers set balance = $2, rec = $3 where id = $1', [adv.id, adv.balance, json(adv)]);
-    await c.query('insert into print_ledger (advertiser_id, seq, delta, rec) values ($1, $2, $3, $4)', [adv.id, e.seq, e.delta, json(e)]);
+    await c.query(
+      'insert into print_ledger (advertiser_id, seq, delta, rec, job_id, kind, attempt) values ($1, $2, $3, $4, $5, $6, $7)',
+      [adv.id, e.seq, e.delta, json(e), ref.job_id ?? null, kind, ref.job_id ? (attempt ?? 1) : null],
+    );
     return e;
   }
 

@@ -1,18 +1,22 @@
 // The print store in PostgreSQL (shared mode): every node of a fleet selects, charges and records prints on one
 // database. A print's charge, ledger entry, impression and round-robin cursor commit in ONE transaction:
 //   1. pg_advisory_xact_lock on the job_id: the same job_id sent to two nodes at once is decided once; the second
-//      waits, then sees the first's impression and replays it (job_id is also the impression's primary key);
+//      waits, then sees the first's impression and replays it. The database enforces it too: job_id is the
+//      impression's primary key (a first print is a plain insert), a reprint of a refunded print updates only the
+//      attempt it read, and the ledger's unique (job_id, kind, attempt) admits one charge and one refund per
+//      attempt (migration 0090); a transaction refused by them rolls back whole and runs again as a replay;
 //   2. the album's candidate advertisers are loaded with SELECT … FOR UPDATE in id order (no deadlock between
 //      prints), so a balance read for the decision is the balance charged: never below zero, never charged twice;
 //   3. the decision is ./select.ts selectAd, the same rule as the LMDB store.
 // With isolation 'serializable' (bench/print-pg.ts only) the locks are left out and SERIALIZABLE + retry decides.
 // A charged print is 'composing' under a lease (claimed_by, lease_until) until its sheet is stored; a node that
 // dies mid-print leaves its lease to run out, and recoverInterrupted on any node refunds it exactly once (FOR UPDATE
-// SKIP LOCKED, then the status changes in the same transaction). A repeat of the job_id takes the lease over.
+// SKIP LOCKED, then the status changes in the same transaction). A repeat of the job_id takes the lease over, with a
+// claim of its own: the first request failing afterwards does not refund a print the repeat is finishing.
 import type { Pg, PgClient } from '../shared/pg.js';
 import { PgPrintCatalog, advertiserOf } from './store-pg-catalog.js';
 import { impressionOf, selectAd, type SelectView } from './select.js';
-import { bestCreative, chargeReason, decodeCursor, encodeCursor, refundReason, repeatOf, settlement } from './records.js';
+import { bestCreative, chargeReason, decodeCursor, encodeCursor, newClaim, refundReason, repeatOf, settlement } from './records.js';
 import type { ImpressionQuery, PrintRepo, SelectOutcome, SelectRequest } from './repo.js';
 import type { Advertiser, Album, Application, Impression } from './types.js';
 
@@ -29,6 +33,9 @@ const RECOVER_BATCH = 50;
 const jobLock = 'select pg_advisory_xact_lock(hashtextextended($1, 0))';
 const tryJobLock = 'select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as ok';
 const lockKey = (jobId: string): string => `sejong-print:${jobId}`;
+const UNIQUE_VIOLATION = '23505';
+/** Another transaction changed this job_id's impression first (only without the advisory lock): run again. */
+class LostRace extends Error {}
 
 export class PgPrintStore extends PgPrintCatalog implements PrintRepo {
   private readonly serializable: boolean;
@@ -49,36 +56,59 @@ export class PgPrintStore extends PgPrintCatalog implements PrintRepo {
   // ---------------------------------------------------------------- selection and charge (one transaction)
 
   async selectAndCharge(req: SelectRequest): Promise<SelectOutcome> {
-    return this.tx(async (c) => {
-      if (!this.serializable) await c.query(jobLock, [lockKey(req.job_id)]);
-      const prev = await this.impressionIn(c, req.job_id);
-      const repeat = repeatOf(prev, req);
-      if (repeat) {
-        // this node now finishes the print: the lease is its (a dead first node's recovery must not refund it)
-        if (repeat.kind === 'replay' && prev!.status === 'composing') await this.claim(c, req.job_id, req.at);
-        return repeat;
+    for (let i = 0; ; i++) {
+      try {
+        return await this.tx((c) => this.selectIn(c, req));
+      } catch (e) {
+        // the database refused a second charge of this print (unique index, or the impression changed under us):
+        // the loser's transaction rolled back whole; run again, it now answers the winner's print (replay/conflict)
+        if (i < 3 && (e instanceof LostRace || (e as { code?: string }).code === UNIQUE_VIOLATION)) continue;
+        throw e;
       }
-      const album = await this.album(req.album_id, c);
-      if (!album) return { kind: 'album_not_found' } as const;
-      const sel = selectAd(await this.viewFor(c, album, req.want_ad), album, req.want_ad);
-      let balanceAfter: number | undefined;
-      if (sel.chosen) {
-        const { adv } = sel.chosen;
-        await this.writeEntry(c, adv, 'charge', -adv.unit_points, chargeReason(req.job_id), req.at, { job_id: req.job_id, album_id: album.id });
-        balanceAfter = adv.balance;
-        if (album.ad_mode === 'selected') {
-          await c.query('insert into print_cursors (album_id, advertiser_id) values ($1, $2) on conflict (album_id) do update set advertiser_id = excluded.advertiser_id', [album.id, adv.id]);
-        }
+    }
+  }
+
+  private async selectIn(c: PgClient, req: SelectRequest): Promise<SelectOutcome> {
+    if (!this.serializable) await c.query(jobLock, [lockKey(req.job_id)]);
+    const prev = await this.rowIn(c, req.job_id);
+    const repeat = repeatOf(prev?.imp, req);
+    const claim = `${this.opts.node}/${newClaim()}`;
+    if (repeat?.kind === 'replay') {
+      // this request now finishes the print: the claim is its (a dead first node's recovery, or the first request
+      // failing, must not refund it)
+      if (prev!.imp.status === 'composing') await this.claim(c, req.job_id, claim, req.at);
+      return { ...repeat, claim };
+    }
+    if (repeat) return repeat;
+    const album = await this.album(req.album_id, c);
+    if (!album) return { kind: 'album_not_found' } as const;
+    const sel = selectAd(await this.viewFor(c, album, req.want_ad), album, req.want_ad);
+    // a refunded (or failed) print sent again is its next attempt; the ledger's unique (job_id, kind, attempt)
+    // admits one charge per attempt
+    const attempt = (prev?.attempt ?? 0) + 1;
+    let balanceAfter: number | undefined;
+    if (sel.chosen) {
+      const { adv } = sel.chosen;
+      await this.writeEntry(c, adv, 'charge', -adv.unit_points, chargeReason(req.job_id), req.at, { job_id: req.job_id, album_id: album.id }, attempt);
+      balanceAfter = adv.balance;
+      if (album.ad_mode === 'selected') {
+        await c.query('insert into print_cursors (album_id, advertiser_id) values ($1, $2) on conflict (album_id) do update set advertiser_id = excluded.advertiser_id', [album.id, adv.id]);
       }
-      const imp = impressionOf(req, sel, balanceAfter);
-      await c.query(
-        `insert into print_impressions (job_id, album_id, advertiser_id, at, status, rec, claimed_by, lease_until) values ($1, $2, $3, $4, 'composing', $5, $6, $7)
-         on conflict (job_id) do update set album_id = excluded.album_id, advertiser_id = excluded.advertiser_id, at = excluded.at, status = excluded.status,
-           rec = excluded.rec, claimed_by = excluded.claimed_by, lease_until = excluded.lease_until`,
-        [imp.job_id, imp.album_id, imp.advertiser_id ?? null, imp.at, JSON.stringify(imp), this.opts.node, req.at + this.opts.leaseMs],
+    }
+    const imp = impressionOf(req, sel, balanceAfter);
+    const row = [imp.job_id, imp.album_id, imp.advertiser_id ?? null, imp.at, JSON.stringify(imp), claim, req.at + this.opts.leaseMs, attempt];
+    if (!prev) {
+      // a plain insert: a concurrent first print of this job_id that committed first makes it fail (23505)
+      await c.query("insert into print_impressions (job_id, album_id, advertiser_id, at, status, rec, claimed_by, lease_until, attempt) values ($1, $2, $3, $4, 'composing', $5, $6, $7, $8)", row);
+    } else {
+      const r = await c.query(
+        `update print_impressions set album_id = $2, advertiser_id = $3, at = $4, status = 'composing', rec = $5, claimed_by = $6, lease_until = $7, attempt = $8
+         where job_id = $1 and attempt = $9 and status in ('refunded', 'failed')`,
+        [...row, prev.attempt],
       );
-      return { kind: 'new', impression: imp } as const;
-    });
+      if (r.rowCount !== 1) throw new LostRace();
+    }
+    return { kind: 'new', impression: imp, claim } as const;
   }
 
   /** The catalog rows a selection may touch, loaded inside the transaction; advertisers locked in id order. */
@@ -110,13 +140,20 @@ export class PgPrintStore extends PgPrintCatalog implements PrintRepo {
     };
   }
 
-  private async impressionIn(c: PgClient, jobId: string): Promise<Impression | undefined> {
-    const row = (await c.query<{ rec: Impression; status: Impression['status'] }>(`select rec, status from print_impressions where job_id = $1${this.forUpdate}`, [jobId])).rows[0];
-    return row && { ...row.rec, status: row.status };
+  /** The impression of a job_id (locked), its attempt and who holds it while composing. */
+  private async rowIn(c: PgClient, jobId: string): Promise<{ imp: Impression; attempt: number; claimedBy: string | null } | undefined> {
+    const row = (await c.query<{ rec: Impression; status: Impression['status']; attempt: number; claimed_by: string | null }>(
+      `select rec, status, attempt, claimed_by from print_impressions where job_id = $1${this.forUpdate}`, [jobId],
+    )).rows[0];
+    return row && { imp: { ...row.rec, status: row.status }, attempt: row.attempt, claimedBy: row.claimed_by };
   }
 
-  private async claim(c: PgClient, jobId: string, now: number): Promise<void> {
-    await c.query("update print_impressions set claimed_by = $2, lease_until = $3 where job_id = $1 and status = 'composing'", [jobId, this.opts.node, now + this.opts.leaseMs]);
+  private async impressionIn(c: PgClient, jobId: string): Promise<Impression | undefined> {
+    return (await this.rowIn(c, jobId))?.imp;
+  }
+
+  private async claim(c: PgClient, jobId: string, claim: string, now: number): Promise<void> {
+    await c.query("update print_impressions set claimed_by = $2, lease_until = $3 where job_id = $1 and status = 'composing'", [jobId, claim, now + this.opts.leaseMs]);
   }
 
   private async settle(c: PgClient, imp: Impression): Promise<void> {
@@ -125,19 +162,21 @@ export class PgPrintStore extends PgPrintCatalog implements PrintRepo {
 
   // ---------------------------------------------------------------- after the composition
 
-  async refund(jobId: string, reason: string, now: number): Promise<Impression | undefined> {
+  async refund(jobId: string, reason: string, now: number, claim?: string): Promise<Impression | undefined> {
     return this.tx(async (c) => {
       if (!this.serializable) await c.query(jobLock, [lockKey(jobId)]);
-      return this.refundIn(c, jobId, reason, now);
+      return this.refundIn(c, jobId, reason, now, claim);
     });
   }
 
-  private async refundIn(c: PgClient, jobId: string, reason: string, now: number): Promise<Impression | undefined> {
-    const imp = await this.impressionIn(c, jobId);
-    if (!imp || imp.status !== 'composing') return undefined;
+  /** Refund a composing print (with `claim`: only while that claim holds it); one refund per attempt (unique). */
+  private async refundIn(c: PgClient, jobId: string, reason: string, now: number, claim?: string): Promise<Impression | undefined> {
+    const row = await this.rowIn(c, jobId);
+    if (!row || row.imp.status !== 'composing' || (claim !== undefined && row.claimedBy !== claim)) return undefined;
+    const { imp } = row;
     const s = settlement(imp);
     const adv = s.points ? await this.lockAdvertiser(c, imp.advertiser_id!) : undefined;
-    if (adv) await this.writeEntry(c, adv, 'refund', s.points, refundReason(jobId, reason), now, { job_id: jobId, album_id: imp.album_id });
+    if (adv) await this.writeEntry(c, adv, 'refund', s.points, refundReason(jobId, reason), now, { job_id: jobId, album_id: imp.album_id }, row.attempt);
     imp.status = s.status;
     await this.settle(c, imp);
     return imp;

@@ -14,7 +14,7 @@ import { PrintCatalog } from './store-catalog.js';
 import type { IdxKey } from './store-base.js';
 import type { Impression } from './types.js';
 import { impressionOf, selectAd, type SelectView } from './select.js';
-import { chargeReason, decodeCursor, encodeCursor, refundReason, repeatOf, settlement } from './records.js';
+import { chargeReason, decodeCursor, encodeCursor, newClaim, refundReason, repeatOf, settlement } from './records.js';
 import type { ImpressionQuery, PrintRepo, SelectOutcome, SelectRequest } from './repo.js';
 
 export { newId } from './store-base.js';
@@ -39,6 +39,12 @@ export class PrintStore extends PrintCatalog implements PrintRepo {
   private selectAndChargeSync(req: SelectRequest): SelectOutcome {
     const prev = this.impressions.get(req.job_id);
     const repeat = repeatOf(prev, req);
+    const claim = newClaim();
+    if (repeat?.kind === 'replay') {
+      // this request now finishes the print: the claim is its (the first request failing must not refund it)
+      if (prev!.status === 'composing') this.composing.put(req.job_id, claim);
+      return { ...repeat, claim };
+    }
     if (repeat) return repeat;
     const album = this.albums.get(req.album_id);
     if (!album) return { kind: 'album_not_found' };
@@ -61,8 +67,8 @@ export class PrintStore extends PrintCatalog implements PrintRepo {
     if (prev) this.unindex(prev);
     this.impressions.put(imp.job_id, imp);
     this.index(imp);
-    this.composing.put(imp.job_id, null);
-    return { kind: 'new', impression: imp };
+    this.composing.put(imp.job_id, claim);
+    return { kind: 'new', impression: imp, claim };
   }
 
   private index(imp: Impression): void {
@@ -77,12 +83,14 @@ export class PrintStore extends PrintCatalog implements PrintRepo {
     if (imp.advertiser_id) this.impByAdvertiser.remove([imp.advertiser_id, imp.at, imp.job_id]);
   }
 
-  /** Composition failed: give the points back (ledger entry) and mark the impression; a retry selects anew. */
-  async refund(jobId: string, reason: string, now: number): Promise<Impression | undefined> {
+  /** Composition failed: give the points back (ledger entry) and mark the impression; a retry selects anew. With
+   * `claim`, only while that request still holds the print (see PrintRepo.refund). */
+  async refund(jobId: string, reason: string, now: number, claim?: string): Promise<Impression | undefined> {
     let out: Impression | undefined;
     await this.store.transaction(() => {
       const imp = this.impressions.get(jobId);
       if (!imp || imp.status !== 'composing') return;
+      if (claim !== undefined && this.composing.get(jobId) !== claim) return;
       const s = settlement(imp);
       const adv = s.points ? this.advertisers.get(imp.advertiser_id!) : undefined;
       if (adv) this.writeEntry(adv, 'refund', s.points, refundReason(jobId, reason), now, { job_id: jobId, album_id: imp.album_id });

@@ -172,7 +172,7 @@ function mcpLimits(engines: Engines, config: Config): McpLimits {
 /** The one place the job queue is chosen: in-process when embedded, the shared BullMQ queue in shared mode. */
 async function openJobQueue(services: Services): Promise<JobQueue<Services>> {
   const { engines, config, jobs, log } = services;
-  if (engines.mode === 'embedded') return new LocalJobQueue<Services>({ jobs, services });
+  if (engines.mode === 'embedded') return new LocalJobQueue<Services>({ jobs, services }, { log });
   return BullJobQueue.open<Services>({ jobs, services }, {
     pg: engines.pg,
     connect: () => engines.queueRedis(),
@@ -183,6 +183,7 @@ async function openJobQueue(services: Services): Promise<JobQueue<Services>> {
     lockMs: config.queueLockMs,
     stalledMs: config.queueStalledMs,
     timeoutMs: config.engineConnectMs,
+    clock: services.clock,
     log,
   });
 }

@@ -125,13 +125,74 @@ export interface RedisOptions {
   persist?: boolean;
 }
 
+/** Redis servers of this process still up: SIGKILLed and their directory removed when the process exits. */
+const liveRedis = new Set<() => void>();
+let redisExitHook = false;
+const REDIS_DIR = `sejong-redis-${process.pid}-`;
+
+/**
+ * What an earlier test process left when it ended abnormally (SIGKILL, a tap time-out's SIGTERM: no 'exit' event):
+ * its Redis directories (`sejong-redis-<pid>-…`, the append-only file of a persistent one) and the redis-server it
+ * had started (its pid in the directory), when that process is gone. Nothing of a live process is touched.
+ */
+export function sweepStaleRedis(tmp = os.tmpdir()): number {
+  let n = 0;
+  for (const name of fs.readdirSync(tmp)) {
+    const owner = /^sejong-redis-(\d+)-/.exec(name)?.[1];
+    if (!owner || alive(Number(owner))) continue;
+    const dir = path.join(tmp, name);
+    const server = Number(readOr(path.join(dir, 'server.pid')));
+    // the server it started, if still running (checked by its command line: a reused pid is left alone)
+    if (server && readOr(`/proc/${server}/cmdline`).includes('redis-server')) {
+      try {
+        process.kill(server, 'SIGKILL');
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+    n++;
+  }
+  return n;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readOr(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 export async function startRedis(opts: RedisOptions = {}): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
-  const dir = opts.persist ? fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-redis-')) : undefined;
-  const persistence = dir ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir] : ['--appendonly', 'no'];
+  sweepStaleRedis();
+  // every server has its directory (named after this process, for sweepStaleRedis): its pid, and the data if persistent
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), REDIS_DIR));
+  const persistence = opts.persist ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
+  const removeSync = () => {
+    liveRedis.delete(removeSync);
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  liveRedis.add(removeSync);
+  if (!redisExitHook) {
+    redisExitHook = true;
+    process.once('exit', () => [...liveRedis].forEach((f) => f()));
+  }
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir, '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    fs.writeFileSync(path.join(dir, 'server.pid'), String(child.pid ?? ''));
     await new Promise<void>((resolve, reject) => {
       let out = '';
       const t = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 20_000);
@@ -166,7 +227,7 @@ export async function startRedis(opts: RedisOptions = {}): Promise<RedisServer> 
   await start();
   const remove = async () => {
     await stop();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    removeSync();
   };
   return { port, url: `redis://127.0.0.1:${port}`, stop, start, remove };
 }
@@ -186,6 +247,5 @@ export async function sharedModeEnv(redisOpts: RedisOptions = {}): Promise<{ env
   const pgs = await sharedPostgres();
   const databaseUrl = await pgs.database();
   const redis = await startRedis(redisOpts);
-  process.once('exit', () => void redis.remove());
   return { env: { SEJONG_DATABASE_URL: databaseUrl, SEJONG_REDIS_URL: redis.url }, redis, databaseUrl };
 }

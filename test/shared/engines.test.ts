@@ -1,5 +1,5 @@
 // Shared mode's engines: settings, start-up errors naming the engine, migrations once under concurrency,
-// and run-time loss mapped to 503 SERVICE_BUSY.
+// and run-time loss mapped to 503 SERVICE_BUSY; the test Redis servers' clean-up.
 import t from 'tap';
 import { loadConfig, storageMode } from '../../src/config.js';
 import { Pg } from '../../src/shared/pg.js';
@@ -7,7 +7,11 @@ import { connectRedis, redisCall } from '../../src/shared/redis.js';
 import { migrate, type Migration } from '../../src/shared/migrate.js';
 import { EngineUnavailable } from '../../src/shared/errors.js';
 import { ApiError } from '../../src/domain/errors.js';
-import { enginesMissing, freePort, sharedPostgres, startRedis } from '../helpers/engines.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { enginesMissing, freePort, sharedPostgres, startRedis, sweepStaleRedis } from '../helpers/engines.js';
 
 t.test('settings: both URLs together, a clear error naming the missing one', async (t) => {
   t.equal(storageMode(loadConfig({})), 'embedded');
@@ -90,4 +94,28 @@ t.test('engines', { skip: missing }, async (t) => {
     t.same(ok, { two: 2 });
     await db.close();
   });
+});
+
+t.test('test Redis servers leave nothing behind: an abnormally ended process\'s directory and server are swept by the next start', { skip: missing }, async (t) => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-sweep-'));
+  t.teardown(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  // a process that is gone (it exited), and the redis-server it had started, still running with its append-only file
+  const gone = spawnSync('true').pid!;
+  const staleDir = path.join(tmp, `sejong-redis-${gone}-abc`);
+  fs.mkdirSync(staleDir);
+  const port = await freePort();
+  const orphan = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--dir', staleDir], { stdio: 'ignore' });
+  t.teardown(() => orphan.kill('SIGKILL'));
+  fs.writeFileSync(path.join(staleDir, 'server.pid'), String(orphan.pid));
+  const liveDir = path.join(tmp, `sejong-redis-${process.pid}-def`); // this process's: kept
+  fs.mkdirSync(liveDir);
+  const exited = new Promise<string | null>((r) => orphan.once('exit', (_c, sig) => r(sig)));
+  t.equal(sweepStaleRedis(tmp), 1, 'one stale directory');
+  t.equal(await exited, 'SIGKILL', 'the orphaned redis-server is stopped');
+  t.same(fs.readdirSync(tmp), [path.basename(liveDir)], 'its directory is removed; the live process\'s is kept');
+  const r = await startRedis({ persist: true });
+  const mine = fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(`sejong-redis-${process.pid}-`));
+  t.ok(mine.length >= 1, 'a server of this process has its directory');
+  await r.remove();
+  t.same(fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(`sejong-redis-${process.pid}-`)).length, mine.length - 1, 'removed with the server');
 });
