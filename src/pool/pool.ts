@@ -1,7 +1,8 @@
 // The bounded worker pool: long-lived threads running src/tasks/*, buffers transferred. Admission by expected
 // waiting time (src/pool/admission.ts): synchronous work beyond the wait budget or the queue length → 503
 // SERVICE_BUSY with Retry-After = the estimate; work of accepted async jobs waits (never refused). Every task
-// has a time budget: past it the task is aborted (its worker is terminated and replaced) and fails with 503.
+// has a time budget: past it the task is aborted (its worker is terminated and replaced) and fails with 503. A worker
+// is terminated only outside native onnxruntime calls (src/pool/native-gate.ts): inside one it would abort the process.
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
@@ -11,6 +12,7 @@ import { collectBuffers, TASK_ERROR_MARK } from './transfer.js';
 import type { TaskRequest } from './worker.js';
 import { Admission, type Slot } from './admission.js';
 import { inJob } from './scope.js';
+import { closeGate, newGate } from './native-gate.js';
 import type { TaskInput, TaskName, TaskOutput } from '../tasks/table.js';
 
 export interface PoolOptions {
@@ -63,6 +65,8 @@ export class WorkerPool {
   private readonly piscina: Piscina;
   private readonly admission: Admission;
   private closed = false;
+  /** every run() not yet settled: close() waits for them before it ends the workers */
+  private readonly inFlight = new Set<Promise<unknown>>();
   /** tasks handed to a worker and not yet settled (admission lets at most `workers` run) */
   running = 0;
   constructor(readonly opts: PoolOptions) {
@@ -118,7 +122,15 @@ export class WorkerPool {
   }
 
   /** Run one task of the task table (src/tasks/table.ts): its module's default export, called with input. */
-  async run<N extends TaskName>(task: N, input: TaskInput<N>, opts: RunOptions = {}): Promise<TaskOutput<N>> {
+  run<N extends TaskName>(task: N, input: TaskInput<N>, opts: RunOptions = {}): Promise<TaskOutput<N>> {
+    const p = this.runOnce(task, input, opts);
+    this.inFlight.add(p);
+    const done = (): void => void this.inFlight.delete(p);
+    p.then(done, done);
+    return p;
+  }
+
+  private async runOnce<N extends TaskName>(task: N, input: TaskInput<N>, opts: RunOptions): Promise<TaskOutput<N>> {
     let slot: Slot;
     if (opts.ticket) {
       const t = opts.ticket as TicketImpl;
@@ -142,11 +154,17 @@ export class WorkerPool {
       t = setTimeout(() => timer.abort(new Error('task time budget exceeded')), budget);
       port1.close();
     });
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timer.signal]) : timer.signal;
+    // piscina terminates the worker when `kill` aborts: only once the task's gate shows no native call in flight
+    const gate = newGate();
+    const kill = new AbortController();
+    const stop = AbortSignal.any(opts.signal ? [opts.signal, timer.signal] : [timer.signal]);
+    const onStop = (): void => void closeGate(gate).then(() => kill.abort(stop.reason));
+    if (stop.aborted) onStop();
+    else stop.addEventListener('abort', onStop, { once: true });
     const transferList = [...(opts.transfer === false ? [] : collectBuffers(input)), port2] as never;
     this.running++;
     try {
-      const out = (await this.piscina.run({ task, input, started: port2 } satisfies TaskRequest, { transferList, signal })) as TaskOutput<N>;
+      const out = (await this.piscina.run({ task, input, started: port2, gate } satisfies TaskRequest, { transferList, signal: kill.signal })) as TaskOutput<N>;
       this.admission.observe(task, performance.now() - started);
       return out;
     } catch (e) {
@@ -156,6 +174,7 @@ export class WorkerPool {
       }
       throw this.translate(e);
     } finally {
+      stop.removeEventListener('abort', onStop);
       this.running--;
       clearTimeout(t);
       port1.close();
@@ -172,8 +191,10 @@ export class WorkerPool {
     return Object.assign(new Error(info.message), { code: info.code, field: info.field });
   }
 
+  /** Refuse new tasks, let the running ones end (each within its time budget), then end the workers. */
   async close(): Promise<void> {
     this.closed = true;
+    await Promise.allSettled([...this.inFlight]);
     await this.piscina.close();
   }
 }

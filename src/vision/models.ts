@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { native } from '../pool/native-gate.js';
 
 /** native-models/ at the repository root (src/vision/ → ../../native-models). */
 export const MODEL_DIR = fileURLToPath(new URL('../../native-models/', import.meta.url));
@@ -30,12 +31,16 @@ export function modelPath(key: ModelKey): string {
 export function session(key: ModelKey): Promise<ort.InferenceSession> {
   let s = sessions.get(key);
   if (!s) {
-    s = ort.InferenceSession.create(modelPath(key), {
-      intraOpNumThreads: 1,
-      interOpNumThreads: 1,
-      graphOptimizationLevel: 'all',
-      logSeverityLevel: 3,
-    });
+    // creation and run are native calls: counted on the task's gate so that the pool never terminates the worker
+    // inside one (that aborts the whole process, src/pool/native-gate.ts)
+    s = native(() =>
+      ort.InferenceSession.create(modelPath(key), {
+        intraOpNumThreads: 1,
+        interOpNumThreads: 1,
+        graphOptimizationLevel: 'all',
+        logSeverityLevel: 3,
+      }),
+    );
     s.catch(() => sessions.delete(key));
     sessions.set(key, s);
   }
@@ -49,7 +54,7 @@ export function sessionCount(): number {
 
 export async function run(key: ModelKey, feeds: Record<string, ort.Tensor>): Promise<Record<string, ort.Tensor>> {
   const s = await session(key);
-  return (await s.run(feeds)) as Record<string, ort.Tensor>;
+  return (await native(() => s.run(feeds))) as Record<string, ort.Tensor>;
 }
 
 export function tensor(data: Float32Array, dims: number[]): ort.Tensor {
