@@ -27,6 +27,8 @@ export interface PoolOptions {
   heapMb?: number;
   /** niceness added to the worker threads (the event loop keeps priority over pixel work); default 0 */
   nice?: number;
+  /** after this long with no task running or waiting, every worker recycles its OCR sessions (models-trim); 0 = never */
+  trimIdleMs?: number;
   /** extra worker data (e.g. limits) */
   workerData?: Record<string, unknown>;
 }
@@ -69,6 +71,11 @@ export class WorkerPool {
   private readonly inFlight = new Set<Promise<unknown>>();
   /** tasks handed to a worker and not yet settled (admission lets at most `workers` run) */
   running = 0;
+  /** what the last idle trim did on each worker (diagnostics, tests) */
+  lastTrim?: Array<{ threadId: number; recycled: string[] }>;
+  private trimTimer?: NodeJS.Timeout;
+  /** a task other than a trim ran since the last trim */
+  private dirty = false;
   constructor(readonly opts: PoolOptions) {
     // sharp must be loaded on the main thread before workers use it (libvips is process-global).
     sharp.concurrency(1);
@@ -123,11 +130,33 @@ export class WorkerPool {
 
   /** Run one task of the task table (src/tasks/table.ts): its module's default export, called with input. */
   run<N extends TaskName>(task: N, input: TaskInput<N>, opts: RunOptions = {}): Promise<TaskOutput<N>> {
+    clearTimeout(this.trimTimer);
     const p = this.runOnce(task, input, opts);
     this.inFlight.add(p);
-    const done = (): void => void this.inFlight.delete(p);
+    const done = (): void => {
+      this.inFlight.delete(p);
+      if (task === 'models-trim') return;
+      this.dirty = true;
+      this.armTrim();
+    };
     p.then(done, done);
     return p;
+  }
+
+  /** Once the pool stays idle for trimIdleMs after work, each worker gives back the memory its OCR sessions grew. */
+  private armTrim(): void {
+    const idleMs = this.opts.trimIdleMs ?? 0;
+    clearTimeout(this.trimTimer);
+    if (!idleMs || this.closed || this.inFlight.size > 0) return;
+    this.trimTimer = setTimeout(() => {
+      if (!this.dirty || this.closed || this.inFlight.size > 0) return;
+      this.dirty = false;
+      const runs = Array.from({ length: this.opts.workers }, () => this.run('models-trim', { holdMs: 100 }, { wait: true }));
+      void Promise.allSettled(runs).then((r) => {
+        this.lastTrim = r.flatMap((x) => (x.status === 'fulfilled' ? [x.value] : []));
+      });
+    }, idleMs);
+    this.trimTimer.unref();
   }
 
   private async runOnce<N extends TaskName>(task: N, input: TaskInput<N>, opts: RunOptions): Promise<TaskOutput<N>> {
@@ -194,6 +223,7 @@ export class WorkerPool {
   /** Refuse new tasks, let the running ones end (each within its time budget), then end the workers. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.trimTimer);
     await Promise.allSettled([...this.inFlight]);
     await this.piscina.close();
   }
