@@ -92,6 +92,7 @@ export const SETTINGS = {
   taskTimeoutMs: s('SEJONG_TASK_TIMEOUT_MS', '30000', int(100, 3_600_000), 'Time budget of one worker task once running; past it the task is stopped and fails with 503 SERVICE_BUSY (an async job ends failed with it).'),
   enhanceBudgetMs: s('SEJONG_ENHANCE_BUDGET_MS', '120000', int(1000, 3_600_000), 'Time budget of one whole enhancement (preparation, every tile, encoding); checked between tiles; past it the job fails with 503 SERVICE_BUSY naming the step reached.'),
   workerNice: s('SEJONG_WORKER_NICE', '10', int(0, 19), 'Scheduling niceness added to the pool\'s worker threads (Linux: per thread), so the event loop wins a core over pixel work when both want one; 0 = same priority.'),
+  modelTrimIdleMs: s('SEJONG_MODEL_TRIM_IDLE_MS', '10000', int(0, 86_400_000), 'After the worker pool has been idle this long following work, each worker releases and re-creates the OCR model sessions that ran, giving back the onnxruntime memory arenas that inputs of new shapes grew (~100-250 MB a worker); 0 = never.'),
   taskHeapMb: s('SEJONG_TASK_HEAP_MB', '1024', int(64, 16384), 'V8 old-generation limit of each worker thread in MB (image pixels are bounded by the pixel caps).'),
   adminKey: s('SEJONG_ADMIN_KEY', '', str, 'Bootstrap admin key. Unset on first start: one is generated, stored hashed and printed once.'),
   logLevel: s('SEJONG_LOG_LEVEL', 'info', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'Log level (pino).'),

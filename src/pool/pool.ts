@@ -1,7 +1,8 @@
 // The bounded worker pool: long-lived threads running src/tasks/*, buffers transferred. Admission by expected
 // waiting time (src/pool/admission.ts): synchronous work beyond the wait budget or the queue length → 503
 // SERVICE_BUSY with Retry-After = the estimate; work of accepted async jobs waits (never refused). Every task
-// has a time budget: past it the task is aborted (its worker is terminated and replaced) and fails with 503.
+// has a time budget: past it the task is aborted (its worker is terminated and replaced) and fails with 503. A worker
+// is terminated only outside native onnxruntime calls (src/pool/native-gate.ts): inside one it would abort the process.
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
@@ -11,6 +12,7 @@ import { collectBuffers, TASK_ERROR_MARK } from './transfer.js';
 import type { TaskRequest } from './worker.js';
 import { Admission, type Slot } from './admission.js';
 import { inJob } from './scope.js';
+import { closeGate, newGate } from './native-gate.js';
 import type { TaskInput, TaskName, TaskOutput } from '../tasks/table.js';
 
 export interface PoolOptions {
@@ -25,6 +27,8 @@ export interface PoolOptions {
   heapMb?: number;
   /** niceness added to the worker threads (the event loop keeps priority over pixel work); default 0 */
   nice?: number;
+  /** after this long with no task running or waiting, every worker recycles its OCR sessions (models-trim); 0 = never */
+  trimIdleMs?: number;
   /** extra worker data (e.g. limits) */
   workerData?: Record<string, unknown>;
 }
@@ -63,11 +67,18 @@ export class WorkerPool {
   private readonly piscina: Piscina;
   private readonly admission: Admission;
   private closed = false;
+  /** every run() not yet settled: close() waits for them before it ends the workers */
+  private readonly inFlight = new Set<Promise<unknown>>();
   /** tasks handed to a worker and not yet settled (admission lets at most `workers` run) */
   running = 0;
   /** synchronous tasks refused (SERVICE_BUSY), by reason, and tasks stopped at their time budget (for /metrics) */
   readonly refused = { queue_full: 0, wait_budget: 0, shutting_down: 0 };
   timedOut = 0;
+  /** what the last idle trim did on each worker (diagnostics, tests) */
+  lastTrim?: Array<{ threadId: number; recycled: string[] }>;
+  private trimTimer?: NodeJS.Timeout;
+  /** a task other than a trim ran since the last trim */
+  private dirty = false;
   constructor(readonly opts: PoolOptions) {
     // sharp must be loaded on the main thread before workers use it (libvips is process-global).
     sharp.concurrency(1);
@@ -126,7 +137,37 @@ export class WorkerPool {
   }
 
   /** Run one task of the task table (src/tasks/table.ts): its module's default export, called with input. */
-  async run<N extends TaskName>(task: N, input: TaskInput<N>, opts: RunOptions = {}): Promise<TaskOutput<N>> {
+  run<N extends TaskName>(task: N, input: TaskInput<N>, opts: RunOptions = {}): Promise<TaskOutput<N>> {
+    clearTimeout(this.trimTimer);
+    const p = this.runOnce(task, input, opts);
+    this.inFlight.add(p);
+    const done = (): void => {
+      this.inFlight.delete(p);
+      if (task === 'models-trim') return;
+      this.dirty = true;
+      this.armTrim();
+    };
+    p.then(done, done);
+    return p;
+  }
+
+  /** Once the pool stays idle for trimIdleMs after work, each worker gives back the memory its OCR sessions grew. */
+  private armTrim(): void {
+    const idleMs = this.opts.trimIdleMs ?? 0;
+    clearTimeout(this.trimTimer);
+    if (!idleMs || this.closed || this.inFlight.size > 0) return;
+    this.trimTimer = setTimeout(() => {
+      if (!this.dirty || this.closed || this.inFlight.size > 0) return;
+      this.dirty = false;
+      const runs = Array.from({ length: this.opts.workers }, () => this.run('models-trim', { holdMs: 100 }, { wait: true }));
+      void Promise.allSettled(runs).then((r) => {
+        this.lastTrim = r.flatMap((x) => (x.status === 'fulfilled' ? [x.value] : []));
+      });
+    }, idleMs);
+    this.trimTimer.unref();
+  }
+
+  private async runOnce<N extends TaskName>(task: N, input: TaskInput<N>, opts: RunOptions): Promise<TaskOutput<N>> {
     let slot: Slot;
     if (opts.ticket) {
       const t = opts.ticket as TicketImpl;
@@ -153,11 +194,17 @@ export class WorkerPool {
       t = setTimeout(() => timer.abort(new Error('task time budget exceeded')), budget);
       port1.close();
     });
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timer.signal]) : timer.signal;
+    // piscina terminates the worker when `kill` aborts: only once the task's gate shows no native call in flight
+    const gate = newGate();
+    const kill = new AbortController();
+    const stop = AbortSignal.any(opts.signal ? [opts.signal, timer.signal] : [timer.signal]);
+    const onStop = (): void => void closeGate(gate).then(() => kill.abort(stop.reason));
+    if (stop.aborted) onStop();
+    else stop.addEventListener('abort', onStop, { once: true });
     const transferList = [...(opts.transfer === false ? [] : collectBuffers(input)), port2] as never;
     this.running++;
     try {
-      const out = (await this.piscina.run({ task, input, started: port2 } satisfies TaskRequest, { transferList, signal })) as TaskOutput<N>;
+      const out = (await this.piscina.run({ task, input, started: port2, gate } satisfies TaskRequest, { transferList, signal: kill.signal })) as TaskOutput<N>;
       this.admission.observe(task, performance.now() - started);
       return out;
     } catch (e) {
@@ -168,6 +215,7 @@ export class WorkerPool {
       }
       throw this.translate(e);
     } finally {
+      stop.removeEventListener('abort', onStop);
       this.running--;
       clearTimeout(t);
       port1.close();
@@ -184,8 +232,11 @@ export class WorkerPool {
     return Object.assign(new Error(info.message), { code: info.code, field: info.field });
   }
 
+  /** Refuse new tasks, let the running ones end (each within its time budget), then end the workers. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.trimTimer);
+    await Promise.allSettled([...this.inFlight]);
     await this.piscina.close();
   }
 }

@@ -3,12 +3,15 @@
 import type { MessagePort } from 'node:worker_threads';
 import { movable, TASK_ERROR_MARK } from './transfer.js';
 import { isTaskName, TASKS } from '../tasks/table.js';
+import { bindGate, nativeIdle } from './native-gate.js';
 
 export interface TaskRequest {
   task: string;
   input: unknown;
   /** told when the task starts (after the worker booted and loaded the task module): the time budget starts then */
   started?: MessagePort;
+  /** the task's native-call gate (src/pool/native-gate.ts): the pool terminates this worker only when it allows */
+  gate?: Int32Array;
 }
 
 /** a task module as the worker sees it: the table's types are checked at pool.run, here the input is opaque */
@@ -26,6 +29,17 @@ function load(task: string): Promise<TaskModule> {
 }
 
 export default async function dispatch(req: TaskRequest): Promise<unknown> {
+  bindGate(req.gate);
+  try {
+    return await runTask(req);
+  } finally {
+    // a native call the task started and left behind (a rejected Promise.all) ends before the task does
+    await nativeIdle();
+    bindGate(undefined);
+  }
+}
+
+async function runTask(req: TaskRequest): Promise<unknown> {
   const mod = await load(req.task);
   req.started?.postMessage(1);
   req.started?.close();

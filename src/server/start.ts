@@ -80,7 +80,7 @@ export async function startServer(config: Config, opts: StartOptions = {}): Prom
   const sealer = engines.mode === 'shared' ? await sharedSealer(engines.pg, config.sealKeyFile) : new Sealer(store);
   const jobs = new JobEngine({ repo: jobRepo, sealer }, blobs, clock, config.tombstoneDays * 86400_000);
   const { keys, limiter, loginThrottle } = await authStorage(engines);
-  const pool = new WorkerPool({ workers: config.workers, queueSize: config.queueSize, waitBudgetMs: config.queueWaitMs, taskTimeoutMs: config.taskTimeoutMs, heapMb: config.taskHeapMb, nice: config.workerNice, workerData: { maxInputPixels: config.maxInputPixels } });
+  const pool = new WorkerPool({ workers: config.workers, queueSize: config.queueSize, waitBudgetMs: config.queueWaitMs, taskTimeoutMs: config.taskTimeoutMs, trimIdleMs: config.modelTrimIdleMs, heapMb: config.taskHeapMb, nice: config.workerNice, workerData: { maxInputPixels: config.maxInputPixels } });
   let port = config.port;
   const services: Services = {
     config, clock, log, engines, store, blobs, verifications, jobs, pool, keys,

@@ -1,14 +1,18 @@
-// Pool diagnostics task: echoes buffers back (transfer check), sleeps, throws, or kills its worker.
+// Pool diagnostics task: echoes buffers back (transfer check), sleeps, throws, kills its worker, or runs the OCR text
+// detector (`onnx`: native onnxruntime calls, for the pool's stop-in-native tests).
 // Used by the pool's tests and by `bench/` to measure dispatch overhead; harmless in production.
 import { threadId } from 'node:worker_threads';
 
 export interface SelftestInput {
-  mode: 'echo' | 'sleep' | 'throw' | 'crash' | 'spin';
+  mode: 'echo' | 'sleep' | 'throw' | 'crash' | 'spin' | 'onnx';
   ms?: number;
+  /** onnx: detector runs and the side of the square input (default 1 and 640) */
+  runs?: number;
+  side?: number;
   data?: Uint8Array;
 }
 
-export default async function selftest(input: SelftestInput): Promise<{ threadId: number; size: number; data?: Uint8Array; sum?: number }> {
+export default async function selftest(input: SelftestInput): Promise<{ threadId: number; size: number; data?: Uint8Array; sum?: number; runs?: number }> {
   switch (input.mode) {
     case 'echo': {
       const d = input.data ?? new Uint8Array(0);
@@ -25,6 +29,17 @@ export default async function selftest(input: SelftestInput): Promise<{ threadId
       const end = performance.now() + (input.ms ?? 10);
       while (performance.now() < end);
       return { threadId, size: 0 };
+    }
+    case 'onnx': {
+      const { run, tensor } = await import('../vision/models.js');
+      const side = input.side ?? 640;
+      const x = tensor(new Float32Array(3 * side * side).fill(0.5), [1, 3, side, side]);
+      let runs = 0;
+      while (runs < (input.runs ?? 1)) {
+        await run('ocrDet', { x });
+        runs++;
+      }
+      return { threadId, size: side, runs };
     }
     case 'throw':
       throw Object.assign(new Error('selftest asked to fail'), { code: 'INVALID_REQUEST', field: 'mode' });

@@ -21,6 +21,7 @@ export const TASKS = {
   'image-normalize': () => import('./image-normalize.js'),
   liveness: () => import('./liveness.js'),
   'models-ready': () => import('./models-ready.js'),
+  'models-trim': () => import('./models-trim.js'),
   mosaic: () => import('./mosaic.js'),
   perspective: () => import('./perspective.js'),
   'pool-selftest': () => import('./pool-selftest.js'),
