@@ -57,7 +57,7 @@ const rows = [...QR_KINDS, ...QR_PHOTO_KINDS, 'all'].map((k) => {
   const r = k === 'all'
     ? Object.values(per).reduce((a, b) => ({ n: a.n + b.n, zxing: a.zxing + b.zxing, jsqr: a.jsqr + b.jsqr, ours: a.ours + b.ours, methods: Object.fromEntries([...new Set([...Object.keys(a.methods), ...Object.keys(b.methods)])].map((m) => [m, (a.methods[m] ?? 0) + (b.methods[m] ?? 0)])) }))
     : per[k]!;
-  return { kind: k, images: r.n, 'zxing-wasm alone': r.zxing, jsQR: r.jsqr, ours: r.ours, 'ours by method': Object.entries(r.methods).map(([m, c]) => `${m} ${c}`).join(', ') };
+  return { kind: k, images: r.n, 'zxing-wasm alone': r.zxing, jsQR: JSQR ? r.jsqr : '–', ours: r.ours, 'ours by method': Object.entries(r.methods).map(([m, c]) => `${m} ${c}`).join(', ') };
 });
 const all = rows[rows.length - 1]!;
 console.log(`\n### QR on hard photos: ${set.length} images (${PER} per kind, seeds ${SEED}..${SEED + PER - 1})\n`);
