@@ -1,7 +1,7 @@
 // QR on hard photos: the same seeded set (test/helpers/qr-hard.ts: perspective, blur, low contrast, damage, small
 // modules, combined) read by zxing-wasm alone (one call, tryHarder/rotate/invert/downscale, after a sharp decode),
 // by jsQR, and by our qr-recognize task (zxing + prepared variants), in the same run; decodes per kind and time.
-// Run: nice -n 10 npm run bench -- qr-hard [--per-kind 20] [--seed 1]
+// Run: nice -n 19 npm run bench -- qr-hard [--per-kind 20] [--seed 1] [--warm 1] [--jsqr 0 (skip jsQR: slow on scenes)]
 import sharp from 'sharp';
 import jsQRmod from 'jsqr';
 import { readBarcodes } from 'zxing-wasm/reader';
@@ -12,16 +12,25 @@ import { table } from './lib/load.js';
 const jsQR = ((jsQRmod as unknown as { default?: unknown }).default ?? jsQRmod) as unknown as (d: Uint8ClampedArray, w: number, h: number) => { data: string } | null;
 const argv = process.argv;
 const arg = (name: string, def: number): number => { const i = argv.indexOf(`--${name}`); return i > 0 ? Number(argv[i + 1]) : def; };
-const PER = arg('per-kind', 20), SEED = arg('seed', 1);
+const PER = arg('per-kind', 20), SEED = arg('seed', 1), JSQR = arg('jsqr', 1) !== 0;
 await zxingReady();
 const set: { kind: string; data: string; bytes: Buffer }[] = [...(await hardQrSet(PER, SEED)), ...(await photoQrSet(PER, SEED))];
 type Row = { n: number; zxing: number; jsqr: number; ours: number; methods: Record<string, number> };
 const per: Record<string, Row> = {};
 let tZ = 0, tO = 0, tJ = 0, cZ = 0, cO = 0;
 const cpu = (c: NodeJS.CpuUsage): number => { const u = process.cpuUsage(c); return (u.user + u.system) / 1000; };
-// warm up both paths (a failing large scene runs every step once)
-await qrRecognize({ image: set[0]!.bytes });
-await qrRecognize({ image: set[set.length - 1]!.bytes });
+// warm-up (not measured): --warm n images of every kind from seeds 1000.., through both paths, so that the JS
+// of every fallback is compiled as in a worker that has served a few requests (the first call interprets it;
+// --warm 0 measures that too)
+const WARM = arg('warm', 1);
+// plus two frames without a code (a small one and a 1600×1200 scene of noise): every fallback runs on those
+const blank = async (w: number, h: number): Promise<Buffer> => sharp({ create: { width: w, height: h, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
+const warmSet = WARM > 0 ? [...(await hardQrSet(WARM, 1000)), ...(await photoQrSet(WARM, 1000)), { bytes: await blank(300, 300) }, { bytes: await blank(1600, 1200) }] : [];
+for (const s of [...warmSet, ...warmSet.slice(-2)]) {
+  const { data, info } = await sharp(s.bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  await readBarcodes({ data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height } as never, BASE_OPTIONS);
+  await qrRecognize({ image: s.bytes });
+}
 for (const s of set) {
   const row = (per[s.kind] ??= { n: 0, zxing: 0, jsqr: 0, ours: 0, methods: {} });
   row.n++;
@@ -39,6 +48,7 @@ for (const s of set) {
   tO += performance.now() - t0;
   cO += cpu(c0);
   if (o.success && o.data === s.data) { row.ours++; row.methods[o.method!] = (row.methods[o.method!] ?? 0) + 1; }
+  if (!JSQR) continue;
   t0 = performance.now();
   if (jsQR(px, info.width, info.height)?.data === s.data) row.jsqr++;
   tJ += performance.now() - t0;
@@ -47,7 +57,7 @@ const rows = [...QR_KINDS, ...QR_PHOTO_KINDS, 'all'].map((k) => {
   const r = k === 'all'
     ? Object.values(per).reduce((a, b) => ({ n: a.n + b.n, zxing: a.zxing + b.zxing, jsqr: a.jsqr + b.jsqr, ours: a.ours + b.ours, methods: Object.fromEntries([...new Set([...Object.keys(a.methods), ...Object.keys(b.methods)])].map((m) => [m, (a.methods[m] ?? 0) + (b.methods[m] ?? 0)])) }))
     : per[k]!;
-  return { kind: k, images: r.n, 'zxing-wasm alone': r.zxing, jsQR: r.jsqr, ours: r.ours, 'ours by method': Object.entries(r.methods).map(([m, c]) => `${m} ${c}`).join(', ') };
+  return { kind: k, images: r.n, 'zxing-wasm alone': r.zxing, jsQR: JSQR ? r.jsqr : '–', ours: r.ours, 'ours by method': Object.entries(r.methods).map(([m, c]) => `${m} ${c}`).join(', ') };
 });
 const all = rows[rows.length - 1]!;
 console.log(`\n### QR on hard photos: ${set.length} images (${PER} per kind, seeds ${SEED}..${SEED + PER - 1})\n`);

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import sharp, { type Sharp } from 'sharp';
 import { prepareZXingModule, readBarcodes, type ReaderOptions, type ReadResult } from 'zxing-wasm/reader';
 import { checkImage, decodeFailure, openSharp, toBuffer, type Checked, type DecodeOptions } from './lib/image-io.js';
-import { greyFromU8, sauvola, histogram, percentile, boxMean } from './lib/gray.js';
+import { greyFromU8, sauvola, histogram, percentile } from './lib/gray.js';
 import { qrRegions } from './lib/qr-locate.js';
 
 export interface QrRecognizeInput extends DecodeOptions {
@@ -27,6 +27,18 @@ export interface QrRecognizeOutput {
   /** every variant tried, in order */
   tried: string[];
   message?: string;
+}
+
+/** Measurement hook (bench/qr-stages.ts): each stage's wall and CPU ms (process-wide CPU), off unless set. */
+let probe: ((stage: string, wallMs: number, cpuMs: number) => void) | undefined;
+export function setStageProbe(fn: typeof probe): void { probe = fn; }
+async function stage<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
+  if (!probe) return fn();
+  const t0 = performance.now(), c0 = process.cpuUsage();
+  const out = await fn();
+  const c = process.cpuUsage(c0);
+  probe(name, performance.now() - t0, (c.user + c.system) / 1000);
+  return out;
 }
 
 let ready: Promise<unknown> | undefined;
@@ -68,24 +80,17 @@ interface GreyImg {
 
 export const BASE_OPTIONS: ReaderOptions = { formats: ['QRCode', 'MicroQRCode'], tryHarder: true, tryRotate: true, tryInvert: true, tryDownscale: true, maxNumberOfSymbols: 1 };
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
-/** Grey → RGBA for zxing, one 32-bit store per pixel. */
-function toRgba(g: GreyImg): { data: Uint8ClampedArray; width: number; height: number } {
-  const n = g.width * g.height;
-  const out = new Uint32Array(n);
-  const d = g.data;
-  if (LITTLE_ENDIAN) for (let i = 0; i < n; i++) out[i] = 0xff000000 | (d[i]! * 0x010101);
-  else for (let i = 0; i < n; i++) out[i] = ((d[i]! * 0x010101) << 8) | 0xff;
-  return { data: new Uint8ClampedArray(out.buffer), width: g.width, height: g.height };
-}
-
 /** Rec. 601 luma (integer weights) from RGBA. */
 function greyOf(rgba: Uint8ClampedArray, width: number, height: number): GreyImg {
   const n = width * height, out = new Uint8Array(n);
-  for (let i = 0, p = 0; i < n; i++, p += 4) out[i] = (77 * rgba[p]! + 150 * rgba[p + 1]! + 29 * rgba[p + 2]! + 128) >> 8;
+  if (LITTLE_ENDIAN && rgba.byteOffset % 4 === 0) {
+    // one 32-bit load per pixel (R in the low byte)
+    const px = new Uint32Array(rgba.buffer, rgba.byteOffset, n);
+    for (let i = 0; i < n; i++) { const v = px[i]!; out[i] = (77 * (v & 0xff) + 150 * ((v >>> 8) & 0xff) + 29 * ((v >>> 16) & 0xff) + 128) >> 8; }
+  } else for (let i = 0, p = 0; i < n; i++, p += 4) out[i] = (77 * rgba[p]! + 150 * rgba[p + 1]! + 29 * rgba[p + 2]! + 128) >> 8;
   return { data: out, width, height, scale: 1 };
 }
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
  * Decode once as RGBA (what zxing reads; half the cost of sharp's greyscale conversion), transparency flattened
@@ -142,11 +147,25 @@ function half(g: GreyImg): GreyImg {
   return { data: out, width: w, height: h, scale: g.scale * (g.width / w) };
 }
 
-/** Strong unsharp mask (5×5 box as the blur, amount 2): restores module edges of blurred and tiny codes. */
+/** Strong unsharp mask (5×5 box mean as the blur, amount 2): restores module edges of blurred and tiny codes. */
 function unsharp(g: GreyImg): GreyImg {
-  const m = boxMean(greyFromU8(g.data, g.width, g.height), 2);
-  const out = new Uint8Array(g.data.length);
-  for (let i = 0; i < out.length; i++) { const v = g.data[i]! + 2 * (g.data[i]! - m[i]!); out[i] = v < 0 ? 0 : v > 255 ? 255 : Math.round(v); }
+  const { width: w, height: h, data: d } = g, W = w + 1, r = 2;
+  const S = new Int32Array(W * (h + 1)); // ≤ 255 · 8.4 Mpx: callers pass ≤ 1 Mpx
+  for (let y = 0; y < h; y++) {
+    let rs = 0;
+    const row = y * w, o = (y + 1) * W, p = y * W;
+    for (let x = 0; x < w; x++) { rs += d[row + x]!; S[o + x + 1] = S[p + x + 1]! + rs; }
+  }
+  const out = new Uint8Array(d.length);
+  for (let y = 0; y < h; y++) {
+    const ya = y > r ? y - r : 0, yb = y + r + 1 < h ? y + r + 1 : h, A = ya * W, B = yb * W;
+    for (let x = 0; x < w; x++) {
+      const xa = x > r ? x - r : 0, xb = x + r + 1 < w ? x + r + 1 : w;
+      const m = (S[B + xb]! - S[A + xb]! - S[B + xa]! + S[A + xa]!) / ((yb - ya) * (xb - xa));
+      const v = 3 * d[y * w + x]! - 2 * m;
+      out[y * w + x] = v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
+    }
+  }
   return { ...g, data: out };
 }
 
@@ -177,8 +196,17 @@ export const VARIANTS: Variant[] = [
   { name: 'stretch-sharpen-threshold', make: async (g) => adaptive(await viaSharp(stretch(g), (s) => s.sharpen({ sigma: 2 }))), options: { binarizer: 'FixedThreshold' } },
 ];
 
+/** A grey image as PGM bytes: zxing-wasm reads it as grey in wasm (an RGBA image is turned back into grey in JS). */
+function pgm(g: GreyImg): Uint8Array {
+  const head = new TextEncoder().encode(`P5\n${g.width} ${g.height}\n255\n`);
+  const out = new Uint8Array(head.length + g.data.length);
+  out.set(head);
+  out.set(g.data, head.length);
+  return out;
+}
+
 async function attempt(g: GreyImg | { data: Uint8ClampedArray; width: number; height: number }, options?: ReaderOptions): Promise<ReadResult | undefined> {
-  const img = g.data instanceof Uint8ClampedArray ? g : toRgba(g as GreyImg);
+  const img = g.data instanceof Uint8ClampedArray ? g : pgm(g as GreyImg);
   const res = await readBarcodes(img as never, { ...BASE_OPTIONS, ...options });
   return res.find((r) => r.isValid && r.text !== undefined);
 }
@@ -203,7 +231,7 @@ function mapBack(r: ReadResult, g: GreyImg, orig: { width: number; height: numbe
 
 const MIN_SIDE = 21;
 /** full-frame variants work on at most this many pixels per side; sharpen on at most SHARPEN_MAX_PX */
-const WORK_MAX_SIDE = 1600, SHARPEN_MAX_PX = 1_000_000;
+const WORK_MAX_SIDE = 2048, SHARPEN_MAX_PX = 1_000_000;
 /** regions tried when the full frame does not decode, and the largest crop side after upscaling */
 const MAX_REGIONS = 2, CROP_MAX_SIDE = 640;
 /** frames smaller than this are the code itself (no scene to search) */
@@ -217,9 +245,12 @@ async function cropRegion(base: GreyImg, img: GreyImg, r: { x: number; y: number
   const width = Math.min(base.width - left, Math.ceil(r.width * k)), height = Math.min(base.height - top, Math.ceil(r.height * k));
   const crop = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) crop.set(base.data.subarray((top + y) * base.width + left, (top + y) * base.width + left + width), y * width);
-  const up = Math.max(1, Math.min(4, 4 / (r.module * k), CROP_MAX_SIDE / Math.max(width, height)));
-  const g: GreyImg = up > 1.05
-    ? await viaSharp({ data: crop, width, height, scale: 1 }, (s) => s.resize({ width: Math.round(width * up), height: Math.round(height * up), kernel: 'cubic' }), 1)
+  // ≈ 4 px per module, at most CROP_MAX_SIDE px; a large crop is shrunk (to 2.5 px per module at least) rather
+  // than read at full size: the whole frame was read as it is already
+  const m = r.module * k;
+  const up = Math.max(Math.min(1, 2.5 / m), Math.min(4, 4 / m, CROP_MAX_SIDE / Math.max(width, height)));
+  const g: GreyImg = up > 1.05 || up < 0.95
+    ? await viaSharp({ data: crop, width, height, scale: 1 }, (s) => s.resize({ width: Math.round(width * up), height: Math.round(height * up), kernel: up > 1 ? 'cubic' : 'lanczos3' }), 1)
     : { data: crop, width, height, scale: 1 };
   return { ...g, scale: width / g.width, ox: left, oy: top, up };
 }
@@ -228,14 +259,14 @@ type Found = { hit: ReadResult; g: GreyImg; method: string };
 
 /** Candidate regions (finder patterns) of a scene, each cropped, upscaled, sharpened and read. */
 async function tryRegions(base: GreyImg, img: GreyImg, tried: string[]): Promise<Found | undefined> {
-  const regions = qrRegions(img.data, img.width, img.height, MAX_REGIONS)
+  const regions = (await stage('locate', () => qrRegions(img.data, img.width, img.height, MAX_REGIONS)))
     // a region as large as the frame was the original attempt already
     .filter((r) => r.width * r.height < 0.5 * img.width * img.height);
   for (const [i, r] of regions.entries()) {
     // one read per region, of the sharpened upscaled crop: what decoded the in-scene codes on the bench set
-    const g = unsharp(await cropRegion(base, img, r));
+    const g = await stage('region-crop', async () => unsharp(await cropRegion(base, img, r)));
     tried.push(`region-${i + 1}`);
-    const hit = await attempt(g, QUICK);
+    const hit = await stage('region-read', () => attempt(g, QUICK));
     if (hit) return { hit, g, method: 'region' };
   }
   return undefined;
@@ -251,43 +282,39 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
   if (Math.min(c.width, c.height) < MIN_SIDE) {
     return { success: false, data: null, method: null, attempts: 0, tried, message: `No QR code can be in a ${c.width}x${c.height} image: a QR code needs at least ${MIN_SIDE}x${MIN_SIDE} pixels` };
   }
-  const rgba = await decodeRgba(c, 3000);
+  const rgba = await stage('decode', () => decodeRgba(c, 3000));
   const decodeScale = 1 / rgba.scale;
   const found = (f: Found): QrRecognizeOutput => ({ success: true, data: f.hit.text, method: f.method, attempts: tried.length, format: f.hit.format, position: mapBack(f.hit, f.g, orig, decodeScale), tried });
 
   // 1. zxing on the decoded image as it is, with its own rotate/invert/downscale retries
   tried.push('original');
-  const first = await attempt(rgba);
+  const first = await stage('original', () => attempt(rgba));
   if (first) return found({ hit: first, g: { data: new Uint8Array(0), width: rgba.width, height: rgba.height, scale: 1 }, method: 'original' });
   if (input.enablePreprocessing === false) {
     return { success: false, data: null, method: null, attempts: 1, tried, message: 'No QR code was found in the image (preprocessing disabled: 1 attempt)' };
   }
   // the rest works on one grey image of at most WORK_MAX_SIDE px, cheapest attempts first
-  const base = greyOf(rgba.data, rgba.width, rgba.height);
+  const base = await stage('grey', () => greyOf(rgba.data, rgba.width, rgba.height));
   let work = base;
   if (Math.max(base.width, base.height) > WORK_MAX_SIDE) {
     const s = WORK_MAX_SIDE / Math.max(base.width, base.height);
-    work = await viaSharp(base, (p) => p.resize({ width: Math.round(base.width * s), height: Math.round(base.height * s), kernel: 'lanczos3' }), 1 / s);
+    work = await stage('resize', () => viaSharp(base, (p) => p.resize({ width: Math.round(base.width * s), height: Math.round(base.height * s), kernel: 'lanczos3' }), 1 / s));
   }
   const big = work.width * work.height > SHARPEN_MAX_PX;
-  const halfImg = half(work);
   const variants = input.thorough ? VARIANTS : VARIANTS.slice(0, QUICK_COUNT);
-  // 2. half size (a quarter of the pixels): low contrast, noise
-  const v0 = variants[0]!;
-  tried.push(v0.name);
-  const h0 = await attempt(halfImg, v0.options);
-  if (h0) return found({ hit: h0, g: halfImg, method: v0.name });
-  // 3. a code small in a larger scene: finder patterns located (on the half-size image of a large frame), cropped
+  // 2. a frame large enough to be a scene: finder patterns located first (one cheap pass in JS, at full
+  // resolution up to WORK_MAX_SIDE: small codes have modules of 1–2 px), each region cropped, upscaled and read
   if (Math.max(work.width, work.height) >= LOCATE_MIN_SIDE) {
-    const inScene = await tryRegions(base, work, tried);
+    const inScene = await stage('regions', () => tryRegions(base, work, tried));
     if (inScene) return found(inScene);
   }
-  // 4. the other full-frame variants (sharpen only on frames up to SHARPEN_MAX_PX: the regions were sharpened)
-  for (const v of variants.slice(1)) {
+  // 3. the whole frame at half size (a quarter of the pixels): low contrast, noise; then sharpened (only on
+  // frames up to SHARPEN_MAX_PX: on larger ones the located regions were sharpened)
+  for (const v of variants) {
     if (!input.thorough && v.name === 'sharpen' && big) continue;
     tried.push(v.name);
-    const g = await v.make(work);
-    const hit = await attempt(g, v.options);
+    const g = await stage(`${v.name}-make`, () => v.make(work));
+    const hit = await stage(`${v.name}-read`, () => attempt(g, v.options));
     if (hit) return found({ hit, g, method: v.name });
   }
   return {

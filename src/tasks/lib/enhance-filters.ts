@@ -26,8 +26,8 @@ export interface EnhanceParams {
 export const IDENTITY_PARAMS: EnhanceParams = { lo: 0, hi: 255, gamma: 1, white: 255, denoiseSigma: 0, sharpenAmount: 0, sharpenSigma: 1, sharpenThreshold: 0 };
 
 const BILATERAL_RADIUS = 2;
-/** mean output luma aimed at by the white point (fraction of 255) and the white point's bounds */
-const TARGET_MEAN = 0.68;
+/** mean output luma aimed at by the white point (fraction of 255: well-lit white card paper) and its bounds */
+const TARGET_MEAN = 0.85;
 const WHITE_MIN = 200;
 const WHITE_MAX = 245;
 export const MAX_SHARPEN_SIGMA = 1.2;
@@ -101,7 +101,8 @@ export function estimateParams(rgb: Uint8Array, width: number, height: number): 
   const meanMapped = Math.max(1e-3, mapped / n);
   const gamma = meanMapped < 0.45 ? Math.max(0.45, Math.log(0.5) / Math.log(meanMapped)) : 1;
   // 3. white point: a light card stretched to 255 is mostly paper at >= 250, which the quality analysis reads as
-  //    glare and overexposure; put the paper where a well-exposed photo has it (mean luma about 70 %), text stays black
+  //    overexposure; put the paper where a well-lit photo of a card has it (mean luma about 85 %, docs/enhance.md:
+  //    the old 68 % darkened clean white paper for no OCR or score gain), text stays black
   let mappedGamma = 0;
   for (let v = 0; v < 256; v++) mappedGamma += hist[v]! * Math.pow(Math.min(1, Math.max(0, (v - lo) / (hi - lo))), gamma);
   const meanOut = Math.max(1e-3, mappedGamma / n);

@@ -2,8 +2,6 @@
 // 1:1:3:1:1) found on rows of a locally thresholded image, confirmed on the column through their centre,
 // merged into finders, and finders of similar module size at QR-like distances grouped into codes. Used by
 // qr-recognize when the full frame does not decode: each region is cropped, upscaled and read again.
-import { boxMean } from './box-mean.js';
-
 export interface Finder { x: number; y: number; module: number; hits: number }
 export interface QrRegion {
   /** square crop in the input's pixels (clipped to the image) */
@@ -13,27 +11,64 @@ export interface QrRegion {
   finders: number;
 }
 
-/** 1 = dark, 0 = light: darker than the local mean (window ≈ 1/12 of the short side) by a small margin. */
-export function binarise(grey: Uint8Array, w: number, h: number): Uint8Array {
-  const r = Math.max(8, Math.round(Math.min(w, h) / 24));
-  const W = w + 1;
-  const S = new Int32Array(W * (h + 1)); // 2^31 / 255 ≈ 8.4 Mpx: callers pass at most ~2 Mpx
-  for (let y = 0; y < h; y++) {
-    let rs = 0;
-    const row = y * w, o = (y + 1) * W, p = y * W;
-    for (let x = 0; x < w; x++) { rs += grey[row + x]!; S[o + x + 1] = S[p + x + 1]! + rs; }
+/**
+ * Dark/light by a local threshold without a binarised copy of the image: the image is summed in blocks of B px,
+ * and a pixel is dark when it is below the mean of the (2R+1)² blocks around its block (window ≈ 1/12 of the
+ * short side, as a sliding window would be) by a small margin. One pass over the pixels; the scan then compares
+ * each pixel it visits with its block's threshold.
+ */
+export interface DarkView { grey: Uint8Array; w: number; h: number; thr: Int16Array; bw: number; shift: number }
+
+export function darkView(grey: Uint8Array, w: number, h: number): DarkView {
+  const shift = 3, B = 1 << shift;
+  const bw = (w + B - 1) >> shift, bh = (h + B - 1) >> shift;
+  // block sums: B rows added column by column (sequential), then each block's B columns
+  const sum = new Float64Array(bw * bh), cnt = new Float64Array(bw * bh), col = new Int32Array(w);
+  for (let by = 0; by < bh; by++) {
+    col.fill(0);
+    const y0 = by << shift, y1 = y0 + B < h ? y0 + B : h;
+    for (let y = y0; y < y1; y++) {
+      const row = y * w;
+      for (let x = 0; x < w; x++) col[x]! += grey[row + x]!;
+    }
+    const o = by * bw;
+    for (let x = 0; x < w; x++) sum[o + (x >> shift)]! += col[x]!;
+    for (let bx = 0; bx < bw; bx++) cnt[o + bx] = (Math.min(w, (bx + 1) << shift) - (bx << shift)) * (y1 - y0);
   }
-  const out = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const ya = y > r ? y - r : 0, yb = y + r + 1 < h ? y + r + 1 : h;
-    const A = ya * W, B = yb * W, row = y * w;
-    for (let x = 0; x < w; x++) {
-      const xa = x > r ? x - r : 0, xb = x + r + 1 < w ? x + r + 1 : w;
-      const n = (yb - ya) * (xb - xa);
-      const s = S[B + xb]! - S[A + xb]! - S[B + xa]! + S[A + xa]!;
-      out[row + x] = grey[row + x]! * n < s - 3 * n ? 1 : 0;
+  // window of blocks: integral over the block grid (small), then mean - 3 per block
+  const R = Math.max(1, Math.round(Math.max(8, Math.round(Math.min(w, h) / 24)) / B));
+  const W = bw + 1, S = new Float64Array(W * (bh + 1)), N = new Float64Array(W * (bh + 1));
+  for (let y = 0; y < bh; y++) {
+    let rs = 0, rn = 0;
+    for (let x = 0; x < bw; x++) {
+      rs += sum[y * bw + x]!; rn += cnt[y * bw + x]!;
+      S[(y + 1) * W + x + 1] = S[y * W + x + 1]! + rs; N[(y + 1) * W + x + 1] = N[y * W + x + 1]! + rn;
     }
   }
+  const thr = new Int16Array(bw * bh);
+  for (let y = 0; y < bh; y++) {
+    const ya = y > R ? y - R : 0, yb = y + R + 1 < bh ? y + R + 1 : bh;
+    for (let x = 0; x < bw; x++) {
+      const xa = x > R ? x - R : 0, xb = x + R + 1 < bw ? x + R + 1 : bw;
+      const s = S[yb * W + xb]! - S[ya * W + xb]! - S[yb * W + xa]! + S[ya * W + xa]!;
+      const n = N[yb * W + xb]! - N[ya * W + xb]! - N[yb * W + xa]! + N[ya * W + xa]!;
+      // dark: grey < mean - 3, i.e. grey <= ceil(mean - 3) - 1; stored as the first light value
+      thr[y * bw + x] = Math.ceil(s / n - 3);
+    }
+  }
+  return { grey, w, h, thr, bw, shift };
+}
+
+/** 1 = dark, 0 = light, -1 outside. */
+function darkAt(v: DarkView, x: number, y: number): number {
+  if (x < 0 || y < 0 || x >= v.w || y >= v.h) return -1;
+  return v.grey[y * v.w + x]! < v.thr[(y >> v.shift) * v.bw + (x >> v.shift)]! ? 1 : 0;
+}
+
+/** The whole dark/light image (tests and inspection; the scan itself never builds it). */
+export function binarise(grey: Uint8Array, w: number, h: number): Uint8Array {
+  const v = darkView(grey, w, h), out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) out[y * w + x] = darkAt(v, x, y);
   return out;
 }
 
@@ -44,42 +79,54 @@ function ratioOk(r: number[]): number {
   const m = total / 7, tol = m * 0.7;
   if (Math.abs(r[0]! - m) > tol || Math.abs(r[1]! - m) > tol || Math.abs(r[3]! - m) > tol || Math.abs(r[4]! - m) > tol) return 0;
   if (Math.abs(r[2]! - 3 * m) > 1.6 * m) return 0;
+  // the centre is the widest run: even stripes (1:1:1:1:1, within the tolerances above) are not finders
+  if (r[2]! <= r[1]! || r[2]! <= r[3]! || r[2]! < r[0]! || r[2]! < r[4]!) return 0;
   return m;
 }
 
-/** Runs along a line through (x, y) with step (dx, dy): the centre dark run plus two runs each way. */
-function crossRuns(b: Uint8Array, w: number, h: number, x: number, y: number, dx: number, dy: number, maxRun: number): { runs: number[]; shift: number } | undefined {
-  const at = (i: number): number => { const X = x + dx * i, Y = y + dy * i; return X < 0 || Y < 0 || X >= w || Y >= h ? -1 : b[Y * w + X]!; };
-  if (at(0) !== 1) return undefined;
-  const side = (dir: number): number[] | undefined => {
-    const runs = [0, 0, 0];
-    let i = 0, k = 0, want = 1;
-    while (k < 3) {
-      const v = at(i);
-      if (v === -1) return k === 2 && runs[2]! > 0 ? runs : undefined;
-      if (v === want) { runs[k]!++; if (runs[k]! > maxRun) return undefined; i += dir; }
-      else { k++; want = 1 - want; }
-    }
-    return runs;
-  };
-  const fwd = side(1), back = side(-1);
-  if (!fwd || !back) return undefined;
-  // the centre run is counted from 0 in both directions; shift = offset of its middle along the line
-  return { runs: [back[2]!, back[1]!, back[0]! + fwd[0]! - 1, fwd[1]!, fwd[2]!], shift: (fwd[0]! - back[0]!) / 2 };
+/**
+ * The three runs (dark, light, dark) from (x, y) along (dx, dy), into out[at..at+2]; false when a run exceeds
+ * maxRun or the image ends before the third run has begun.
+ */
+function sideRuns(v: DarkView, x: number, y: number, dx: number, dy: number, maxRun: number, out: Int32Array, at: number): boolean {
+  out[at] = 0; out[at + 1] = 0; out[at + 2] = 0;
+  let k = 0, want = 1;
+  while (k < 3) {
+    const c = darkAt(v, x, y);
+    if (c === -1) return k === 2 && out[at + 2]! > 0;
+    if (c === want) { if (++out[at + k]! > maxRun) return false; x += dx; y += dy; }
+    else { k++; want = 1 - want; }
+  }
+  return true;
+}
+
+const fwd = new Int32Array(3), back = new Int32Array(3), cross = [0, 0, 0, 0, 0];
+/**
+ * Runs along a line through (x, y) with step (dx, dy): the centre dark run plus two runs each way, into `cross`;
+ * answers the offset of the centre run's middle along the line, or NaN.
+ */
+function crossRuns(v: DarkView, x: number, y: number, dx: number, dy: number, maxRun: number): number {
+  if (darkAt(v, x, y) !== 1) return NaN;
+  if (!sideRuns(v, x, y, dx, dy, maxRun, fwd, 0) || !sideRuns(v, x, y, -dx, -dy, maxRun, back, 0)) return NaN;
+  // the centre run is counted from 0 in both directions
+  cross[0] = back[2]!; cross[1] = back[1]!; cross[2] = back[0]! + fwd[0]! - 1; cross[3] = fwd[1]!; cross[4] = fwd[2]!;
+  return (fwd[0]! - back[0]!) / 2;
 }
 
 /** Finder pattern centres: row scan, column and diagonal confirmation, merged by distance. */
-export function findFinders(b: Uint8Array, w: number, h: number, rowStep = 1): Finder[] {
+export function findFinders(v: DarkView, rowStep = 1): Finder[] {
+  const { grey, w, h, thr, bw, shift } = v;
   const raw: Finder[] = [];
   const runs = [0, 0, 0, 0, 0];
   for (let y = 0; y < h; y += rowStep) {
-    const row = y * w;
+    const row = y * w, trow = (y >> shift) * bw;
     let r0 = 0, r1 = 0, r2 = 0, r3 = 0, n = 0, x = 0;
     while (x < w) {
       // one run: a tight loop to its end
-      const cur = b[row + x]!, start = x;
+      const cur = grey[row + x]! < thr[trow + (x >> shift)]! ? 1 : 0, start = x;
       x++;
-      while (x < w && b[row + x] === cur) x++;
+      if (cur === 1) while (x < w && grey[row + x]! < thr[trow + (x >> shift)]!) x++;
+      else while (x < w && grey[row + x]! >= thr[trow + (x >> shift)]!) x++;
       const len = x - start;
       // a run of colour cur ended at x - 1; the last five runs are r0..r3, len
       if (cur === 1 && n >= 4) {
@@ -88,12 +135,11 @@ export function findFinders(b: Uint8Array, w: number, h: number, rowStep = 1): F
         if (m > 0) {
           const cx = Math.round(x - len - r3 - r2 / 2);
           const maxRun = Math.ceil(m * 6);
-          const col = crossRuns(b, w, h, cx, y, 0, 1, maxRun);
-          const mv = col ? ratioOk(col.runs) : 0;
+          const colShift = crossRuns(v, cx, y, 0, 1, maxRun);
+          const mv = Number.isNaN(colShift) ? 0 : ratioOk(cross);
           if (mv > 0 && mv < m * 2.2 && m < mv * 2.2) {
-            const cy = Math.round(y + col!.shift);
-            const diag = crossRuns(b, w, h, cx, cy, 1, 1, maxRun);
-            if (diag && ratioOk(diag.runs) > 0) raw.push({ x: cx, y: cy, module: (m + mv) / 2, hits: 1 });
+            const cy = Math.round(y + colShift);
+            if (!Number.isNaN(crossRuns(v, cx, cy, 1, 1, maxRun)) && ratioOk(cross) > 0) raw.push({ x: cx, y: cy, module: (m + mv) / 2, hits: 1 });
           }
         }
       }
@@ -114,9 +160,9 @@ export function findFinders(b: Uint8Array, w: number, h: number, rowStep = 1): F
  * is 10–180 modules (versions 1–40); groups of three first, then pairs, then strong single finders.
  */
 export function qrRegions(grey: Uint8Array, w: number, h: number, max = 3): QrRegion[] {
-  const b = binarise(grey, w, h);
   // every second row on large frames: a finder's centre run spans ≥ 3 rows even at 1 px modules
-  const all = findFinders(b, w, h, w * h > 1_000_000 ? 2 : 1);
+  const all = findFinders(darkView(grey, w, h), w * h > 1_000_000 ? 2 : 1);
+  if (all.length === 0) return [];
   const finders = all.filter((f) => f.hits >= 2);
   const n = finders.length;
   const parent = finders.map((_, i) => i);
