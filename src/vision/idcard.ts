@@ -183,21 +183,67 @@ const numberOk = (t: string): boolean => RRN.test(normaliseRrn(t));
 /** Below this mean character probability a valid-looking name or number is read again. */
 const REREAD_CONF = 0.9;
 
+/**
+ * Fields printed in Latin letters and digits (numbers, alien name, nationality, status, licence number) are read
+ * again with the PP-OCRv4 recogniser restricted to the field's alphabet: the Korean model confuses small or blurred
+ * Latin capitals with lower case and Hangul, and `*` with Hanja. Alphabets: [class test, validity].
+ */
+const LATIN_FIELDS: Record<string, [RegExp, (t: string, doc: DocType) => boolean]> = {
+  number: [/^[0-9*-]$/, (t) => numberOk(t)],
+  name: [/^[A-Z' -]$/, (t, doc) => nameOk(doc, t)],
+  nationality: [/^[A-Z .'-]$/, (t) => /^[A-Z][A-Z .'-]{1,40}$/.test(t)],
+  status: [/^[A-Z0-9-]$/, (t) => VISA.test(normaliseVisa(t))],
+  license_number: [/^[0-9-]$/, (t) => LICENCE.test(normaliseLicence(t))],
+};
+const masks = new Map<string, Uint8Array>();
+
 async function rereadWeak(img: RgbImage, fields: Record<string, FieldResult>, doc: DocType, numberField: string): Promise<void> {
-  const { recognizeBoxes } = await import('./ocr.js');
-  const { lineVariants } = await import('./reread.js');
-  for (const [k, ok] of [['name', (t: string) => nameOk(doc, t)], [numberField, numberOk]] as const) {
+  const { recognizeBoxes, charsetMask } = await import('./ocr.js');
+  const { lineVariants, bestReading } = await import('./reread.js');
+  const latin = [numberField, ...(doc === 'alien' ? ['name', 'nationality', 'status'] : []), ...(doc === 'driver' ? ['license_number'] : [])];
+  for (const k of latin) {
     const f = fields[k];
-    if (!f || (ok(f.text) && f.confidence >= REREAD_CONF)) continue;
-    let best = { text: f.text, confidence: f.confidence, valid: ok(f.text) };
-    for (const v of lineVariants(img, f.bbox)) {
-      const [r] = await recognizeBoxes(v.img, [v.box], 1);
-      if (!r || !r.text) continue;
-      const valid = ok(r.text);
-      if ((valid && !best.valid) || (valid === best.valid && r.confidence > best.confidence)) best = { text: r.text, confidence: r.confidence, valid };
-    }
-    if (best.text !== f.text) fields[k] = { text: best.text, confidence: best.confidence, bbox: f.bbox };
+    if (!f) continue;
+    const kind = k === numberField ? 'number' : k;
+    const [cls, valid] = LATIN_FIELDS[kind]!;
+    if (!masks.has(kind)) masks.set(kind, charsetMask((c) => cls.test(c), 'ocrRecLatin'));
+    const box = k === numberField ? numberBox(f.bbox, doc, img.width) : f.bbox;
+    const r = await bestReading(img, box, 'ocrRecLatin', masks.get(kind), (t) => valid(t, doc));
+    if (!r.text || (!r.valid && valid(f.text, doc))) continue;
+    const text = kind === 'name' && !r.text.includes(' ') ? spaceAtWidestGap(r.text, r.x) : r.text;
+    fields[k] = { text, confidence: r.confidence, bbox: f.bbox };
   }
+  if (doc === 'alien') return;
+  const f = fields.name;
+  if (!f || (nameOk(doc, f.text) && f.confidence >= REREAD_CONF)) return;
+  let best = { text: f.text, confidence: f.confidence, valid: nameOk(doc, f.text) };
+  for (const v of lineVariants(img, f.bbox)) {
+    const [r] = await recognizeBoxes(v.img, [v.box], 1);
+    if (!r || !r.text) continue;
+    const valid = nameOk(doc, r.text);
+    if ((valid && !best.valid) || (valid === best.valid && r.confidence > best.confidence)) best = { text: r.text, confidence: r.confidence, valid };
+  }
+  if (best.text !== f.text) fields.name = { text: best.text, confidence: best.confidence, bbox: f.bbox };
+}
+
+/** The number line across its whole layout region: the masked digits are often a separate (or missed) text box. */
+function numberBox(b: Box, doc: DocType, W: number): Box {
+  const [fx, , fw] = LAYOUTS[doc].regions[doc === 'alien' ? 'registration_number' : 'jumin_full']!;
+  return [Math.min(b[0], fx * W), b[1], Math.max(b[2], (fx + fw) * W), b[3]];
+}
+
+/** A two-word Latin name read without its space: split at the widest gap between glyphs when it stands out. */
+export function spaceAtWidestGap(text: string, x: number[]): string {
+  const ch = [...text];
+  if (ch.length < 4 || x.length !== ch.length) return text;
+  const gaps = x.slice(1).map((v, i) => v - x[i]!);
+  const sorted = [...gaps].sort((p, q) => p - q);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  // the space goes before glyph `at` (each word at least two letters)
+  let at = 2;
+  for (let i = 3; i <= ch.length - 2; i++) if (gaps[i - 1]! > gaps[at - 1]!) at = i;
+  if (gaps[at - 1]! < 1.3 * median) return text;
+  return `${ch.slice(0, at).join('')} ${ch.slice(at).join('')}`;
 }
 
 /** Normalise and check each field; what fails keeps its text but has its confidence lowered. */

@@ -1,6 +1,7 @@
 // Second reading of a weak field line (small, blurred or glared captures): the line's region is prepared in two
 // ways — background flattened and stretched (glare, uneven light), unsharp-masked (blur) — and read again.
 import type { Box, Raster } from './raster.js';
+import type { TextLine, RecKey } from './ocr.js';
 
 interface GreyRegion { g: Float32Array; w: number; h: number; x0: number; y0: number }
 
@@ -60,4 +61,33 @@ export function lineVariants(img: Raster, box: Box): Array<{ name: string; img: 
     { name: 'flatten', img: mk(stretch(flat, 0.01, 0.995)), box: local },
     { name: 'sharpen', img: mk(stretch(sharp, 0.005, 0.995)), box: local },
   ];
+}
+
+/** Every reading of a line: the line as it is, each prepared copy, and the per-frame mean of all three, decoded
+ * within the field's alphabet when allow is given. */
+export async function lineReadings(img: Raster, box: Box, allow?: Uint8Array, rec: RecKey = 'ocrRec'): Promise<Array<{ name: string; line: TextLine }>> {
+  const { lineProbs, meanProbs, decodeLine } = await import('./ocr.js');
+  const probs = [{ name: 'plain', lp: (await lineProbs(img, [box], 1, undefined, rec))[0]! }];
+  for (const v of lineVariants(img, box)) probs.push({ name: v.name, lp: (await lineProbs(v.img, [v.box], 1, undefined, rec))[0]! });
+  const out = probs.map((p) => ({ name: p.name, line: decodeLine(p.lp, allow) }));
+  out.push({ name: 'mean', line: decodeLine(meanProbs(probs.map((p) => p.lp)), allow) });
+  return out;
+}
+
+export interface FieldReading { text: string; confidence: number; valid: boolean; /** x centre of each non-space glyph */ x: number[] }
+
+/**
+ * The best reading of a field line with recogniser rec within its alphabet: the line as it is when that is valid
+ * and confident, else the valid reading (plain, prepared copies, their mean) with the highest mean probability.
+ */
+export async function bestReading(img: Raster, box: Box, rec: RecKey, allow: Uint8Array | undefined, ok: (t: string) => boolean, sure = 0.9): Promise<FieldReading> {
+  const { lineProbs, decodeLine } = await import('./ocr.js');
+  const first = decodeLine((await lineProbs(img, [box], 1, undefined, rec))[0]!, allow);
+  let best: FieldReading = { text: first.text, confidence: first.confidence, valid: ok(first.text), x: first.charX };
+  if (best.valid && best.confidence >= sure) return best;
+  for (const r of (await lineReadings(img, box, allow, rec)).slice(1)) {
+    const valid = ok(r.line.text);
+    if ((valid && !best.valid) || (valid === best.valid && r.line.confidence > best.confidence)) best = { text: r.line.text, confidence: r.line.confidence, valid, x: r.line.charX };
+  }
+  return best;
 }
