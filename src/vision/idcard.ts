@@ -297,6 +297,9 @@ function validate(f: Record<string, FieldResult>, doc: DocType, now: Date, glyph
     if (!/^[A-Z][A-Z' -]{1,60}$/.test(name.text)) penal('name');
   } else {
     name.text = name.text.replace(/\s+/g, '');
+    // a Korean name is Hangul only: a stray mark read beside it ("'임지성") is dropped when 2–5 syllables remain
+    const hangul = name.text.replace(/[^가-힣]/g, '');
+    if (hangul !== name.text && /^[가-힣]{2,5}$/.test(hangul)) name.text = hangul;
     if (!/^[가-힣]{2,5}$/.test(name.text)) penal('name');
   }
   if (f.address) f.address.text = f.address.text.replace(/(\d)이(?=\s|$)/g, '$10'); // CTC confusion '0' → '이' after digits

@@ -1,10 +1,12 @@
-// OCR engine: PP-OCRv4 mobile text detection (DB) + PP-OCRv3 Korean recognition (CTC), sessions reused per worker.
+// OCR engine: PP-OCRv4 mobile text detection (DB) + PP-OCRv3 Korean recognition (CTC) for every line, PP-OCRv4
+// Chinese/Latin recognition for Latin and digit fields; sessions reused per worker.
 import fs from 'node:fs';
 import path from 'node:path';
 import { run, tensor, modelTag, MODEL_DIR } from './models.js';
 import { cropResize, type Box, type Raster, type RgbImage } from './raster.js';
 
-export const OCR_MODELS = { detector: modelTag('ocrDet'), recognizer: modelTag('ocrRec') };
+/** detector and recognisers (Korean for every line, Chinese/Latin for the Latin and digit fields of ID cards) */
+export const OCR_MODELS = { detector: modelTag('ocrDet'), recognizer: `${modelTag('ocrRec')}, ${modelTag('ocrRecLatin')}` };
 
 export interface TextLine {
   /** recognised text ('' when nothing was read) */
