@@ -186,7 +186,8 @@ const REREAD_CONF = 0.9;
 /**
  * Fields printed in Latin letters and digits (numbers, alien name, nationality, status, licence number) are read
  * again with the PP-OCRv4 recogniser restricted to the field's alphabet: the Korean model confuses small or blurred
- * Latin capitals with lower case and Hangul, and `*` with Hanja. Alphabets: [class test, validity].
+ * Latin capitals with lower case and Hangul, and `*` with Hanja. Alphabets: [class test, validity]. (Hangul names
+ * stay with the Korean model: crop jitter, re-scaling and a Hangul-only alphabet were measured and did not help.)
  */
 const LATIN_FIELDS: Record<string, [RegExp, (t: string, doc: DocType) => boolean]> = {
   number: [/^[0-9*-]$/, (t) => numberOk(t)],
@@ -194,13 +195,15 @@ const LATIN_FIELDS: Record<string, [RegExp, (t: string, doc: DocType) => boolean
   nationality: [/^[A-Z .'-]$/, (t) => /^[A-Z][A-Z .'-]{1,40}$/.test(t)],
   status: [/^[A-Z0-9-]$/, (t) => VISA.test(normaliseVisa(t))],
   license_number: [/^[0-9-]$/, (t) => LICENCE.test(normaliseLicence(t))],
+  // the Korean dictionary has no '.', the Latin one has: "2012. 1. 16." keeps its separators
+  issue_date: [/^[0-9. ]$/, (t) => parseDate(t) !== null],
 };
 const masks = new Map<string, Uint8Array>();
 
 async function rereadWeak(img: RgbImage, fields: Record<string, FieldResult>, doc: DocType, numberField: string): Promise<void> {
   const { recognizeBoxes, charsetMask } = await import('./ocr.js');
-  const { lineVariants, bestReading } = await import('./reread.js');
-  const latin = [numberField, ...(doc === 'alien' ? ['name', 'nationality', 'status'] : []), ...(doc === 'driver' ? ['license_number'] : [])];
+  const { lineVariants, bestReading, widestInkGap } = await import('./reread.js');
+  const latin = [numberField, 'issue_date', ...(doc === 'alien' ? ['name', 'nationality', 'status'] : []), ...(doc === 'driver' ? ['license_number'] : [])];
   for (const k of latin) {
     const f = fields[k];
     if (!f) continue;
@@ -208,10 +211,11 @@ async function rereadWeak(img: RgbImage, fields: Record<string, FieldResult>, do
     const [cls, valid] = LATIN_FIELDS[kind]!;
     if (!masks.has(kind)) masks.set(kind, charsetMask((c) => cls.test(c), 'ocrRecLatin'));
     const box = k === numberField ? numberBox(f.bbox, doc, img.width) : f.bbox;
-    const r = await bestReading(img, box, 'ocrRecLatin', masks.get(kind), (t) => valid(t, doc));
+    const gap = kind === 'name' ? widestInkGap(img, box) : null;
+    const repair = kind === 'name' ? (t: string, x: number[]) => (t.includes(' ') ? t : spaceAt(t, x, gap)) : undefined;
+    const r = await bestReading(img, box, 'ocrRecLatin', masks.get(kind), (t) => valid(t, doc), repair);
     if (!r.text || (!r.valid && valid(f.text, doc))) continue;
-    const text = kind === 'name' && !r.text.includes(' ') ? spaceAtWidestGap(r.text, r.x) : r.text;
-    fields[k] = { text, confidence: r.confidence, bbox: f.bbox };
+    fields[k] = { text: r.text, confidence: r.confidence, bbox: f.bbox };
   }
   if (doc === 'alien') return;
   const f = fields.name;
@@ -232,17 +236,12 @@ function numberBox(b: Box, doc: DocType, W: number): Box {
   return [Math.min(b[0], fx * W), b[1], Math.max(b[2], (fx + fw) * W), b[3]];
 }
 
-/** A two-word Latin name read without its space: split at the widest gap between glyphs when it stands out. */
-export function spaceAtWidestGap(text: string, x: number[]): string {
+/** A two-word Latin name read without its space: the space goes where the line's widest ink-free gap is. */
+export function spaceAt(text: string, x: number[], gapX: number | null): string {
   const ch = [...text];
-  if (ch.length < 4 || x.length !== ch.length) return text;
-  const gaps = x.slice(1).map((v, i) => v - x[i]!);
-  const sorted = [...gaps].sort((p, q) => p - q);
-  const median = sorted[Math.floor(sorted.length / 2)]!;
-  // the space goes before glyph `at` (each word at least two letters)
-  let at = 2;
-  for (let i = 3; i <= ch.length - 2; i++) if (gaps[i - 1]! > gaps[at - 1]!) at = i;
-  if (gaps[at - 1]! < 1.3 * median) return text;
+  if (gapX === null || ch.length < 4 || x.length !== ch.length) return text;
+  const at = x.findIndex((v) => v > gapX);
+  if (at < 2 || at > ch.length - 2) return text; // each word at least two letters
   return `${ch.slice(0, at).join('')} ${ch.slice(at).join('')}`;
 }
 
