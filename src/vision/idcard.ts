@@ -183,21 +183,66 @@ const numberOk = (t: string): boolean => RRN.test(normaliseRrn(t));
 /** Below this mean character probability a valid-looking name or number is read again. */
 const REREAD_CONF = 0.9;
 
+/**
+ * Fields printed in Latin letters and digits (numbers, alien name, nationality, status, licence number) are read
+ * again with the PP-OCRv4 recogniser restricted to the field's alphabet: the Korean model confuses small or blurred
+ * Latin capitals with lower case and Hangul, and `*` with Hanja. Alphabets: [class test, validity]. (Hangul names
+ * stay with the Korean model: crop jitter, re-scaling and a Hangul-only alphabet were measured and did not help.)
+ */
+const LATIN_FIELDS: Record<string, [RegExp, (t: string, doc: DocType) => boolean]> = {
+  number: [/^[0-9*-]$/, (t) => numberOk(t)],
+  name: [/^[A-Z' -]$/, (t, doc) => nameOk(doc, t)],
+  nationality: [/^[A-Z .'-]$/, (t) => /^[A-Z][A-Z .'-]{1,40}$/.test(t)],
+  status: [/^[A-Z0-9-]$/, (t) => VISA.test(normaliseVisa(t))],
+  license_number: [/^[0-9-]$/, (t) => LICENCE.test(normaliseLicence(t))],
+  // the Korean dictionary has no '.', the Latin one has: "2012. 1. 16." keeps its separators
+  issue_date: [/^[0-9. ]$/, (t) => parseDate(t) !== null],
+};
+const masks = new Map<string, Uint8Array>();
+
 async function rereadWeak(img: RgbImage, fields: Record<string, FieldResult>, doc: DocType, numberField: string): Promise<void> {
-  const { recognizeBoxes } = await import('./ocr.js');
-  const { lineVariants } = await import('./reread.js');
-  for (const [k, ok] of [['name', (t: string) => nameOk(doc, t)], [numberField, numberOk]] as const) {
+  const { recognizeBoxes, charsetMask } = await import('./ocr.js');
+  const { lineVariants, bestReading, widestInkGap } = await import('./reread.js');
+  const latin = [numberField, 'issue_date', ...(doc === 'alien' ? ['name', 'nationality', 'status'] : []), ...(doc === 'driver' ? ['license_number'] : [])];
+  for (const k of latin) {
     const f = fields[k];
-    if (!f || (ok(f.text) && f.confidence >= REREAD_CONF)) continue;
-    let best = { text: f.text, confidence: f.confidence, valid: ok(f.text) };
-    for (const v of lineVariants(img, f.bbox)) {
-      const [r] = await recognizeBoxes(v.img, [v.box], 1);
-      if (!r || !r.text) continue;
-      const valid = ok(r.text);
-      if ((valid && !best.valid) || (valid === best.valid && r.confidence > best.confidence)) best = { text: r.text, confidence: r.confidence, valid };
-    }
-    if (best.text !== f.text) fields[k] = { text: best.text, confidence: best.confidence, bbox: f.bbox };
+    if (!f) continue;
+    const kind = k === numberField ? 'number' : k;
+    const [cls, valid] = LATIN_FIELDS[kind]!;
+    if (!masks.has(kind)) masks.set(kind, charsetMask((c) => cls.test(c), 'ocrRecLatin'));
+    const box = k === numberField ? numberBox(f.bbox, doc, img.width) : f.bbox;
+    const gap = kind === 'name' ? widestInkGap(img, box) : null;
+    const repair = kind === 'name' ? (t: string, x: number[]) => (t.includes(' ') ? t : spaceAt(t, x, gap)) : undefined;
+    const r = await bestReading(img, box, 'ocrRecLatin', masks.get(kind), (t) => valid(t, doc), repair);
+    if (!r.text || (!r.valid && valid(f.text, doc))) continue;
+    fields[k] = { text: r.text, confidence: r.confidence, bbox: f.bbox };
   }
+  if (doc === 'alien') return;
+  const f = fields.name;
+  if (!f || (nameOk(doc, f.text) && f.confidence >= REREAD_CONF)) return;
+  let best = { text: f.text, confidence: f.confidence, valid: nameOk(doc, f.text) };
+  for (const v of lineVariants(img, f.bbox)) {
+    const [r] = await recognizeBoxes(v.img, [v.box], 1);
+    if (!r || !r.text) continue;
+    const valid = nameOk(doc, r.text);
+    if ((valid && !best.valid) || (valid === best.valid && r.confidence > best.confidence)) best = { text: r.text, confidence: r.confidence, valid };
+  }
+  if (best.text !== f.text) fields.name = { text: best.text, confidence: best.confidence, bbox: f.bbox };
+}
+
+/** The number line across its whole layout region: the masked digits are often a separate (or missed) text box. */
+function numberBox(b: Box, doc: DocType, W: number): Box {
+  const [fx, , fw] = LAYOUTS[doc].regions[doc === 'alien' ? 'registration_number' : 'jumin_full']!;
+  return [Math.min(b[0], fx * W), b[1], Math.max(b[2], (fx + fw) * W), b[3]];
+}
+
+/** A two-word Latin name read without its space: the space goes where the line's widest ink-free gap is. */
+export function spaceAt(text: string, x: number[], gapX: number | null): string {
+  const ch = [...text];
+  if (gapX === null || ch.length < 4 || x.length !== ch.length) return text;
+  const at = x.findIndex((v) => v > gapX);
+  if (at < 2 || at > ch.length - 2) return text; // each word at least two letters
+  return `${ch.slice(0, at).join('')} ${ch.slice(at).join('')}`;
 }
 
 /** Normalise and check each field; what fails keeps its text but has its confidence lowered. */
@@ -251,6 +296,9 @@ function validate(f: Record<string, FieldResult>, doc: DocType, now: Date, glyph
     if (!/^[A-Z][A-Z' -]{1,60}$/.test(name.text)) penal('name');
   } else {
     name.text = name.text.replace(/\s+/g, '');
+    // a Korean name is Hangul only: a stray mark read beside it ("'임지성") is dropped when 2–5 syllables remain
+    const hangul = name.text.replace(/[^가-힣]/g, '');
+    if (hangul !== name.text && /^[가-힣]{2,5}$/.test(hangul)) name.text = hangul;
     if (!/^[가-힣]{2,5}$/.test(name.text)) penal('name');
   }
   if (f.address) f.address.text = f.address.text.replace(/(\d)이(?=\s|$)/g, '$10'); // CTC confusion '0' → '이' after digits

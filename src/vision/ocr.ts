@@ -1,10 +1,12 @@
-// OCR engine: PP-OCRv4 mobile text detection (DB) + PP-OCRv3 Korean recognition (CTC), sessions reused per worker.
+// OCR engine: PP-OCRv4 mobile text detection (DB) + PP-OCRv3 Korean recognition (CTC) for every line, PP-OCRv4
+// Chinese/Latin recognition for Latin and digit fields; sessions reused per worker.
 import fs from 'node:fs';
 import path from 'node:path';
 import { run, tensor, modelTag, MODEL_DIR } from './models.js';
 import { cropResize, type Box, type Raster, type RgbImage } from './raster.js';
 
-export const OCR_MODELS = { detector: modelTag('ocrDet'), recognizer: modelTag('ocrRec') };
+/** detector and recognisers (Korean for every line, Chinese/Latin for the Latin and digit fields of ID cards) */
+export const OCR_MODELS = { detector: modelTag('ocrDet'), recognizer: `${modelTag('ocrRec')}, ${modelTag('ocrRecLatin')}` };
 
 export interface TextLine {
   /** recognised text ('' when nothing was read) */
@@ -19,12 +21,17 @@ export interface TextLine {
   charX: number[];
 }
 
-let dict: string[] | null = null;
-function charset(): string[] {
+/** The two recognisers: PP-OCRv3 Korean (every line) and PP-OCRv4 Chinese/Latin (Latin and digit fields). */
+export type RecKey = 'ocrRec' | 'ocrRecLatin';
+const DICT_FILES: Record<RecKey, string> = { ocrRec: 'dict_korean.txt', ocrRecLatin: 'dict_ppocr_keys_v1.txt' };
+const dicts = new Map<RecKey, string[]>();
+function charset(rec: RecKey = 'ocrRec'): string[] {
+  let dict = dicts.get(rec);
   if (!dict) {
-    const lines = fs.readFileSync(path.join(MODEL_DIR, 'dict_korean.txt'), 'utf8').split('\n');
+    const lines = fs.readFileSync(path.join(MODEL_DIR, DICT_FILES[rec]), 'utf8').split('\n');
     if (lines[lines.length - 1] === '') lines.pop();
     dict = ['', ...lines.map((l) => l.replace(/\r$/, '')), ' '];
+    dicts.set(rec, dict);
   }
   return dict;
 }
@@ -106,10 +113,22 @@ const REC_H = 48;
 /** horizontal margin added to each line box before recognition, as a fraction of its height */
 const PAD_X = 0.15; // measured on 30 rendered cards: 0 → status 0.93, 0.15 → 1.00, 0.25 → name 0.98, 0.5 worse
 
-/** Read the text in each box (one line per box). Boxes are cropped from img, scaled to height 48, batched. */
-export async function recognizeBoxes(img: Raster, boxes: Box[], batch = 8, padX = PAD_X): Promise<TextLine[]> {
-  const chars = charset();
-  const out: TextLine[] = [];
+/** The recogniser's per-timestep class probabilities for one line (T steps × K classes) and where they sit. */
+export interface LineProbs {
+  probs: Float32Array;
+  T: number;
+  K: number;
+  /** the line's box (image pixels) and the left edge of the padded crop it was read from */
+  box: Box;
+  x0: number;
+  /** image pixels per timestep */
+  pxPerStep: number;
+  rec: RecKey;
+}
+
+/** Run the recogniser on each box (cropped from img, margin padX × height each side, scaled to height 48, batched). */
+export async function lineProbs(img: Raster, boxes: Box[], batch = 8, padX = PAD_X, rec: RecKey = 'ocrRec'): Promise<LineProbs[]> {
+  const out: LineProbs[] = [];
   for (let b0 = 0; b0 < boxes.length; b0 += batch) {
     const group = boxes.slice(b0, b0 + batch);
     // a little horizontal context on both sides: short lines (a visa code "F-4") lose their first glyph without it
@@ -133,44 +152,74 @@ export async function recognizeBoxes(img: Raster, boxes: Box[], batch = 8, padX 
         input[base + 2 * plane + p] = r / 127.5 - 1;
       }
     });
-    const res = await run('ocrRec', { x: tensor(input, [group.length, 3, REC_H, Wmax]) });
+    const res = await run(rec, { x: tensor(input, [group.length, 3, REC_H, Wmax]) });
     const t = res[Object.keys(res)[0]!]!;
     const [, T, K] = t.dims as [number, number, number];
     const data = t.data as Float32Array;
     group.forEach((b, k) => {
-      const emitted: Array<{ ch: string; p: number; t: number }> = [];
-      let prev = 0;
-      for (let i = 0; i < T; i++) {
-        const o = (k * T + i) * K;
-        let best = 0, bp = data[o]!;
-        for (let c = 1; c < K; c++) if (data[o + c]! > bp) { bp = data[o + c]!; best = c; }
-        if (best !== 0 && best !== prev) emitted.push({ ch: chars[best] ?? '', p: bp, t: i });
-        prev = best;
-      }
-      // timestep → image x; a gap much wider than the usual character pitch becomes a space
       const pxPerStep = (Wmax / T) * ((padded[k]![2] - padded[k]![0]) / widths[k]!);
-      const glyphs = emitted.filter((e) => e.ch.trim() !== '');
-      const steps = glyphs.slice(1).map((e, j) => e.t - glyphs[j]!.t).sort((x, y) => x - y);
-      const pitch = steps.length ? steps[Math.floor(steps.length / 2)]! : 0;
-      let text = '';
-      const confs: number[] = [];
-      const xs: number[] = [];
-      let last: { t: number } | null = null;
-      for (const e of emitted) {
-        if (e.ch.trim() === '') {
-          if (text && !text.endsWith(' ')) text += ' ';
-          continue;
-        }
-        if (last && pitch > 0 && e.t - last.t > Math.max(pitch * 1.9, pitch + 3) && !text.endsWith(' ')) text += ' ';
-        text += e.ch;
-        confs.push(e.p);
-        xs.push(padded[k]![0] + (e.t + 0.5) * pxPerStep);
-        last = e;
-      }
-      out.push({ text: text.trim(), confidence: confs.length ? confs.reduce((s, x) => s + x, 0) / confs.length : 0, box: b, charConfidences: confs, charX: xs });
+      out.push({ probs: data.slice(k * T * K, (k + 1) * T * K), T, K, box: b, x0: padded[k]![0], pxPerStep, rec });
     });
   }
   return out;
+}
+
+/** Class indices (0 = CTC blank, always allowed) whose character passes test; ' ' is the model's space class. */
+export function charsetMask(test: (ch: string) => boolean, rec: RecKey = 'ocrRec'): Uint8Array {
+  const chars = charset(rec);
+  const m = new Uint8Array(chars.length);
+  m[0] = 1;
+  for (let c = 1; c < chars.length; c++) if (test(chars[c]!)) m[c] = 1;
+  return m;
+}
+
+/** Mean of several readings of the same line (same crop width, so the same timesteps): a per-frame vote. */
+export function meanProbs(ls: LineProbs[]): LineProbs {
+  const first = ls[0]!;
+  const same = ls.filter((l) => l.T === first.T && l.K === first.K);
+  const probs = new Float32Array(first.probs.length);
+  for (const l of same) for (let i = 0; i < probs.length; i++) probs[i] += l.probs[i]! / same.length;
+  return { ...first, probs };
+}
+
+/** Greedy CTC decoding, restricted to the classes of allow when given (a field's alphabet). */
+export function decodeLine(lp: LineProbs, allow?: Uint8Array): TextLine {
+  const chars = charset(lp.rec);
+  const { probs: data, T, K } = lp;
+  const emitted: Array<{ ch: string; p: number; t: number }> = [];
+  let prev = 0;
+  for (let i = 0; i < T; i++) {
+    const o = i * K;
+    let best = 0, bp = data[o]!;
+    for (let c = 1; c < K; c++) if (data[o + c]! > bp && (!allow || allow[c])) { bp = data[o + c]!; best = c; }
+    if (best !== 0 && best !== prev) emitted.push({ ch: chars[best] ?? '', p: bp, t: i });
+    prev = best;
+  }
+  // timestep → image x; a gap much wider than the usual character pitch becomes a space
+  const glyphs = emitted.filter((e) => e.ch.trim() !== '');
+  const steps = glyphs.slice(1).map((e, j) => e.t - glyphs[j]!.t).sort((x, y) => x - y);
+  const pitch = steps.length ? steps[Math.floor(steps.length / 2)]! : 0;
+  let text = '';
+  const confs: number[] = [];
+  const xs: number[] = [];
+  let last: { t: number } | null = null;
+  for (const e of emitted) {
+    if (e.ch.trim() === '') {
+      if (text && !text.endsWith(' ')) text += ' ';
+      continue;
+    }
+    if (last && pitch > 0 && e.t - last.t > Math.max(pitch * 1.9, pitch + 3) && !text.endsWith(' ')) text += ' ';
+    text += e.ch;
+    confs.push(e.p);
+    xs.push(lp.x0 + (e.t + 0.5) * lp.pxPerStep);
+    last = e;
+  }
+  return { text: text.trim(), confidence: confs.length ? confs.reduce((s, x) => s + x, 0) / confs.length : 0, box: lp.box, charConfidences: confs, charX: xs };
+}
+
+/** Read the text in each box (one line per box). Boxes are cropped from img, scaled to height 48, batched. */
+export async function recognizeBoxes(img: Raster, boxes: Box[], batch = 8, padX = PAD_X): Promise<TextLine[]> {
+  return (await lineProbs(img, boxes, batch, padX)).map((l) => decodeLine(l));
 }
 
 export interface OcrRegionsOptions extends DetectTextOptions {

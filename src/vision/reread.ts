@@ -1,6 +1,7 @@
 // Second reading of a weak field line (small, blurred or glared captures): the line's region is prepared in two
 // ways — background flattened and stretched (glare, uneven light), unsharp-masked (blur) — and read again.
 import type { Box, Raster } from './raster.js';
+import type { TextLine, RecKey } from './ocr.js';
 
 interface GreyRegion { g: Float32Array; w: number; h: number; x0: number; y0: number }
 
@@ -60,4 +61,68 @@ export function lineVariants(img: Raster, box: Box): Array<{ name: string; img: 
     { name: 'flatten', img: mk(stretch(flat, 0.01, 0.995)), box: local },
     { name: 'sharpen', img: mk(stretch(sharp, 0.005, 0.995)), box: local },
   ];
+}
+
+/** Every reading of a line: the line as it is, each prepared copy, and the per-frame mean of all three, decoded
+ * within the field's alphabet when allow is given. */
+export async function lineReadings(img: Raster, box: Box, allow?: Uint8Array, rec: RecKey = 'ocrRec'): Promise<Array<{ name: string; line: TextLine }>> {
+  const { lineProbs, meanProbs, decodeLine } = await import('./ocr.js');
+  const probs = [{ name: 'plain', lp: (await lineProbs(img, [box], 1, undefined, rec))[0]!, dx: 0 }];
+  for (const v of lineVariants(img, box)) probs.push({ name: v.name, lp: (await lineProbs(v.img, [v.box], 1, undefined, rec))[0]!, dx: box[0] - v.box[0] });
+  // glyph positions and boxes back in img's pixels (the prepared copies are cut around the line)
+  const out = probs.map((p) => {
+    const line = decodeLine(p.lp, allow);
+    return { name: p.name, line: { ...line, box, charX: line.charX.map((x) => x + p.dx) } };
+  });
+  out.push({ name: 'mean', line: decodeLine(meanProbs(probs.map((p) => p.lp)), allow) });
+  return out;
+}
+
+export interface FieldReading { text: string; confidence: number; valid: boolean; /** x centre of each non-space glyph */ x: number[] }
+
+/**
+ * The best reading of a field line with recogniser rec within its alphabet: the line as it is when that is valid
+ * and confident, else the valid reading (plain, prepared copies, their mean) with the highest mean probability.
+ * repair mends each reading before it is judged (a two-word name read without its space).
+ */
+export async function bestReading(img: Raster, box: Box, rec: RecKey, allow: Uint8Array | undefined, ok: (t: string) => boolean, repair: (t: string, x: number[]) => string = (t) => t, sure = 0.9): Promise<FieldReading> {
+  const { lineProbs, decodeLine } = await import('./ocr.js');
+  const first = decodeLine((await lineProbs(img, [box], 1, undefined, rec))[0]!, allow);
+  const t0 = repair(first.text, first.charX);
+  let best: FieldReading = { text: t0, confidence: first.confidence, valid: ok(t0), x: first.charX };
+  if (best.valid && best.confidence >= sure) return best;
+  for (const r of (await lineReadings(img, box, allow, rec)).slice(1)) {
+    const text = repair(r.line.text, r.line.charX);
+    const valid = ok(text);
+    if ((valid && !best.valid) || (valid === best.valid && r.line.confidence > best.confidence)) best = { text, confidence: r.line.confidence, valid, x: r.line.charX };
+  }
+  return best;
+}
+
+/** x (image pixels) of the widest run of ink-free columns between the first and last ink of a text line, or null. */
+export function widestInkGap(img: Raster, box: Box): number | null {
+  const lh = Math.max(4, box[3] - box[1]);
+  const R = region(img, [box[0], box[1] + lh * 0.2, box[2], box[3] - lh * 0.2], 0);
+  const col = new Float32Array(R.w);
+  for (let x = 0; x < R.w; x++) {
+    let s = 0;
+    for (let y = 0; y < R.h; y++) s += 255 - R.g[y * R.w + x]!;
+    col[x] = s / R.h;
+  }
+  const sorted = [...col].sort((a, b) => a - b);
+  const bg = sorted[Math.floor(sorted.length * 0.2)]!, top = sorted[sorted.length - 1]!;
+  if (top - bg < 20) return null;
+  const ink = (x: number) => col[x]! > bg + 0.25 * (top - bg);
+  let first = 0, last = R.w - 1;
+  while (first < R.w && !ink(first)) first++;
+  while (last > first && !ink(last)) last--;
+  let best = -1, bestW = 0;
+  for (let x = first; x <= last; ) {
+    if (ink(x)) { x++; continue; }
+    let e = x;
+    while (e <= last && !ink(e)) e++;
+    if (e - x > bestW) { bestW = e - x; best = (x + e) / 2; }
+    x = e;
+  }
+  return best < 0 ? null : R.x0 + best;
 }
