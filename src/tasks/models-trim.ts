@@ -9,7 +9,7 @@ import { recycleSessions, type ModelKey } from '../vision/models.js';
 export interface ModelsTrimInput { holdMs?: number }
 export interface ModelsTrimOutput { threadId: number; recycled: ModelKey[] }
 
-export const TRIMMED: readonly ModelKey[] = ['ocrDet', 'ocrRec'];
+export const TRIMMED: readonly ModelKey[] = ['ocrDet', 'ocrRec', 'ocrRecLatin'];
 
 export default async function modelsTrim(input: ModelsTrimInput = {}): Promise<ModelsTrimOutput> {
   const recycled = await recycleSessions(TRIMMED);
