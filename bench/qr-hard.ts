@@ -8,6 +8,7 @@ import { readBarcodes } from 'zxing-wasm/reader';
 import { hardQrSet, photoQrSet, QR_KINDS, QR_PHOTO_KINDS } from '../test/helpers/qr-hard.js';
 import qrRecognize, { zxingReady, BASE_OPTIONS } from '../src/tasks/qr-recognize.js';
 import { table } from './lib/load.js';
+import { warmQr } from './lib/qr-warm.js';
 
 const jsQR = ((jsQRmod as unknown as { default?: unknown }).default ?? jsQRmod) as unknown as (d: Uint8ClampedArray, w: number, h: number) => { data: string } | null;
 const argv = process.argv;
@@ -19,18 +20,7 @@ type Row = { n: number; zxing: number; jsqr: number; ours: number; methods: Reco
 const per: Record<string, Row> = {};
 let tZ = 0, tO = 0, tJ = 0, cZ = 0, cO = 0;
 const cpu = (c: NodeJS.CpuUsage): number => { const u = process.cpuUsage(c); return (u.user + u.system) / 1000; };
-// warm-up (not measured): --warm n images of every kind from seeds 1000.., through both paths, so that the JS
-// of every fallback is compiled as in a worker that has served a few requests (the first call interprets it;
-// --warm 0 measures that too)
-const WARM = arg('warm', 1);
-// plus two frames without a code (a small one and a 1600×1200 scene of noise): every fallback runs on those
-const blank = async (w: number, h: number): Promise<Buffer> => sharp({ create: { width: w, height: h, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
-const warmSet = WARM > 0 ? [...(await hardQrSet(WARM, 1000)), ...(await photoQrSet(WARM, 1000)), { bytes: await blank(300, 300) }, { bytes: await blank(1600, 1200) }] : [];
-for (const s of [...warmSet, ...warmSet.slice(-2)]) {
-  const { data, info } = await sharp(s.bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  await readBarcodes({ data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height } as never, BASE_OPTIONS);
-  await qrRecognize({ image: s.bytes });
-}
+await warmQr(arg('warm', 1));
 for (const s of set) {
   const row = (per[s.kind] ??= { n: 0, zxing: 0, jsqr: 0, ours: 0, methods: {} });
   row.n++;

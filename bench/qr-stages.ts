@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { readBarcodes } from 'zxing-wasm/reader';
 import { hardQrSet, photoQrSet } from '../test/helpers/qr-hard.js';
 import qrRecognize, { zxingReady, BASE_OPTIONS, setStageProbe } from '../src/tasks/qr-recognize.js';
+import { warmQr } from './lib/qr-warm.js';
 
 const argv = process.argv;
 const arg = (name: string, def: number): number => { const i = argv.indexOf(`--${name}`); return i > 0 ? Number(argv[i + 1]) : def; };
@@ -17,17 +18,7 @@ type Acc = { n: number; zx: number; ours: number; fail: number; zxFail: number; 
 const per: Record<string, Acc> = {};
 let cur: Acc | undefined;
 setStageProbe((name, _wall, c) => { if (cur) cur.stages[name] = (cur.stages[name] ?? 0) + c; });
-// warm-up (not measured): --warm n images of every kind from seeds 1000.., through both paths, so that the JS
-// of every fallback is compiled as in a worker that has served a few requests (the first call interprets it)
-const WARM = arg('warm', 1);
-// plus two frames without a code (a small one and a 1600×1200 scene of noise): every fallback runs on those
-const blank = async (w: number, h: number): Promise<Buffer> => sharp({ create: { width: w, height: h, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg().toBuffer();
-const warmSet = WARM > 0 ? [...(await hardQrSet(WARM, 1000)), ...(await photoQrSet(WARM, 1000)), { bytes: await blank(300, 300) }, { bytes: await blank(1600, 1200) }] : [];
-for (const s of [...warmSet, ...warmSet.slice(-2)]) {
-  const { data, info } = await sharp(s.bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  await readBarcodes({ data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height } as never, BASE_OPTIONS);
-  await qrRecognize({ image: s.bytes });
-}
+await warmQr(arg('warm', 1));
 for (const s of set) {
   const acc = (per[s.kind] ??= { n: 0, zx: 0, ours: 0, fail: 0, zxFail: 0, oursFail: 0, stages: {} });
   acc.n++;
