@@ -16,6 +16,19 @@ export interface MetricSources {
   law?: () => { documents: number; articles: number; indexGeneration: number } | undefined;
 }
 
+/** A counter kept by another module as a plain number: at each scrape it catches up by what was added since. */
+function catchUpCounter(reg: client.Registry[], name: string, help: string, read: () => number | Promise<number>): void {
+  let seen = 0;
+  new client.Counter({
+    name, help, registers: reg,
+    async collect() {
+      const n = await read();
+      if (n > seen) this.inc(n - seen);
+      seen = n;
+    },
+  });
+}
+
 export class Metrics implements MetricsSink {
   readonly registry = new client.Registry();
   private readonly perRequest = new RequestMetrics(this.registry, {
@@ -53,14 +66,7 @@ export class Metrics implements MetricsSink {
         }
       },
     });
-    let timedOutSeen = 0;
-    new client.Counter({
-      name: 'sejong_pool_task_timeouts_total', help: 'Tasks stopped at their time budget (SEJONG_TASK_TIMEOUT_MS; the worker is replaced)', registers: reg,
-      collect() {
-        if (pool.timedOut > timedOutSeen) this.inc(pool.timedOut - timedOutSeen);
-        timedOutSeen = pool.timedOut;
-      },
-    });
+    catchUpCounter(reg, 'sejong_pool_task_timeouts_total', 'Tasks stopped at their time budget (SEJONG_TASK_TIMEOUT_MS; the worker is replaced)', () => pool.timedOut);
     new client.Gauge({
       name: 'sejong_jobs_processing', help: 'Jobs in state processing, by family', labelNames: ['family'] as const, registers: reg,
       async collect() {
@@ -78,29 +84,14 @@ export class Metrics implements MetricsSink {
         for (const [state, n] of Object.entries(states ?? {})) this.set({ state }, n);
       },
     });
-    let failedSeen = 0;
-    new client.Counter({
-      name: 'sejong_callback_failed_attempts_total', help: 'Callback delivery attempts that failed (non-2xx answer or network error)', registers: reg,
-      async collect() {
-        const n = (await sources.callbacks?.().catch(() => undefined))?.failedAttempts ?? 0;
-        if (n > failedSeen) this.inc(n - failedSeen);
-        failedSeen = n;
-      },
-    });
+    catchUpCounter(reg, 'sejong_callback_failed_attempts_total', 'Callback delivery attempts that failed (non-2xx answer or network error)', async () => (await sources.callbacks?.().catch(() => undefined))?.failedAttempts ?? 0);
     const law = () => sources.law?.();
     new client.Gauge({ name: 'sejong_law_documents', help: 'Statutes and administrative rules in the statute store', registers: reg, collect() { this.set(law()?.documents ?? 0); } });
     new client.Gauge({ name: 'sejong_law_articles', help: 'Articles in the statute store', registers: reg, collect() { this.set(law()?.articles ?? 0); } });
     new client.Gauge({ name: 'sejong_law_index_generation', help: 'Generation of the statute search index (grows with each import or sync)', registers: reg, collect() { this.set(law()?.indexGeneration ?? 0); } });
     // the fetcher counts its own refusals; the counter catches up at scrape time
     const fetcher = services.fetcher;
-    let seen = 0;
-    new client.Counter({
-      name: 'sejong_fetch_refusals_total', help: 'Outbound URLs the safe fetcher refused (SSRF guard: private, loopback, link-local or metadata addresses)', registers: reg,
-      collect() {
-        if (fetcher.refusals > seen) this.inc(fetcher.refusals - seen);
-        seen = fetcher.refusals;
-      },
-    });
+    catchUpCounter(reg, 'sejong_fetch_refusals_total', 'Outbound URLs the safe fetcher refused (SSRF guard: private, loopback, link-local or metadata addresses)', () => fetcher.refusals);
     jobs.onFinished((job) => {
       const state = job.status;
       this.jobsFinished.inc({ family: job.family, state });
