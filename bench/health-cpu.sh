@@ -4,7 +4,7 @@
 dir=$1; p=${2:-/health}; port=$((18000 + RANDOM % 1000)); data=$(mktemp -d)
 cd $dir && SEJONG_PORT=$port SEJONG_DATA_DIR=$data/db SEJONG_WORKERS=1 SEJONG_LOG_LEVEL=warn node bin/sejong.js serve > $data/log 2>&1 &
 for i in $(seq 1 120); do curl -sf http://127.0.0.1:$port/health >/dev/null && break; sleep 0.5; done
-pid=$(pgrep -f "SEJONG_PORT=$port" || true); pid=$(ss -ltnp "sport = :$port" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+pid=$(ss -ltnp "sport = :$port" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
 wrk -t1 -c50 -d2s http://127.0.0.1:$port$p >/dev/null
 t0=$(awk '{print $14+$15}' /proc/$pid/stat)
 out=$(wrk -t1 -c50 -d5s http://127.0.0.1:$port$p)

@@ -10,7 +10,7 @@ import { parseStatuteMd } from '../../src/law/parse.js';
 import { GitImporter } from '../../src/law/history/git-import.js';
 import { KEYFRAME, decodeNos, encodeNos, historyOf } from '../../src/law/history/db.js';
 import { applyDelta, lineDelta } from '../../src/law/history/delta.js';
-import { SectionParser } from '../../src/law/history/sections.js';
+import { SectionParser, articleDigest } from '../../src/law/history/sections.js';
 import { TestRepo, sampleVersions } from './git-fixture.js';
 import { SAMPLE } from './fixture.js';
 
@@ -38,20 +38,30 @@ t.test('article numbers: runs written a~b and read back', async (t) => {
   t.same(decodeNos(encodeNos([])), []);
 });
 
+/** The articles as the writer thread gets them: title and content decoded from the entry's bytes, the digest checked. */
+function entriesAsArticles(p: ReturnType<SectionParser['parseEntries']>): { doc: typeof p.doc; articles: Array<{ no: string; title: string; content: string }> } {
+  const articles = p.entries.map((e) => {
+    const a = { no: e.a.no, title: e.bytes.toString('utf8', 0, e.tl), content: e.bytes.toString('utf8', e.tl) };
+    if (e.d !== articleDigest(a.title, a.content)) throw new Error(`article ${a.no}: digest does not match its bytes`);
+    return a;
+  });
+  return { doc: p.doc, articles };
+}
+
 t.test('section parser: the same articles and metadata as parseStatuteMd, unchanged sections reused', async (t) => {
   const sp = new SectionParser();
   const versions = sampleVersions(['kr/개인정보보호법/법률.md', 'kr/민법/법률.md']);
   for (const e of versions) {
     const buf = fs.readFileSync(path.join(SAMPLE, 'history', e.file!));
     const want = parseStatuteMd(buf.toString('utf8'), e.path);
-    const got = sp.parse(buf, e.path);
+    const got = entriesAsArticles(sp.parseEntries(buf, e.path));
     t.same(got.articles, want.articles.map((a) => ({ no: a.no, title: a.title, content: a.content })), `${e.path} ${e.법령MST}`);
     for (const k of ['id', 'name', 'law_type', 'mst', 'promulgation_date', 'promulgation_no', 'enforcement_date', 'ministries'] as const) t.same(got.doc[k], want.doc[k], k);
   }
   t.ok(sp.hits > sp.misses, `sections reused ${sp.hits}, parsed ${sp.misses}`);
   // a file without frontmatter, a heading at the first byte, CRLF lines, 편/장 headings and 부칙
   const odd = Buffer.from('##### 제1조(목적)\r\n이 법은 목적을 정한다.\r\n# 제1편 총칙\n## 제1장 통칙\n##### 제2조의2 (정의)\n① 가\n  1. 나\n\n## 부칙\n##### 제1조(시행일)\n공포한 날부터\n');
-  t.same(new SectionParser().parse(odd, 'kr/x/법률.md').articles, parseStatuteMd(odd.toString('utf8'), 'kr/x/법률.md').articles.map((a) => ({ no: a.no, title: a.title, content: a.content })));
+  t.same(entriesAsArticles(new SectionParser().parseEntries(odd, 'kr/x/법률.md')).articles, parseStatuteMd(odd.toString('utf8'), 'kr/x/법률.md').articles.map((a) => ({ no: a.no, title: a.title, content: a.content })));
 });
 
 t.test('every version reads back the parser\'s articles (keyframes, deltas, titles)', async (t) => {

@@ -24,13 +24,8 @@ export class SectionParser {
   hits = 0;
   misses = 0;
 
-  /** The version's metadata (from the frontmatter; article_count and the inferred revision type are not set) and articles. */
-  parse(buf: Buffer, file: string): { doc: DocRec; articles: SecArticle[] } {
-    const { doc, entries } = this.parseEntries(buf, file);
-    return { doc, articles: entries.map((e) => e.a) };
-  }
-
-  /** As parse, with each article's digest and UTF-8 bytes (kept with the section, so an unchanged one costs nothing). */
+  /** The version's metadata (from the frontmatter; article_count and the inferred revision type are not set) and its
+   *  articles, each with its digest and UTF-8 bytes (kept with the section, so an unchanged one costs nothing). */
   parseEntries(buf: Buffer, file: string): { doc: DocRec; entries: SecEntry[] } {
     const bodyStart = bodyOffset(buf);
     const { doc } = parseStatuteMd(buf.toString('utf8', 0, bodyStart), file); // the frontmatter alone
