@@ -136,8 +136,9 @@ export class JobEngine {
    */
   async read(principal: Principal, id: string, family: Family | Family[], opts: { allowExpired?: boolean } = {}): Promise<JobRecord> {
     const families = Array.isArray(family) ? family : [family];
-    const job = familyOfId(id) && families.includes(familyOfId(id)!) ? await this.get(id) : undefined;
-    if (!job || !families.includes(job.family) || familyOfId(id) !== job.family) {
+    const fam = familyOfId(id);
+    const job = fam && families.includes(fam) ? await this.get(id) : undefined;
+    if (!job || job.family !== fam) {
       throw new ApiError('JOB_NOT_FOUND', `No ${families.join(' or ')} job with id ${id}`);
     }
     this.authorize(principal, job);

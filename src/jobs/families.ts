@@ -16,11 +16,10 @@ export const FAMILIES = {
 
 export type Family = keyof typeof FAMILIES;
 
+/** the families, longest prefix first (studio_skin_ before a hypothetical studio_) */
+const BY_PREFIX = (Object.keys(FAMILIES) as Family[]).sort((a, b) => FAMILIES[b].prefix.length - FAMILIES[a].prefix.length);
+
 export function familyOfId(id: string): Family | undefined {
-  // longest prefix wins (studio_skin_ before a hypothetical studio_)
-  let best: Family | undefined;
-  for (const [name, f] of Object.entries(FAMILIES) as [Family, (typeof FAMILIES)[Family]][]) {
-    if (id.startsWith(f.prefix) && (!best || f.prefix.length > FAMILIES[best].prefix.length)) best = name;
-  }
-  return best;
+  for (const name of BY_PREFIX) if (id.startsWith(FAMILIES[name].prefix)) return name;
+  return undefined;
 }

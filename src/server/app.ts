@@ -14,7 +14,8 @@ import { authenticate } from './auth.js';
 import { checkResponse } from './response-check.js';
 import { answerOf, busy, checkParams, decodeParams, JSON_TYPE, paramNames, requestIdOf, toApiError } from './request-parts.js';
 import type { BlockList } from 'node:net';
-import { clientAddress, trustedProxies } from '../domain/client-address.js';
+import { trustedProxies } from '../domain/client-address.js';
+import { RequestCtx } from './request-ctx.js';
 
 interface ReqState {
   aborted: boolean;
@@ -26,10 +27,10 @@ interface ReqState {
 interface Exchange {
   res: HttpResponse;
   route: RouteDef;
-  ctx: Ctx;
+  ctx: RequestCtx;
   state: ReqState;
   t0: number; // performance.now() at arrival
-  lease: BodyLease; // this request's share of the body budget
+  lease?: BodyLease; // this request's share of the body budget (requests that carry a body)
   paramError?: ApiError; // a bad path parameter (bad % escape, or the default 1-200 characters rule): answered before auth
   outHeaders: Record<string, string>; // on every answer: x-request-id, rate-limit headers, connection: close
 }
@@ -38,7 +39,8 @@ interface Exchange {
 interface BodyRead { promise: Promise<Buffer>; hasBody: boolean; maxBytes: number }
 
 /** the body of a GET/DELETE: one settled promise shared by all */
-const NO_BODY: Promise<Buffer> = Promise.resolve(Buffer.alloc(0));
+const EMPTY = Buffer.alloc(0);
+const NO_BODY: Promise<Buffer> = Promise.resolve(EMPTY);
 
 export function nativeUwsLoaded(): boolean {
   // the JS fallback has no getParts and its App is plain JS; the native addon's functions are [native code]
@@ -172,24 +174,16 @@ export class HttpServer {
     });
     const headers: Record<string, string> = {};
     req.forEach((k, v) => (headers[k] = v));
-    const path = req.getUrl();
-    const rawQuery = new URLSearchParams(req.getQuery() ?? '');
-    const { params, error: decodeError } = decodeParams(names, names.map((_, i) => req.getParameter(i) ?? ''));
+    const raw: string[] = [];
+    for (let i = 0; i < names.length; i++) raw.push(req.getParameter(i) ?? '');
+    const { params, error: decodeError } = decodeParams(names, raw);
     const paramError = decodeError ?? checkParams(params, route);
-    const ip = clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString(), headers['x-forwarded-for'], this.proxies);
-    const { services } = this;
-    let child: Logger | undefined;
-    const ctx: Ctx = {
-      services, requestId, method: route.method, path, params, query: undefined, rawQuery, headers,
-      body: undefined, files: {}, rawBody: Buffer.alloc(0), principal: { kind: 'anonymous' }, ip, logExtra: {},
-      aborted: () => state.aborted,
-      // a child logger carrying the request id, made on first use (most requests log one line, in requestDone)
-      get log() {
-        return (child ??= services.log.child({ reqId: requestId }));
-      },
-    };
-    const lease = new BodyLease(this.budget);
-    state.closeHandlers.push(() => lease.release());
+    const ctx = new RequestCtx(this.services, requestId, route.method, req.getUrl(), params, headers, req.getQuery() ?? '', res, this.proxies, state);
+    let lease: BodyLease | undefined;
+    if (route.method !== 'GET' && route.method !== 'DELETE') {
+      const l = (lease = new BodyLease(this.budget));
+      state.closeHandlers.push(() => l.release());
+    }
     return { res, route, ctx, state, t0, lease, paramError, outHeaders: { 'x-request-id': requestId } };
   }
 
@@ -222,7 +216,8 @@ export class HttpServer {
   private startBody(x: Exchange): BodyRead {
     const { route, state, lease, res } = x;
     const { config } = this.services;
-    const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
+    if (!lease) return { promise: NO_BODY, hasBody: false, maxBytes: 0 };
+    const hasBody = true;
     const maxBytes = route.maxBodyBytes ?? (route.auth === 'none' ? config.openBodyKb * 1024 : Math.round(config.maxBodyMb * 1048576));
     const declared = Number(x.ctx.headers['content-length'] ?? '0');
     if (hasBody && declared > maxBytes) {
@@ -230,7 +225,6 @@ export class HttpServer {
       throw new ApiError('PAYLOAD_TOO_LARGE', `The body is ${declared} bytes; this endpoint accepts at most ${maxBytes}`);
     }
     if (hasBody && declared > 0 && !lease.ensure(declared)) throw busy();
-    if (!hasBody) return { promise: NO_BODY, hasBody, maxBytes };
     // a body the client stops sending never reaches isLast: the abort settles the read
     const aborted = new Promise<never>((_, reject) => state.closeHandlers.push(() => reject(new Error('aborted'))));
     aborted.catch(() => undefined);
@@ -243,7 +237,8 @@ export class HttpServer {
   private async complete(x: Exchange, authP: Promise<Principal> | undefined, body: BodyRead, release: () => void): Promise<void> {
     let streamOpened = false;
     try {
-      const raw = await this.inputs(x, authP, body);
+      // a GET/DELETE with a local principal has nothing to wait for
+      const raw = authP || body.hasBody ? await this.inputs(x, authP, body) : EMPTY;
       if (raw === undefined) return; // the client went away mid-body
       this.validate(x, raw);
       if (x.route.stream) {
@@ -261,7 +256,7 @@ export class HttpServer {
     } catch (e) {
       this.fail(x, e);
     } finally {
-      x.lease.release();
+      x.lease?.release();
       if (!streamOpened) release();
     }
   }
@@ -294,11 +289,13 @@ export class HttpServer {
     const { ctx, route } = x;
     if (route.params) ctx.params = parseWith(route.params, ctx.params, 'params') as Record<string, string>;
     ctx.rawBody = raw;
+    const query = ctx.queryObject();
+    ctx.query = route.query ? parseWith(route.query, query, 'query') : query;
+    if (!route.body) return;
     const ctype = ctx.headers['content-type'] ?? '';
-    ctx.query = route.query ? parseWith(route.query, Object.fromEntries(ctx.rawQuery), 'query') : Object.fromEntries(ctx.rawQuery);
-    if (route.body?.kind === 'json') {
+    if (route.body.kind === 'json') {
       ctx.body = parseWith(route.body.schema, parseJson(raw, ctype), 'body');
-    } else if (route.body?.kind === 'multipart') {
+    } else if (route.body.kind === 'multipart') {
       const { fields, files } = parseMultipart(raw, ctype, route.body);
       ctx.files = files;
       ctx.body = route.body.fields ? parseWith(route.body.fields, fields, 'form') : fields;
@@ -307,8 +304,7 @@ export class HttpServer {
 
   /** Send the answer (with the request id and the headers collected on the way) and log it. */
   private finish(x: Exchange, out: OutMessage, code?: string): void {
-    Object.assign(out.headers, x.outHeaders);
-    writeOut(x.res, out, x.state);
+    writeOut(x.res, out, x.state, x.outHeaders);
     this.requestDone(x.ctx, x.route, out.status, performance.now() - x.t0, code);
   }
 

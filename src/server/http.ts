@@ -8,7 +8,8 @@ const STATUS_TEXT: Record<number, string> = {
   500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
 
-export const statusLine = (s: number) => `${s} ${STATUS_TEXT[s] ?? 'Status'}`;
+const STATUS_LINES = new Map(Object.entries(STATUS_TEXT).map(([s, t]) => [Number(s), `${s} ${t}`]));
+export const statusLine = (s: number) => STATUS_LINES.get(s) ?? `${s} Status`;
 
 export interface OutMessage {
   status: number;
@@ -16,13 +17,17 @@ export interface OutMessage {
   body: Buffer | string;
 }
 
-/** Write a whole answer in one cork. Returns false when the client already went away. */
-export function writeOut(res: HttpResponse, out: OutMessage, state: { aborted: boolean; done: boolean }): boolean {
+/**
+ * Write a whole answer in one cork, with `extra` headers (the request's own: request id, rate limit, connection)
+ * over the message's headers of the same name. Returns false when the client already went away.
+ */
+export function writeOut(res: HttpResponse, out: OutMessage, state: { aborted: boolean; done: boolean }, extra?: Record<string, string>): boolean {
   if (state.aborted || state.done) return false;
   state.done = true;
   res.cork(() => {
     res.writeStatus(statusLine(out.status));
-    for (const [k, v] of Object.entries(out.headers)) res.writeHeader(k, v);
+    for (const k in out.headers) if (!extra || !(k in extra)) res.writeHeader(k, out.headers[k]!);
+    if (extra) for (const k in extra) res.writeHeader(k, extra[k]!);
     res.end(out.body);
   });
   return true;

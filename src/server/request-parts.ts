@@ -27,6 +27,10 @@ export function decodeParams(names: string[], raw: string[]): { params: Record<s
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!;
     const value = raw[i] ?? '';
+    if (value.indexOf('%') < 0) {
+      params[name] = value; // nothing to decode (the common case)
+      continue;
+    }
     try {
       params[name] = decodeURIComponent(value);
     } catch {
@@ -63,7 +67,8 @@ export function toApiError(e: unknown, log: Logger): ApiError {
 /** Default path-parameter rule: every `:name` a non-empty string of at most 200 characters (a route's params schema replaces it). */
 export function checkParams(params: Record<string, string>, route: RouteDef): ApiError | undefined {
   if (route.params) return undefined;
-  for (const [name, v] of Object.entries(params)) {
+  for (const name in params) {
+    const v = params[name]!;
     if (v.length === 0 || v.length > 200) return invalid(name, 'a path parameter of 1 to 200 characters', v.length === 0 ? '' : `${v.length} characters`);
   }
   return undefined;
