@@ -1,12 +1,13 @@
 // Shared mode: the request log in PostgreSQL, so GET /api/v1/logs on any node shows the requests every node served.
-// add() only buffers (no round trip on the request path); the buffer is written every 250 ms (or at 5,000 entries)
+// add() only buffers (no round trip on the request path); the buffer is written every 250 ms (or at 1,000 entries:
+// the rows are serialised on the request thread, so a batch stays small enough not to pause it)
 // as one multi-row INSERT, and at stop/drain. A node killed outright loses at most its last 250 ms of log lines —
 // the log is a diagnostic record, not a ledger (spend and the print ledger are written at once). Pages are keyset
 // (time, id) descending; the cursor is `time.id.0` (three integers, the form the route checks).
 import type { Pg } from '../shared/pg.js';
 import type { RequestLogEntry, RequestLogStore } from './request-log.js';
 
-const MAX_PENDING = 5000;
+const MAX_PENDING = 1000;
 
 export class PgRequestLog implements RequestLogStore {
   private pending: Array<[string, RequestLogEntry]> = [];
