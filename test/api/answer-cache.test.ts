@@ -12,14 +12,16 @@ t.test('completed answers are built once; unfinished ones every time', async (t)
   const c = new AnswerCache();
   let builds = 0;
   const build = () => ({ n: ++builds });
-  t.equal(c.json(job('processing'), 's', build), '{"n":1}');
-  t.equal(c.json(job('processing'), 's', build), '{"n":2}', 'processing: rebuilt');
+  t.equal(c.json(job('processing'), 's', build).toString(), '{"n":1}');
+  t.equal(c.json(job('processing'), 's', build).toString(), '{"n":2}', 'processing: rebuilt');
   const done = job('completed', undefined, 5);
-  t.equal(c.json(done, 's', build), '{"n":3}');
-  t.equal(c.json(done, 's', build), '{"n":3}', 'completed: kept');
-  t.equal(c.json(done, 'other', build), '{"n":4}', 'per kind');
-  t.equal(await c.jsonAsync(done, 's', async () => ({ n: ++builds })), '{"n":3}', 'async builder: the kept answer');
-  t.equal(c.json(job('failed'), 's', build), '{"n":5}', 'failed: rebuilt');
+  const kept = c.json(done, 's', build);
+  t.equal(kept.toString(), '{"n":3}');
+  t.equal(c.json(done, 's', build), kept, 'completed: kept (the same bytes)');
+  t.equal(c.json(done, 'other', build).toString(), '{"n":4}', 'per kind');
+  t.equal(await c.jsonAsync(done, 's', async () => ({ n: ++builds })), kept, 'async builder: the kept answer');
+  t.equal(c.json(job('failed'), 's', build).toString(), '{"n":5}', 'failed: rebuilt');
+  t.equal(c.json(job('completed', 'txt2img_20261122_u', 1), 's', () => ({ s: '한글' })).toString(), '{"s":"한글"}', 'UTF-8 bytes');
 });
 
 t.test('bounded: oldest answers dropped first, huge answers never kept', async (t) => {
