@@ -6,13 +6,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { loadConfig } from '../src/config.js';
-import { startServer } from '../src/server/start.js';
-import { authenticate } from '../src/server/auth.js';
-import { isReply, type Ctx, type RouteDef } from '../src/server/types.js';
-import { toApiError } from '../src/server/request-parts.js';
+import type { Ctx, RouteDef } from '../src/server/types.js';
 import type { Services } from '../src/services.js';
 import { load, table, hasWrk } from './lib/load.js';
+import { serverModule, codeLabel } from './lib/built.js';
+
+const { loadConfig } = await serverModule<typeof import('../src/config.js')>('config');
+const { startServer } = await serverModule<typeof import('../src/server/start.js')>('server/start');
+const { authenticate } = await serverModule<typeof import('../src/server/auth.js')>('server/auth');
+const { answerOf, toApiError } = await serverModule<typeof import('../src/server/request-parts.js')>('server/request-parts');
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 100);
@@ -45,9 +47,10 @@ function nodeHttpPeer(services: Services, routes: readonly RouteDef[]): http.Ser
       try {
         const who = authenticate(ctx, m.c.r, outHeaders);
         ctx.principal = who instanceof Promise ? await who : who;
-        const out = await m.c.r.handler!(ctx);
-        const body = isReply(out) ? out.body : out;
-        send(isReply(out) ? out.status ?? 200 : 200, JSON.stringify(body), outHeaders);
+        // the handler's answer as the uWS path sends it (answerOf: a Reply's status, type and ready-made body bytes)
+        const out = answerOf(await m.c.r.handler!(ctx));
+        res.writeHead(out.status, { ...out.headers, ...outHeaders });
+        res.end(out.body);
       } catch (e) {
         const err = toApiError(e, services.log);
         send(err.status, JSON.stringify(err.toBody()), outHeaders);
@@ -94,7 +97,7 @@ for (const [label, p, hdrs] of [['GET /health', '/health', {}], ['GET status (st
   const cpuRatio = cpuPerReq['node:http']! / cpuPerReq['sejong (uWS)']!;
   rows.push({ endpoint: label, server: 'ratio sejong/node:http', 'req/s': `${ratio.toFixed(2)}x`, 'p50 ms': '', 'p99 ms': '', 'CPU µs/req': `${cpuRatio.toFixed(2)}x`, errors: '', 'RSS MB': '', load: '' });
 }
-console.log(`\n${new Date().toISOString()} ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}\n`);
+console.log(`\n${new Date().toISOString()} ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}; server code: ${codeLabel()}\n`);
 console.log(table(rows));
 peer.close();
 await server.close();
