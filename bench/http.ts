@@ -1,6 +1,7 @@
 // Front-end benchmark: GET /health and GET /api/v1/text-to-image/status/{id} (a stored job) on sejong's uWS
 // front end, side by side with the same route handlers mounted on node:http, at 100 connections.
-// Usage: npm run bench -- http [seconds=10] [connections=100]
+// Usage: npm run bench -- http [seconds=10] [connections=100] [--shared]
+//   --shared: the server in shared (fleet) mode on a PostgreSQL and a Redis started for the run (127.0.0.1)
 import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,8 +17,10 @@ const { startServer } = await serverModule<typeof import('../src/server/start.js
 const { authenticate } = await serverModule<typeof import('../src/server/auth.js')>('server/auth');
 const { answerOf, toApiError } = await serverModule<typeof import('../src/server/request-parts.js')>('server/request-parts');
 
-const seconds = Number(process.argv[2] ?? 10);
-const connections = Number(process.argv[3] ?? 100);
+const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const seconds = Number(positional[0] ?? 10);
+const connections = Number(positional[1] ?? 100);
+const shared = process.argv.includes('--shared');
 
 /** The same routes and handlers, on node:http: match, authenticate, rate limit, handle, JSON. */
 function nodeHttpPeer(services: Services, routes: readonly RouteDef[]): http.Server {
@@ -60,7 +63,8 @@ function nodeHttpPeer(services: Services, routes: readonly RouteDef[]): http.Ser
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-bench-http-'));
-const config = loadConfig({ SEJONG_PORT: '0', SEJONG_DATA_DIR: dataDir, SEJONG_ADMIN_KEY: 'sk_bench_admin_key_000000', SEJONG_RATE_LIMIT_PER_MINUTE: '10000000', SEJONG_RATE_LIMIT_PER_DAY: '1000000000', SEJONG_WORKERS: '1' });
+const engines = shared ? await (await import('../test/helpers/engines.js')).sharedModeEnv() : undefined;
+const config = loadConfig({ ...engines?.env, SEJONG_PORT: '0', SEJONG_DATA_DIR: dataDir, SEJONG_ADMIN_KEY: 'sk_bench_admin_key_000000', SEJONG_RATE_LIMIT_PER_MINUTE: '10000000', SEJONG_RATE_LIMIT_PER_DAY: '1000000000', SEJONG_WORKERS: '1' });
 const server = await startServer(config, { log: pino({ level: 'silent' }), printSecret: () => undefined });
 const { services } = server;
 const { key, record } = await services.keys.create({ name: 'bench', now: Date.now() });
@@ -97,8 +101,9 @@ for (const [label, p, hdrs] of [['GET /health', '/health', {}], ['GET status (st
   const cpuRatio = cpuPerReq['node:http']! / cpuPerReq['sejong (uWS)']!;
   rows.push({ endpoint: label, server: 'ratio sejong/node:http', 'req/s': `${ratio.toFixed(2)}x`, 'p50 ms': '', 'p99 ms': '', 'CPU µs/req': `${cpuRatio.toFixed(2)}x`, errors: '', 'RSS MB': '', load: '' });
 }
-console.log(`\n${new Date().toISOString()} ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}; server code: ${codeLabel()}\n`);
+console.log(`\n${new Date().toISOString()} ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}; server code: ${codeLabel()}; storage: ${shared ? 'shared (PostgreSQL + Redis)' : 'embedded (LMDB)'}\n`);
 console.log(table(rows));
 peer.close();
 await server.close();
+await engines?.redis.remove();
 fs.rmSync(dataDir, { recursive: true, force: true });
