@@ -5,6 +5,8 @@
 //   law-worker  : SEJONG_LAW_WORKERS=1, no MCP rate limit   (search in the law worker thread)
 //   default     : SEJONG_LAW_WORKERS=1, default rate limit  (20/s, burst 100 per address: most of the flood gets 429)
 // Usage: npm run bench -- mcp-flood [--data DIR (an imported law store; default the test sample)] [--calls 2000] [--conc 50]
+//   [--only TEXT (the configurations whose label contains it)] [--cpu-prof DIR (profile the server processes)]
+// The server runs the built dist/ when it is fresh (bench/lib/built.ts), else the sources through tsx.
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,8 +20,9 @@ const f2 = (x: number) => x.toFixed(2);
 
 if (process.argv.includes('--serve')) {
   // child: one server on a copy of the data dir, prints its port
-  const { loadConfig } = await import('../src/config.js');
-  const { startServer } = await import('../src/server/start.js');
+  const { serverModule } = await import('./lib/built.js');
+  const { loadConfig } = await serverModule<typeof import('../src/config.js')>('config');
+  const { startServer } = await serverModule<typeof import('../src/server/start.js')>('server/start');
   const config = loadConfig({ ...process.env, SEJONG_PORT: '0', SEJONG_HOST: '127.0.0.1', SEJONG_LOG_LEVEL: 'silent', SEJONG_WORKERS: '1' });
   const srv = await startServer(config, { log: pino({ level: 'silent' }), printSecret: () => undefined });
   process.send!({ url: srv.url });
@@ -31,10 +34,12 @@ if (process.argv.includes('--serve')) {
   const WORDS = ['근로', '임금', '해고', '휴가', '계약', '손해배상', '개인정보', '주택', '임대차', '소득세', '부가가치세', '건축', '도로', '음주운전', '사기', '횡령', '상속', '이혼', '법인', '회사', '환경', '폐기물', '의료', '약사', '식품', '학교', '교원', '군인', '공무원', '선거', '정보공개', '전자금융', '보험', '은행', '증권', '특허', '저작권', '상표', '관세', '국세'];
   const queries = Array.from({ length: calls }, (_, i) => `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]} 제${1 + (i % 97)}조`);
 
+  const only = arg('--only');
   async function run(label: string, env: Record<string, string>) {
+    if (only && !label.includes(only)) return undefined;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-flood-'));
     for (const f of fs.readdirSync(data!)) if (f !== 'ready') fs.copyFileSync(path.join(data!, f), path.join(dir, f));
-    const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx'], env: { ...process.env, SEJONG_DATA_DIR: dir, SEJONG_MCP_SESSIONS_PER_CLIENT: '1000', ...env } });
+    const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx', ...(arg('--cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${arg('--cpu-prof')}`] : [])], env: { ...process.env, SEJONG_DATA_DIR: dir, SEJONG_MCP_SESSIONS_PER_CLIENT: '1000', ...env } });
     const url = await new Promise<string>((res) => child.once('message', (m: any) => res(m.url)));
     const H = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const health = async () => { const t0 = performance.now(); await (await fetch(url + '/health')).arrayBuffer(); return performance.now() - t0; };
@@ -78,8 +83,8 @@ if (process.argv.includes('--serve')) {
     await run('law-worker (SEJONG_LAW_WORKERS=1, no rate limit)', { SEJONG_LAW_WORKERS: '1', ...unlimited }),
     await run('default (1 law worker, 20/s burst 100 per address)', { SEJONG_LAW_WORKERS: '1' }),
   ];
-  console.log(`\n### mcp-flood run ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}, ${calls} search_laws calls at concurrency ${conc}, data ${arg('--data') ? 'given store' : 'test sample'}\n`);
+  console.log(`\n### mcp-flood run ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}, ${calls} search_laws calls at concurrency ${conc}, data ${arg('--data') ? 'given store' : 'test sample'}; server code: ${(await import('./lib/built.js')).codeLabel()}\n`);
   console.log('| configuration | /health p50 quiet | /health p50 / p99 during flood | probes | flood wall time | call p50 | answers |');
   console.log('|---|---|---|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.label} | ${f2(r.quiet50)} ms | ${f2(r.during50)} / ${f2(r.during99)} ms | ${r.probes} | ${(r.wall / 1000).toFixed(1)} s | ${f2(r.calls50)} ms | ${r.statuses} |`);
+  for (const r of rows) if (r) console.log(`| ${r.label} | ${f2(r.quiet50)} ms | ${f2(r.during50)} / ${f2(r.during99)} ms | ${r.probes} | ${(r.wall / 1000).toFixed(1)} s | ${f2(r.calls50)} ms | ${r.statuses} |`);
 }
