@@ -78,7 +78,9 @@ export async function livenessCheck(img: RgbImage, box: Box): Promise<LivenessCh
  * "Faces_easy" captures and print / screen-replay attacks SIMULATED from them (test/helpers/spoof-sim.ts) and
  * checked on the even half (bench/liveness-sim.ts). It can only veto: a fit that also weighted the model's logit
  * separated the simulation perfectly but accepted both real physical attacks of ../shared/faces/liveness (0.98,
- * 0.82 while the model says 0.001, 0.002), so the model keeps the last word on what it refuses.
+ * 0.82 while the model says 0.001, 0.002), so the model keeps the last word on what it refuses. The veto has not
+ * been seen to work on a real attack: on those two the cue score is 0.997 and 0.954 (it learnt the simulation's
+ * blur and black/white levels, which real captures lack), so in practice the model alone decides (docs/ekyc.md).
  */
 const CUE_W = { hfEnergy: 2.921, hfPeak: -5.0408, black: -10.5127, white: 14.2959, saturation: 30.3837, bias: 9.0799 };
 export function cueScore(c: SpoofCues): number {
