@@ -29,6 +29,12 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   t.ok(h3.filter((q) => q.category === 'plain').length >= 25);
   t.ok(h3.filter((q) => q.category === 'admrul').length >= 8);
   t.equal(qs.filter((q) => q.holdout3 && (q.holdout || q.holdout2)).length, 0);
+  // the fourth held-out set (session 7): everyday questions, abbreviations with article numbers, rules
+  const h4 = qs.filter((q) => q.holdout4);
+  t.ok(h4.length >= 40, `${h4.length} holdout4 questions`);
+  t.ok(h4.filter((q) => q.category === 'plain').length >= 15);
+  t.ok(h4.filter((q) => q.category === 'admrul').length >= 8);
+  t.equal(qs.filter((q) => q.holdout4 && (q.holdout || q.holdout2 || q.holdout3)).length, 0);
   t.same([...new Set(qs.map((q) => q.category))].sort(), ['abbrev', 'admrul', 'filter', 'keyword', 'plain']);
   t.equal(new Set(qs.map((q) => q.id)).size, qs.length);
   t.ok(qs.every((q) => q.law && q.query));
