@@ -95,8 +95,10 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     const lw = w.toLowerCase();
     if (ENDING_SET.has(lw) || STOP.has(lw)) { plain = true; continue; }
     // a one-syllable noun with an object or topic particle (돈을, 술을, 집은): stripJosa keeps two syllables; other
-    // particles also end two-syllable nouns (허가, 도로, 제도, 미만, 동의, 아이) and stay
-    const s = lw.length === 2 && /[을를은는]$/.test(lw) && !STOP.has(lw) && lw !== '마을' && lw !== '가을' ? lw[0]! : stripEnding(stripJosa(lw));
+    // particles also end two-syllable nouns (허가, 도로, 제도, 미만, 동의, 아이) and stay; a verb form the vocabularies
+    // know (자를, 잘라) is not a noun with a particle
+    const oneSyllable = lw.length === 2 && /[을를은는]$/.test(lw) && !STOP.has(lw) && lw !== '마을' && lw !== '가을' && !everydayTerms(lw) && !SYNONYMS.some(([f]) => f.length >= 2 && lw.startsWith(f));
+    const s = oneSyllable ? lw[0]! : stripEnding(stripJosa(lw));
     if (s.length < lw.length - 1) plain = true;
     if (STOP.has(s)) { plain = true; continue; }
     let mappedHere = false;
