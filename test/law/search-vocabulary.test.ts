@@ -44,3 +44,11 @@ t.test('rules asked for by kind or subject', async (t) => {
   t.equal(namesRuleSubject('건설업 산업안전보건관리비 계상 및 사용기준', ['건설공사', '산업안전보건관리비', '사용기준']), false);
   t.equal(namesRuleSubject('개인정보의 안전성 확보조치 기준', ['개인정보', '파기']), false);
 });
+
+t.test('a two-syllable verb form the vocabulary knows is not a one-syllable noun with a particle', async (t) => {
+  const aq = analyseQuery('회사가 직원을 자를 수 있나요', none);
+  t.ok(aq.mapped.split(' ').includes('해고'), aq.mapped);
+  t.ok(aq.core.split(' ').includes('자를'), aq.core);
+  // a one-syllable noun with a particle is still read as the noun
+  t.ok(analyseQuery('돈을 빌려주면', none).core.split(' ').includes('돈'));
+});
