@@ -43,9 +43,11 @@ console.log(formatScore('tuned', r.tuned));
 console.log(formatScore('holdout', r.holdout));
 console.log(formatScore('holdout2', r.holdout2));
 console.log(formatScore('holdout3', r.holdout3));
+console.log(formatScore('holdout4', r.holdout4));
 for (const [c, s] of Object.entries(r.byCategory)) console.log(formatScore(c, s));
 for (const [c, s] of Object.entries(r.byCategory2)) console.log(formatScore(`h2 ${c}`, s));
 for (const [c, s] of Object.entries(r.byCategory3)) console.log(formatScore(`h3 ${c}`, s));
+for (const [c, s] of Object.entries(r.byCategory4)) console.log(formatScore(`h4 ${c}`, s));
 // compute cost of the ranking itself (law.search.query, no cache), over the question set: wall and CPU time per query
 // (process.cpuUsage, µs), and the per-query minimum of the three runs (the compute cost without scheduling noise)
 const times: number[] = [], cpu: number[] = [];

@@ -37,6 +37,8 @@ export type HitList = Hit[] & { total: number };
 const MAX_TEXT_HITS = 1000;
 const PLAIN_COORD = 0.4;
 const MAPPED_WEIGHT = 2;
+/** an inner bigram of a word this many times rarer than both neighbours splits the compound there */
+const SPLIT_RATIO = 20;
 /** documents whose article titles are read for title evidence (the best by name and text) */
 const TITLE_DOCS = 12;
 
@@ -204,7 +206,7 @@ export class SearchIndex {
 
   /** The query's terms with their postings and idf (the statutory terms a plain question was mapped to weigh more). */
   private weightedTerms(aq: AnalysedQuery, query: string): { post: WeightedPosting[]; missing: number; total: number } {
-    const qt = [...new Set(termIds(aq.text || aq.core || query))];
+    const qt = [...new Set(this.compoundTerms(aq.text || aq.core || query))];
     const mapped = aq.plain && aq.mapped ? new Set(termIds(aq.mapped)) : null;
     const post: WeightedPosting[] = [];
     let missing = 0;
@@ -215,6 +217,28 @@ export class SearchIndex {
       post.push({ p, idf: Math.log(1 + (this.N - df + 0.5) / (df + 0.5)) * (mapped?.has(t) ? 1.6 : 1) });
     }
     return { post, missing, total: qt.length };
+  }
+
+  /**
+   * The term ids of a text, each compound split where the corpus says so: a bigram inside a word that is far rarer
+   * than both its neighbours straddles two words written together (점유취득시효: 유취, 득시; 야간근로수당: 로수) and
+   * is no evidence; it is dropped (a compound the statutes also write, 근로시간's 로시, keeps it).
+   */
+  private compoundTerms(text: string): number[] {
+    if (!SEARCH_SWITCHES.compoundSplit) return termIds(text);
+    const out: number[] = [];
+    const df = (t: number) => this.posting(t)?.ids.length ?? 0;
+    for (const w of text.split(/\s+/)) {
+      const ids = termIds(w);
+      if (ids.length < 3) { out.push(...ids); continue; }
+      const d = ids.map(df);
+      for (let i = 0; i < ids.length; i++) {
+        const inner = i > 0 && i < ids.length - 1;
+        if (inner && d[i]! * SPLIT_RATIO < Math.min(d[i - 1]!, d[i + 1]!)) continue;
+        out.push(ids[i]!);
+      }
+    }
+    return out;
   }
 
   /**
@@ -230,7 +254,8 @@ export class SearchIndex {
     if (!post.length || w.missing * 2 > w.total) return [];
     // a plain question holds everyday words the statutes do not use: fewer of its terms must meet in one article
     const need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * (aq.plain ? PLAIN_COORD : 0.6));
-    const docs = this.bm25.run(post, { N: this.N, avgdl: this.avgdl, owner: this.owner, seq: this.seq, len: this.len, docs: this.ids.length }, nTerms, need);
+    const enough = (aq.plain ? SEARCH_SWITCHES.coordEnoughPlain : SEARCH_SWITCHES.coordEnough) || 1;
+    const docs = this.bm25.run(post, { N: this.N, avgdl: this.avgdl, owner: this.owner, seq: this.seq, len: this.len, docs: this.ids.length }, nTerms, need, enough);
     // keep hit objects for the best MAX_TEXT_HITS documents only (the total still counts all)
     let cut = -Infinity;
     if (docs.n > MAX_TEXT_HITS) cut = docs.best.slice().sort()[docs.n - MAX_TEXT_HITS]!;

@@ -2,7 +2,7 @@
 // ranking (rank.ts). Pure functions: no corpus needed.
 import t from 'tap';
 import { analyseQuery } from '../../src/law/search/query.js';
-import { EVERYDAY_SIZE, everydayTerms } from '../../src/law/search/vocabulary.js';
+import { EVERYDAY_SIZE, everydayTerms, mapWord } from '../../src/law/search/vocabulary.js';
 import { asksForRule, namesRuleSubject } from '../../src/law/search/rank.js';
 
 const none = new Map<string, string>();
@@ -43,4 +43,23 @@ t.test('rules asked for by kind or subject', async (t) => {
   // a longer name needs most of its words: two of four are not enough
   t.equal(namesRuleSubject('건설업 산업안전보건관리비 계상 및 사용기준', ['건설공사', '산업안전보건관리비', '사용기준']), false);
   t.equal(namesRuleSubject('개인정보의 안전성 확보조치 기준', ['개인정보', '파기']), false);
+});
+
+t.test('a two-syllable verb form the vocabulary knows is not a one-syllable noun with a particle', async (t) => {
+  const aq = analyseQuery('회사가 직원을 자를 수 있나요', none);
+  t.ok(aq.mapped.split(' ').includes('해고'), aq.mapped);
+  t.ok(aq.core.split(' ').includes('자를'), aq.core);
+  // a one-syllable noun with a particle is still read as the noun
+  t.ok(analyseQuery('돈을 빌려주면', none).core.split(' ').includes('돈'));
+});
+
+t.test('one map: a keyword query takes the core key, a question the longest key of both lists', async (t) => {
+  t.same(mapWord('급여명세서'), { core: '임금', any: '임금명세서', anyIsCore: false });
+  t.same(mapWord('술집'), { core: '음주 주취', any: '유흥주점 식품접객업', anyIsCore: false });
+  t.same(mapWord('세입자'), { core: '임차인', any: '임차인', anyIsCore: true });
+  t.same(mapWord('집'), { core: null, any: '주택', anyIsCore: false });
+  t.same(mapWord('민법'), { core: null, any: null, anyIsCore: false });
+  // the keyword query keeps the core term only; the question gets the longer everyday key
+  t.ok(analyseQuery('급여명세서 교부', none).mapped.split(' ').includes('임금'));
+  t.ok(analyseQuery('급여명세서는 꼭 받아야 하나요', none).mapped.includes('임금명세서'));
 });

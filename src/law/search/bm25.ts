@@ -51,9 +51,9 @@ export class Bm25 {
    * Score the articles holding the terms and return each document's best articles among those holding at least
    * `need` of the nTerms terms; when no article holds that many, those holding the most (graceful fallback).
    */
-  run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number): DocTexts {
+  run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number, enough = 1): DocTexts {
     const nTouched = this.accumulate(post, t);
-    return this.perDocument(nTouched, t, nTerms, this.coordination(nTouched, need));
+    return this.perDocument(nTouched, t, nTerms, this.coordination(nTouched, need, enough));
   }
 
   private accumulate(post: WeightedPosting[], t: ArticleTables): number {
@@ -76,11 +76,17 @@ export class Bm25 {
     return nTouched;
   }
 
-  /** the number of terms an article must hold: need, or the most any touched article holds when none has need */
-  private coordination(nTouched: number, need: number): number {
-    let maxH = 0;
-    for (let k = 0; k < nTouched; k++) { const h = this.hits[this.touched[k]!]!; if (h >= need) return need; if (h > maxH) maxH = h; }
-    return Math.max(1, maxH);
+  /**
+   * The number of terms an article must hold: need, lowered step by step while fewer than `enough` articles hold
+   * that many (a few odd articles holding the rare words of a question must not shut out every article holding its
+   * main terms; the score still grows with the share of terms held).
+   */
+  private coordination(nTouched: number, need: number, enough: number): number {
+    const at = new Uint32Array(need + 1);
+    for (let k = 0; k < nTouched; k++) at[Math.min(need, this.hits[this.touched[k]!]!)]!++;
+    let c = need, n = at[need]!;
+    while (c > 1 && n < enough) { c--; n += at[c]!; }
+    return Math.max(1, c);
   }
 
   /** best three articles per document; resets the article buffers it read */

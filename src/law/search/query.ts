@@ -2,28 +2,9 @@
 // abbreviations expanded inside phrases, question endings and particles stripped, filler words dropped,
 // everyday words mapped to statutory terms (the originals are kept), compounds left to the bigram index.
 import { nameKey, stripJosa } from '../normalize.js';
-import { everydayTerms, PHRASES } from './vocabulary.js';
+import { CORE, everydayTerms, mapWord, PHRASES, type WordMap } from './vocabulary.js';
 import { SEARCH_SWITCHES } from './switches.js';
 
-/** Everyday word (prefix of an eojeol, after endings are stripped) → statutory terms added to the query. */
-export const SYNONYMS: Array<[string, string]> = [
-  ['전세', '임대차 보증금'], ['월세', '차임 임대차'], ['집주인', '임대인'], ['건물주', '임대인'], ['세입자', '임차인'], ['세입', '임차인'],
-  ['보증금', '보증금 임대차'], ['술', '음주 주취'], ['음주', '술에 취한'], ['훔치', '절도'], ['훔쳐', '절도'], ['도둑', '절도'],
-  ['때리', '폭행'], ['때려', '폭행'], ['맞았', '폭행'], ['거짓말', '기망 사기'], ['속여', '기망 사기'], ['속이', '기망 사기'],
-  ['비방', '명예훼손'], ['욕설', '모욕'], ['뺑소니', '사고발생 조치 도주'], ['사고를내고', '사고발생 조치'], ['다치', '업무상 재해'],
-  ['다쳤', '업무상 재해'], ['산재', '산업재해 업무상 재해'], ['반품', '청약철회'], ['환불', '청약철회 환급'], ['cctv', '영상정보처리기기'],
-  ['씨씨티비', '영상정보처리기기'], ['부업', '겸직 영리 업무'], ['투잡', '겸직 영리 업무'], ['선물', '금품'], ['뇌물', '뇌물 수뢰'],
-  ['월급', '임금'], ['급여', '임금'], ['알바', '근로자 단시간'], ['아르바이트', '근로자 단시간'], ['퇴직금', '퇴직급여 퇴직금'],
-  ['출산휴가', '출산전후휴가'], ['실업급여', '구직급여'], ['쉬는시간', '휴게시간'], ['쉬는', '휴게'], ['정규직', '기간의 정함이 없는 근로계약'],
-  ['계약직', '기간제근로자'], ['짤리', '해고'], ['잘리', '해고'], ['해고', '해고'], ['괴롭히', '괴롭힘'], ['갑질', '괴롭힘'],
-  ['주휴', '유급휴일 주휴'], ['연차', '연차 유급휴가'], ['야근', '연장근로 야간근로'], ['상속', '상속 상속인'], ['유산', '상속'],
-  ['이혼', '이혼 재산분할'], ['빌려', '대여 채권'], ['빌린', '대여 채무'], ['떼인', '채권'], ['못받', '채권'], ['못 받', '채권'],
-  ['무면허', '운전면허 무면허운전'], ['과속', '속도'], ['유튜브', '저작물 공중송신'], ['노래', '저작물 음반'], ['베끼', '복제 저작권'],
-  ['층간소음', '소음'], ['아동학대', '아동학대 금지행위'], ['학대', '학대 금지행위'], ['개인정보', '개인정보'], ['문서를공개', '정보공개'],
-  ['정보공개', '정보공개 청구'], ['집을지', '건축허가'], ['건물을지', '건축허가'], ['가게', '사업장 영업'], ['사장', '사용자 사업주'],
-  ['대표', '사업주 경영책임자'], ['사망사고', '중대산업재해 사망'], ['미성년', '미성년자'], ['청소년', '청소년'], ['하자', '하자 담보책임'],
-  ['영업정지', '처분 사전 통지'], ['의견을', '의견제출'], ['며칠', '일수 기간'], ['언제까지', '기간'],
-];
 
 /** Question endings (longest first), stripped from the end of an eojeol when enough of it is left. */
 const ENDINGS = [
@@ -84,6 +65,7 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
   const extra: string[] = [];
   // the general everyday vocabulary (vocabulary.ts): kept apart, added when the query turns out to be a question
   const everyday: string[] = [];
+  const maps: WordMap[] = [];
   const compact = nameKey(q);
   // a question ("…나요", "…하려면", "어떻게 …"): its predicates (지으려면, 받아야, 마시고) are dropped below
   let plain = raw.some((w) => { const l = w.toLowerCase(); return ENDING_SET.has(l) || STOP.has(l) || politeVerb(l) || stripEnding(stripJosa(l)).length < stripJosa(l).length; });
@@ -95,13 +77,13 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     const lw = w.toLowerCase();
     if (ENDING_SET.has(lw) || STOP.has(lw)) { plain = true; continue; }
     // a one-syllable noun with an object or topic particle (돈을, 술을, 집은): stripJosa keeps two syllables; other
-    // particles also end two-syllable nouns (허가, 도로, 제도, 미만, 동의, 아이) and stay
-    const s = lw.length === 2 && /[을를은는]$/.test(lw) && !STOP.has(lw) && lw !== '마을' && lw !== '가을' ? lw[0]! : stripEnding(stripJosa(lw));
+    // particles also end two-syllable nouns (허가, 도로, 제도, 미만, 동의, 아이) and stay; a verb form the vocabularies
+    // know (자를, 잘라) is not a noun with a particle
+    const oneSyllable = lw.length === 2 && /[을를은는]$/.test(lw) && !STOP.has(lw) && lw !== '마을' && lw !== '가을' && !everydayTerms(lw) && !CORE.some(([f]) => f.length >= 2 && lw.startsWith(f));
+    const s = oneSyllable ? lw[0]! : stripEnding(stripJosa(lw));
     if (s.length < lw.length - 1) plain = true;
     if (STOP.has(s)) { plain = true; continue; }
-    let mappedHere = false;
-    for (const [from, to] of SYNONYMS) if (s.startsWith(from)) { extra.push(to); mappedHere = true; break; }
-    if (!mappedHere) { const e = everydayTerms(s); if (e) everyday.push(e); }
+    maps.push(mapWord(s));
     // a verb made of a noun and 하다/되다/받다 (운전하면, 설치하려면, 처벌받나요, 공개해): its noun is a content word
     const noun = verbalNoun(lw);
     if (noun) { if (!STOP.has(noun)) out.push(noun); continue; }
@@ -109,8 +91,16 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     // an offence named with 죄 (절도죄, 명예훼손죄): the statutes write the act (절도, 명예훼손)
     out.push(s.length >= 3 && s.endsWith('죄') ? s.slice(0, -1) : s);
   }
+  // one map (vocabulary.ts): a keyword query takes each word's best core key; a question its best key of all (the
+  // longest), core or everyday
+  for (const m of maps) {
+    const useAll = plain && SEARCH_SWITCHES.everyday;
+    const hit = useAll ? m.any : m.core;
+    if (hit && (!useAll || m.anyIsCore)) extra.push(hit);
+    else if (hit) everyday.push(hit);
+  }
   // phrase-level synonyms written across eojeols ("쉬는 시간", "사고를 내고")
-  for (const [from, to] of SYNONYMS) if (from.length >= 3 && compact.includes(from) && !extra.includes(to)) extra.push(to);
+  for (const [from, to] of CORE) if (from.length >= 3 && compact.includes(from) && !extra.includes(to)) extra.push(to);
   const general: string[] = [];
   if (plain && SEARCH_SWITCHES.everyday) {
     for (const [from, to] of PHRASES) if (compact.includes(from) && !everyday.includes(to)) everyday.push(to);

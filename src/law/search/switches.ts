@@ -9,4 +9,9 @@ export const SEARCH_SWITCHES = {
   rulePrior: 1,
   /** postings read per query at most (the rarest terms first; at least one term): bounds the BM25 work */
   postings: 60_000,
+  /** compounds split where an inner bigram is far rarer than its neighbours (search.ts compoundTerms) */
+  compoundSplit: 1,
+  /** coordination is lowered while fewer articles than this hold the needed share of terms (keywords; plain questions) */
+  coordEnough: 1,
+  coordEnoughPlain: 50,
 };

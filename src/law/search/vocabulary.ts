@@ -3,6 +3,8 @@
 // not from the evaluation questions. Keys are the start of a word after particles and endings are stripped (a verb
 // stem: 훔치, 갚); one-syllable nouns are matched as whole words only (집, 차, 돈). The statutory terms are added to
 // the question (its own words stay); they apply to plain questions only: a lawyer's keywords are statutory already.
+// One map with the core hand list (CORE, applied to every query): mapWord gives a word's best core key and, for a
+// question, its longest key of both lists.
 
 /** [everyday word start, statutory terms] by area; the first (longest) matching key of a word wins */
 const AREAS: Array<Array<[string, string]>> = [
@@ -100,6 +102,29 @@ const AREAS: Array<Array<[string, string]>> = [
     ['집회', '집회 시위'], ['시위', '시위 집회']],
 ];
 
+/**
+ * The core hand map (formerly SYNONYMS of query.ts): everyday word (prefix of a word, after endings are stripped) →
+ * statutory terms, applied to every query, keywords too; the general areas below apply to questions only.
+ */
+export const CORE: Array<[string, string]> = [
+  ['전세', '임대차 보증금'], ['월세', '차임 임대차'], ['집주인', '임대인'], ['건물주', '임대인'], ['세입자', '임차인'], ['세입', '임차인'],
+  ['보증금', '보증금 임대차'], ['술', '음주 주취'], ['음주', '술에 취한'], ['훔치', '절도'], ['훔쳐', '절도'], ['도둑', '절도'],
+  ['때리', '폭행'], ['때려', '폭행'], ['맞았', '폭행'], ['거짓말', '기망 사기'], ['속여', '기망 사기'], ['속이', '기망 사기'],
+  ['비방', '명예훼손'], ['욕설', '모욕'], ['뺑소니', '사고발생 조치 도주'], ['사고를내고', '사고발생 조치'], ['다치', '업무상 재해'],
+  ['다쳤', '업무상 재해'], ['산재', '산업재해 업무상 재해'], ['반품', '청약철회'], ['환불', '청약철회 환급'], ['cctv', '영상정보처리기기'],
+  ['씨씨티비', '영상정보처리기기'], ['부업', '겸직 영리 업무'], ['투잡', '겸직 영리 업무'], ['선물', '금품'], ['뇌물', '뇌물 수뢰'],
+  ['월급', '임금'], ['급여', '임금'], ['알바', '근로자 단시간'], ['아르바이트', '근로자 단시간'], ['퇴직금', '퇴직급여 퇴직금'],
+  ['출산휴가', '출산전후휴가'], ['실업급여', '구직급여'], ['쉬는시간', '휴게시간'], ['쉬는', '휴게'], ['정규직', '기간의 정함이 없는 근로계약'],
+  ['계약직', '기간제근로자'], ['짤리', '해고'], ['잘리', '해고'], ['해고', '해고'], ['괴롭히', '괴롭힘'], ['갑질', '괴롭힘'],
+  ['주휴', '유급휴일 주휴'], ['연차', '연차 유급휴가'], ['야근', '연장근로 야간근로'], ['상속', '상속 상속인'], ['유산', '상속'],
+  ['이혼', '이혼 재산분할'], ['빌려', '대여 채권'], ['빌린', '대여 채무'], ['떼인', '채권'], ['못받', '채권'], ['못 받', '채권'],
+  ['무면허', '운전면허 무면허운전'], ['과속', '속도'], ['유튜브', '저작물 공중송신'], ['노래', '저작물 음반'], ['베끼', '복제 저작권'],
+  ['층간소음', '소음'], ['아동학대', '아동학대 금지행위'], ['학대', '학대 금지행위'], ['개인정보', '개인정보'], ['문서를공개', '정보공개'],
+  ['정보공개', '정보공개 청구'], ['집을지', '건축허가'], ['건물을지', '건축허가'], ['가게', '사업장 영업'], ['사장', '사용자 사업주'],
+  ['대표', '사업주 경영책임자'], ['사망사고', '중대산업재해 사망'], ['미성년', '미성년자'], ['청소년', '청소년'], ['하자', '하자 담보책임'],
+  ['영업정지', '처분 사전 통지'], ['의견을', '의견제출'], ['며칠', '일수 기간'], ['언제까지', '기간'],
+];
+
 /** whole one-syllable words (after particles are stripped) */
 const WORDS: Record<string, string> = {
   집: '주택', 차: '자동차', 돈: '금전', 빚: '채무', 욕: '모욕', 겁: '협박', 밤: '야간', 땅: '토지', 개: '개 동물', 약: '의약품', 병: '질병', 술: '주류 음주',
@@ -116,6 +141,26 @@ for (const l of BY_FIRST.values()) l.sort((a, b) => b[0].length - a[0].length);
 
 /** phrase keys (three or more characters) for questions that write them across words (불을 지르면, 이름을 바꾸려면) */
 export const PHRASES: Array<[string, string]> = [...BY_FIRST.values()].flat().filter(([k]) => k.length >= 3);
+
+/** all keys, core first on equal length, grouped by first character, longest first (one map for both lists) */
+const ALL_BY_FIRST = new Map<string, Array<[string, string, boolean]>>();
+for (const [k, v] of CORE) { const l = ALL_BY_FIRST.get(k[0]!) ?? []; if (!l.some(([x]) => x === k)) l.push([k, v, true]); ALL_BY_FIRST.set(k[0]!, l); }
+for (const [c, l0] of BY_FIRST) { const l = ALL_BY_FIRST.get(c) ?? []; for (const [k, v] of l0) if (!l.some(([x]) => x === k)) l.push([k, v, false]); ALL_BY_FIRST.set(c, l); }
+for (const l of ALL_BY_FIRST.values()) l.sort((a, b) => b[0].length - a[0].length || Number(b[2]) - Number(a[2]));
+
+/** a word's terms in the one map: the best core key (every query) and the best key of all (questions) */
+export interface WordMap { core: string | null; any: string | null; anyIsCore: boolean }
+export function mapWord(w: string): WordMap {
+  const r: WordMap = { core: null, any: null, anyIsCore: false };
+  for (const [k, v, isCore] of ALL_BY_FIRST.get(w[0]!) ?? []) {
+    // everyday keys of a one-syllable word only whole (WORDS); core keys are prefixes (술 in 술을)
+    if (!w.startsWith(k) || (w.length === 1 && !isCore)) continue;
+    if (!r.any) { r.any = v; r.anyIsCore = isCore; }
+    if (isCore) { r.core = v; break; }
+  }
+  if (w.length === 1 && WORDS[w] && !r.any) r.any = WORDS[w]!;
+  return r;
+}
 
 /** number of everyday keys (for the report) */
 export const EVERYDAY_SIZE = [...BY_FIRST.values()].reduce((n, l) => n + l.length, 0) + Object.keys(WORDS).length;
