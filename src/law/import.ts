@@ -335,7 +335,7 @@ export class Importer {
     law.sys.put('info', { ...info, imported_at: new Date().toISOString(), corpus_date: dates[dates.length - 1] ?? null });
     await law.flushed();
     this.progress('index', 0, law.catalog.length);
-    this.stats.index = await law.search.build((d, t) => this.progress('index', d, t));
+    this.stats.index = await law.rebuildIndex((d, t) => this.progress('index', d, t));
     this.progress('index', law.catalog.length, law.catalog.length);
     law.reload();
   }

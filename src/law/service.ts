@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Services } from '../services.js';
-import { LawStore } from './store.js';
+import type { LawStore } from './store.js';
+import { openLaw } from './open.js';
 import { Importer } from './import.js';
 import { TOOLS, ToolError } from './tools.js';
 import { scheduleGitSync } from './history/daily.js';
@@ -14,7 +15,7 @@ export const MCP_PROTOCOL = '2024-11-05';
 export function getLaw(services: Services): LawStore {
   let law = services.ext.law;
   if (!law) {
-    law = new LawStore(services.store);
+    law = openLaw(services.store);
     law.reload();
     services.ext.law = law;
   }

@@ -159,7 +159,7 @@ export async function syncLaw(config: Config, law: LawStore, opts: { now: number
   opts.step?.('statutes', items.length, items.length);
   if (r.updated || r.added) {
     opts.step?.('search index', 0);
-    const st = await law.search.build((d, t) => opts.step?.('search index', d, t));
+    const st = await law.rebuildIndex((d, t) => opts.step?.('search index', d, t));
     r.index_ms = st.ms;
   }
   const dates = law.catalog.map((d) => d.promulgation_date ?? '').filter(Boolean).sort();

@@ -73,7 +73,7 @@ export class GitImporter {
     await this.law.flushed();
     if (this.stats.docs_updated && this.opts.buildIndex !== false) {
       this.law.reload();
-      this.stats.index = await this.law.search.build((d, t) => this.progress('index', d, t));
+      this.stats.index = await this.law.rebuildIndex((d, t) => this.progress('index', d, t));
     }
     this.law.reload();
     this.stats.ms = Math.round(performance.now() - t0);
