@@ -64,7 +64,8 @@ export class Importer {
     await this.law.store.transaction(() => { for (const f of q) f(); });
   }
 
-  constructor(private readonly law: LawStore, private readonly progress: Progress = () => {}) {}
+  /** now: the clock of the info record's import time (the server passes its injected clock) */
+  constructor(private readonly law: LawStore, private readonly progress: Progress = () => {}, private readonly now: () => number = Date.now) {}
 
   /** Import every path (files, directories, .tar/.tar.gz), then finalise (history, changelog, search index). */
   async run(paths: string[]): Promise<ImportStats> {
@@ -332,7 +333,7 @@ export class Importer {
     const law = this.law;
     const dates = law.catalog.map((d) => d.promulgation_date ?? '').filter(Boolean).sort();
     const info = law.info();
-    law.sys.put('info', { ...info, imported_at: new Date().toISOString(), corpus_date: dates[dates.length - 1] ?? null });
+    law.sys.put('info', { ...info, imported_at: new Date(this.now()).toISOString(), corpus_date: dates[dates.length - 1] ?? null });
     await law.flushed();
     this.progress('index', 0, law.catalog.length);
     this.stats.index = await law.rebuildIndex((d, t) => this.progress('index', d, t));

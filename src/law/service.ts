@@ -1,4 +1,5 @@
-// The law store as a server singleton (services.ext.law), the MCP server factory and the daily sync timer.
+// The law store as a server singleton (services.ext.law, opened by openLaw in law/open.ts together with its search
+// index), the MCP server factory and the daily sync timer.
 import fs from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Services } from '../services.js';
@@ -32,7 +33,7 @@ export async function startLaw(services: Services): Promise<LawStore> {
     if (missing.length) log.warn({ msg: 'SEJONG_LAW_IMPORT path(s) not found', missing });
     const ok = paths.filter((p) => fs.existsSync(p));
     if (ok.length) {
-      const stats = await new Importer(law).run(ok);
+      const stats = await new Importer(law, undefined, () => services.clock.now()).run(ok);
       log.info({ msg: 'law corpus imported on first start', statutes: stats.statutes, admin_rules: stats.admin_rules, articles: stats.articles, ms: stats.ms, errors: stats.errors.length });
     }
   }

@@ -41,6 +41,7 @@ t.test('daily timer: at the sync hour, once a day, pull + incremental import', a
   clock.set(local(2026, 11, 20, 4));
   await until(() => logs.length === 1);
   t.equal(state().last_commit, origin.git('rev-parse', 'HEAD'));
+  t.equal((law.sys.get('git') as { updated_at: string }).updated_at, new Date(clock.now()).toISOString(), 'the import time is on the injected clock');
   t.equal(historyOf(law).versions('011357').length, 3);
   t.equal(law.get('011357')?.mst, versions[2]!.법령MST);
   // new commits upstream: not picked up again the same day
