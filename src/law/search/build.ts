@@ -88,7 +88,7 @@ export async function buildIndex(law: SearchSource, onProgress?: (done: number, 
  */
 function nextGeneration(law: SearchSource): number {
   let last = law.indexGen() || 0;
-  for (const k of law.idx.getKeys({ reverse: true, limit: 1 })) last = Math.max(last, (k as [number, unknown])[0]);
+  for (const k of law.idx.getKeys({ reverse: true, limit: 1 })) last = Math.max(last, k[0]);
   return last + 1;
 }
 
