@@ -331,9 +331,7 @@ export class Importer {
   /** The info record's import time and corpus date, then the search index over the new catalogue. */
   private async stampAndIndex(): Promise<void> {
     const law = this.law;
-    const dates = law.catalog.map((d) => d.promulgation_date ?? '').filter(Boolean).sort();
-    const info = law.info();
-    law.sys.put('info', { ...info, imported_at: new Date(this.now()).toISOString(), corpus_date: dates[dates.length - 1] ?? null });
+    law.updateInfo({ imported_at: new Date(this.now()).toISOString(), corpus_date: law.newestPromulgation() });
     await law.flushed();
     this.progress('index', 0, law.catalog.length);
     this.stats.index = await law.rebuildIndex((d, t) => this.progress('index', d, t));

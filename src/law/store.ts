@@ -101,7 +101,7 @@ export class LawStore implements SearchSource {
    */
   async rebuildIndex(onProgress?: (done: number, total: number) => void): Promise<{ docs: number; terms: number; postings: number; ms: number }> {
     const { gen, ...stats } = await this.search.build(onProgress);
-    await this.transaction(() => this.sys.put('info', { ...this.info(), index_gen: gen }));
+    await this.transaction(() => this.updateInfo({ index_gen: gen }));
     await this.search.dropBefore(gen);
     return stats;
   }
@@ -112,6 +112,18 @@ export class LawStore implements SearchSource {
 
   info(): CorpusInfo {
     return this.sys.get('info') ?? { imported_at: null, corpus_date: null, last_sync: null, index_gen: 0, sources: [] };
+  }
+
+  /** Change fields of the store's info record: the importers, the sync and rebuildIndex write it only through here. */
+  updateInfo(patch: Partial<CorpusInfo>): void {
+    this.sys.put('info', { ...this.info(), ...patch });
+  }
+
+  /** The newest promulgation date in the catalogue (the corpus date the importers record), or null. */
+  newestPromulgation(): string | null {
+    let newest = '';
+    for (const d of this.catalog) if ((d.promulgation_date ?? '') > newest) newest = d.promulgation_date!;
+    return newest || null;
   }
 
   /** Load the catalogue of every statute and rule (meta only) and open the persisted search index. */

@@ -168,7 +168,7 @@ export class GitImporter {
       if (updates.length) {
         const info = law.info();
         const newest = updates.map((v) => v.promulgation_date ?? '').sort().pop() ?? '';
-        law.sys.put('info', { ...info, imported_at: this.stamp(), corpus_date: (info.corpus_date ?? '') > newest ? info.corpus_date : newest });
+        law.updateInfo({ imported_at: this.stamp(), corpus_date: (info.corpus_date ?? '') > newest ? info.corpus_date : newest });
       }
     });
   }
