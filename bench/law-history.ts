@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { Store } from '../src/store/env.js';
-import { LawStore } from '../src/law/store.js';
+import type { LawStore } from '../src/law/store.js';
+import { openLaw } from '../src/law/open.js';
 import { GitImporter } from '../src/law/history/git-import.js';
 import { HISTORY_FORMAT, historyOf } from '../src/law/history/db.js';
 import { diffArticles, versionInForce } from '../src/law/history/versions.js';
@@ -26,7 +27,7 @@ const total = Number(execFileSync('git', ['-C', repo, 'rev-list', '--count', 'HE
 async function fresh(): Promise<{ dir: string; store: Store; law: LawStore }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-bench-hist-'));
   const store = new Store(dir);
-  const law = new LawStore(store);
+  const law = openLaw(store);
   law.reload();
   return { dir, store, law };
 }

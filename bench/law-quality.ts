@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Store } from '../src/store/env.js';
-import { LawStore } from '../src/law/store.js';
+import { openLaw } from '../src/law/open.js';
 import { Importer } from '../src/law/import.js';
 import { shared } from '../test/helpers/shared.js';
 import { SEARCH_SWITCHES } from '../src/law/search/switches.js';
@@ -20,7 +20,7 @@ if (!dataDir) {
   const created = dataDir;
   process.once('exit', () => fs.rmSync(created, { recursive: true, force: true }));
   const st0 = new Store(dataDir);
-  const l0 = new LawStore(st0);
+  const l0 = openLaw(st0);
   l0.reload();
   const r = await new Importer(l0).run(full);
   console.log(`imported the full corpus in ${(r.ms / 1000).toFixed(1)} s (${r.statutes} statutes, ${r.admin_rules} rules, ${r.articles} articles)`);
@@ -33,7 +33,7 @@ for (let i = process.argv.indexOf('--set'); i >= 0; i = process.argv.indexOf('--
   (SEARCH_SWITCHES as Record<string, number | boolean>)[k!] = v === 'true' ? true : v === 'false' ? false : Number(v);
 }
 const store = new Store(dataDir);
-const law = new LawStore(store);
+const law = openLaw(store);
 law.reload();
 const qs = loadQuestions();
 evaluate(law, qs); // warm-up (posting cache, toc cache)

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { loadConfig } from '../src/config.js';
 import { Store } from '../src/store/env.js';
-import { LawStore } from '../src/law/store.js';
+import { openLaw } from '../src/law/open.js';
 import { Importer } from '../src/law/import.js';
 import { ABBREVIATIONS } from '../src/law/search.js';
 import { getArticle, searchLaws } from '../src/law/tools.js';
@@ -41,7 +41,7 @@ if (!dataDir) {
   const created = dataDir;
   process.once('exit', () => fs.rmSync(created, { recursive: true, force: true }));
   const store = new Store(dataDir);
-  const law = new LawStore(store);
+  const law = openLaw(store);
   law.reload();
   const c0 = process.cpuUsage();
   const st = await new Importer(law, (l, d, t) => { if (process.stderr.isTTY) process.stderr.write(`\r${l} ${d}${t ? '/' + t : ''}   `); }).run(FULL);
@@ -54,7 +54,7 @@ if (!dataDir) {
 // open (what a server start does)
 const t0 = performance.now();
 const store = new Store(dataDir);
-const law = new LawStore(store);
+const law = openLaw(store);
 law.reload();
 const openMs = performance.now() - t0;
 rows.push(['store open + catalogue + index open', `${openMs.toFixed(0)} ms`, `${law.catalog.length} documents, ${law.search.N} indexed articles`]);

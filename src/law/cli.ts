@@ -4,7 +4,7 @@ import { loadConfig } from '../config.js';
 import { Progress } from '../domain/progress.js';
 import { systemClock } from '../clock.js';
 import { Store } from '../store/env.js';
-import { LawStore } from './store.js';
+import { openLaw } from './open.js';
 import { Importer } from './import.js';
 
 const HELP = `sejong law: the statute corpus of the legal-information server (MCP tools at /mcp/sse)
@@ -49,7 +49,7 @@ export async function run(args: string[]): Promise<number> {
     const store = new Store(config.dataPath);
     const progress = new Progress('law import').start();
     try {
-      const law = new LawStore(store);
+      const law = openLaw(store);
       law.reload();
       const st = await new Importer(law, progress.update).run(paths);
       progress.stop();
@@ -74,7 +74,7 @@ export async function run(args: string[]): Promise<number> {
     const store = new Store(config.dataPath);
     const progress = new Progress('law sync').start();
     try {
-      const law = new LawStore(store);
+      const law = openLaw(store);
       law.reload();
       const { syncLaw } = await import('./sync.js');
       const r = await syncLaw(config, law, { now: systemClock.now(), since, progress: (m) => progress.note(m), step: progress.update });
@@ -94,7 +94,7 @@ export async function run(args: string[]): Promise<number> {
   if (cmd === 'stats') {
     const store = new Store(config.dataPath);
     try {
-      const law = new LawStore(store);
+      const law = openLaw(store);
       law.reload();
       const statutes = law.catalog.filter((d) => d.entity_type === 'law').length;
       process.stdout.write(JSON.stringify({ statutes, admin_rules: law.catalog.length - statutes, articles: law.catalog.reduce((s, d) => s + d.article_count, 0), indexed_articles: law.search.N, ...law.info() }, null, 2) + '\n');

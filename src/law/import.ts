@@ -64,7 +64,8 @@ export class Importer {
     await this.law.store.transaction(() => { for (const f of q) f(); });
   }
 
-  constructor(private readonly law: LawStore, private readonly progress: Progress = () => {}) {}
+  /** now: the clock of the info record's import time (the server passes its injected clock) */
+  constructor(private readonly law: LawStore, private readonly progress: Progress = () => {}, private readonly now: () => number = Date.now) {}
 
   /** Import every path (files, directories, .tar/.tar.gz), then finalise (history, changelog, search index). */
   async run(paths: string[]): Promise<ImportStats> {
@@ -330,12 +331,10 @@ export class Importer {
   /** The info record's import time and corpus date, then the search index over the new catalogue. */
   private async stampAndIndex(): Promise<void> {
     const law = this.law;
-    const dates = law.catalog.map((d) => d.promulgation_date ?? '').filter(Boolean).sort();
-    const info = law.info();
-    law.sys.put('info', { ...info, imported_at: new Date().toISOString(), corpus_date: dates[dates.length - 1] ?? null });
+    law.updateInfo({ imported_at: new Date(this.now()).toISOString(), corpus_date: law.newestPromulgation() });
     await law.flushed();
     this.progress('index', 0, law.catalog.length);
-    this.stats.index = await law.search.build((d, t) => this.progress('index', d, t));
+    this.stats.index = await law.rebuildIndex((d, t) => this.progress('index', d, t));
     this.progress('index', law.catalog.length, law.catalog.length);
     law.reload();
   }

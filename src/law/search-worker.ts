@@ -2,7 +2,8 @@
 // keeps its own catalogue and search index, and runs a legal-information tool off the main event loop.
 import { open, type RootDatabase, type Database, type DatabaseOptions } from 'lmdb';
 import type { Store } from '../store/env.js';
-import { LawStore } from './store.js';
+import type { LawStore } from './store.js';
+import { openLaw } from './open.js';
 import { TOOLS, ToolError } from './tools.js';
 
 export interface LawTask {
@@ -42,7 +43,7 @@ let law: LawStore | null = null;
 let stamp = -1;
 
 function lawFor(task: LawTask): LawStore {
-  if (!law) law = new LawStore(new ThreadStore(task.dataPath) as unknown as Store);
+  if (!law) law = openLaw(new ThreadStore(task.dataPath) as unknown as Store);
   if (stamp !== task.stamp) {
     law.reload();
     stamp = task.stamp;

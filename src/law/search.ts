@@ -9,7 +9,7 @@ import { SEARCH_SWITCHES } from './search/switches.js';
 import { ABBREVIATIONS } from './search/names.js';
 import { NameIndex } from './search/name-index.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
-import { buildIndex } from './search/build.js';
+import { buildIndex, dropGenerationsBefore } from './search/build.js';
 
 export { ABBREVIATIONS };
 
@@ -95,12 +95,20 @@ export class SearchIndex {
     this.len = new Uint16Array(lc.buffer);
   }
 
-  /** Rebuild the article-text index from the stored articles and persist it as a new generation. Returns stats. */
-  async build(onProgress?: (done: number, total: number) => void): Promise<{ docs: number; terms: number; postings: number; ms: number }> {
+  /**
+   * Rebuild the article-text index from the stored articles as a new generation and open it. Answers the generation
+   * for the store to record (LawStore.rebuildIndex); older generations stay until dropBefore.
+   */
+  async build(onProgress?: (done: number, total: number) => void): Promise<{ gen: number; docs: number; terms: number; postings: number; ms: number }> {
     const t0 = performance.now();
     const { gen, stats } = await buildIndex(this.law, onProgress);
     this.open(gen);
-    return { ...stats, ms: Math.round(performance.now() - t0) };
+    return { gen, ...stats, ms: Math.round(performance.now() - t0) };
+  }
+
+  /** Drop the generations older than gen (once the store records gen). */
+  dropBefore(gen: number): Promise<void> {
+    return dropGenerationsBefore(this.law, gen);
   }
 
   private posting(t: number): Posting | null {

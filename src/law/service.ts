@@ -1,8 +1,10 @@
-// The law store as a server singleton (services.ext.law), the MCP server factory and the daily sync timer.
+// The law store as a server singleton (services.ext.law, opened by openLaw in law/open.ts together with its search
+// index), the MCP server factory and the daily sync timer.
 import fs from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Services } from '../services.js';
-import { LawStore } from './store.js';
+import type { LawStore } from './store.js';
+import { openLaw } from './open.js';
 import { Importer } from './import.js';
 import { TOOLS, ToolError } from './tools.js';
 import { scheduleGitSync } from './history/daily.js';
@@ -14,7 +16,7 @@ export const MCP_PROTOCOL = '2024-11-05';
 export function getLaw(services: Services): LawStore {
   let law = services.ext.law;
   if (!law) {
-    law = new LawStore(services.store);
+    law = openLaw(services.store);
     law.reload();
     services.ext.law = law;
   }
@@ -31,7 +33,7 @@ export async function startLaw(services: Services): Promise<LawStore> {
     if (missing.length) log.warn({ msg: 'SEJONG_LAW_IMPORT path(s) not found', missing });
     const ok = paths.filter((p) => fs.existsSync(p));
     if (ok.length) {
-      const stats = await new Importer(law).run(ok);
+      const stats = await new Importer(law, undefined, () => services.clock.now()).run(ok);
       log.info({ msg: 'law corpus imported on first start', statutes: stats.statutes, admin_rules: stats.admin_rules, articles: stats.articles, ms: stats.ms, errors: stats.errors.length });
     }
   }

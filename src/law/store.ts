@@ -1,9 +1,10 @@
-// The statute corpus in LMDB: named databases of the shared Store, plus an in-memory catalogue and the search index.
+// The statute corpus in LMDB: named databases of the shared Store, plus an in-memory catalogue. The search index is
+// composed by law/open.ts (openLaw) and handed in; it reads this store through SearchSource only.
 import type { Database } from 'lmdb';
 import type { Store } from '../store/env.js';
 import type { Article, DocRec, TableRec } from './parse.js';
 import { nameKey } from './normalize.js';
-import { SearchIndex } from './search.js';
+import type { SearchIndex } from './search.js';
 import type { SearchSource } from './search/source.js';
 
 export interface TocEntry { no: string; title: string; preview: string; deleted?: boolean }
@@ -70,11 +71,12 @@ export class LawStore implements SearchSource {
   byId = new Map<string, DocRec>();
   byName = new Map<string, DocRec[]>();
   byPath = new Map<string, DocRec>();
-  search: SearchIndex;
+  /** the search index over this store, made by the factory the composer (law/open.ts) hands in */
+  readonly search: SearchIndex;
   /** bumped whenever data changes: caches keyed on it are dropped at once */
   version = 0;
 
-  constructor(readonly store: Store) {
+  constructor(readonly store: Store, makeSearch: (source: SearchSource) => SearchIndex) {
     this.docs = store.db('law.docs');
     this.arts = store.db('law.arts');
     this.toc = store.db('law.toc');
@@ -85,16 +87,23 @@ export class LawStore implements SearchSource {
     this.chg = store.db('law.chg');
     this.sys = store.db('law.sys');
     this.idx = store.db('law.idx', { encoding: 'binary' });
-    this.search = new SearchIndex(this);
+    this.search = makeSearch(this);
   }
 
   indexGen(): number {
     return this.info().index_gen;
   }
 
-  /** the store's info record is written here only (the index calls this inside its last transaction) */
-  setIndexGen(gen: number): void {
-    this.sys.put('info', { ...this.info(), index_gen: gen });
+  /**
+   * Rebuild the search index as a new generation, then record that generation in the store's info record (the index
+   * never writes it) and only then let the index drop the older generations: a crash in between leaves the info
+   * record naming a generation that is still stored. Call reload() afterwards.
+   */
+  async rebuildIndex(onProgress?: (done: number, total: number) => void): Promise<{ docs: number; terms: number; postings: number; ms: number }> {
+    const { gen, ...stats } = await this.search.build(onProgress);
+    await this.transaction(() => this.updateInfo({ index_gen: gen }));
+    await this.search.dropBefore(gen);
+    return stats;
   }
 
   transaction<T>(fn: () => T): Promise<T> {
@@ -103,6 +112,18 @@ export class LawStore implements SearchSource {
 
   info(): CorpusInfo {
     return this.sys.get('info') ?? { imported_at: null, corpus_date: null, last_sync: null, index_gen: 0, sources: [] };
+  }
+
+  /** Change fields of the store's info record: the importers, the sync and rebuildIndex write it only through here. */
+  updateInfo(patch: Partial<CorpusInfo>): void {
+    this.sys.put('info', { ...this.info(), ...patch });
+  }
+
+  /** The newest promulgation date in the catalogue (the corpus date the importers record), or null. */
+  newestPromulgation(): string | null {
+    let newest = '';
+    for (const d of this.catalog) if ((d.promulgation_date ?? '') > newest) newest = d.promulgation_date!;
+    return newest || null;
   }
 
   /** Load the catalogue of every statute and rule (meta only) and open the persisted search index. */

@@ -159,11 +159,10 @@ export async function syncLaw(config: Config, law: LawStore, opts: { now: number
   opts.step?.('statutes', items.length, items.length);
   if (r.updated || r.added) {
     opts.step?.('search index', 0);
-    const st = await law.search.build((d, t) => opts.step?.('search index', d, t));
+    const st = await law.rebuildIndex((d, t) => opts.step?.('search index', d, t));
     r.index_ms = st.ms;
   }
-  const dates = law.catalog.map((d) => d.promulgation_date ?? '').filter(Boolean).sort();
-  law.sys.put('info', { ...law.info(), last_sync: new Date(opts.now).toISOString(), corpus_date: dates[dates.length - 1] ?? null });
+  law.updateInfo({ last_sync: new Date(opts.now).toISOString(), corpus_date: law.newestPromulgation() });
   await law.flushed();
   // reload bumps LawStore.version: the search/list caches keyed on it are dropped at once
   law.reload();

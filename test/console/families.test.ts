@@ -11,7 +11,7 @@ import { greenScreen, receiptScene, cardScene } from '../helpers/images.js';
 import { renderCard } from '../helpers/id-cards.js';
 import { imageServer } from '../studio/helpers.js';
 import { admin } from '../print/helpers.js';
-import { REPO, shared } from '../helpers/shared.js';
+import { REPO, shared, skipFileWithoutShared } from '../helpers/shared.js';
 import { sampleDataDir } from '../law/fixture.js';
 
 const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
@@ -21,6 +21,8 @@ const FACE = shared('faces', 'people', 'amy', 'amy1.png');
 if (!chromium) {
   t.test('console families in a browser', { skip: 'Chromium not installed (apt-get install chromium)' }, () => undefined);
 } else {
+  await skipFileWithoutShared('law-corpus', 'sample');
+  await skipFileWithoutShared('faces', 'people');
   const { chromium: pw } = await import('playwright-core');
   fs.mkdirSync(SHOTS, { recursive: true });
   const files: Record<string, Buffer> = {};

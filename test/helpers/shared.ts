@@ -12,3 +12,17 @@ export function needsShared(...parts: string[]): { skip: string | false } {
   const p = shared(...parts);
   return { skip: fs.existsSync(p) ? false : `needs ${path.relative(REPO, p)} (the shared test data beside the repository), which is absent` };
 }
+
+/**
+ * Whole-file guard for a test file whose module top reads ../shared (a server started on the law sample, photos read
+ * at load): when the path is absent the file reports one skip with needsShared's message (plan 0) and ends here,
+ * before the reads that would crash it. Call it (await) before those reads; tap is loaded only then (benches import
+ * this module too).
+ */
+export async function skipFileWithoutShared(...parts: string[]): Promise<void> {
+  const { skip } = needsShared(...parts);
+  if (!skip) return;
+  const { default: t } = await import('tap');
+  t.plan(0, skip);
+  process.exit(0);
+}

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { Store } from '../../src/store/env.js';
-import { LawStore } from '../../src/law/store.js';
+import { openLaw } from '../../src/law/open.js';
 import { Importer } from '../../src/law/import.js';
 import { REPO, shared } from '../helpers/shared.js';
 
@@ -33,7 +33,7 @@ export async function sampleDataDir(paths: string[] = [SAMPLE]): Promise<string>
       if (!fs.existsSync(path.join(cache, 'ready'))) {
         fs.rmSync(cache, { recursive: true, force: true });
         const store = new Store(cache);
-        const law = new LawStore(store);
+        const law = openLaw(store);
         law.reload();
         await new Importer(law).run(paths);
         await store.close();

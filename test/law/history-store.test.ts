@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { Store } from '../../src/store/env.js';
-import { LawStore } from '../../src/law/store.js';
+import { openLaw } from '../../src/law/open.js';
 import { parseStatuteMd } from '../../src/law/parse.js';
 import { GitImporter } from '../../src/law/history/git-import.js';
 import { KEYFRAME, decodeNos, encodeNos, historyOf } from '../../src/law/history/db.js';
@@ -13,6 +13,10 @@ import { applyDelta, lineDelta } from '../../src/law/history/delta.js';
 import { SectionParser, articleDigest } from '../../src/law/history/sections.js';
 import { TestRepo, sampleVersions } from './git-fixture.js';
 import { SAMPLE } from './fixture.js';
+import { needsShared } from '../helpers/shared.js';
+
+/** the tests that read law-corpus/sample/history skip, saying so, when it is absent */
+const HISTORY_NEEDED = needsShared('law-corpus', 'sample', 'history');
 
 t.test('line delta: copies, new lines, a changed middle, reordering, empty texts', async (t) => {
   const prev = '① 이 법은 2020년 1월 1일부터 시행한다.\n② 제1항에도 불구하고 다음 각 호의 사항은 그러하지 아니하다.\n1. 가\n2. 나';
@@ -48,7 +52,7 @@ function entriesAsArticles(p: ReturnType<SectionParser['parseEntries']>): { doc:
   return { doc: p.doc, articles };
 }
 
-t.test('section parser: the same articles and metadata as parseStatuteMd, unchanged sections reused', async (t) => {
+t.test('section parser: the same articles and metadata as parseStatuteMd, unchanged sections reused', HISTORY_NEEDED, async (t) => {
   const sp = new SectionParser();
   const versions = sampleVersions(['kr/개인정보보호법/법률.md', 'kr/민법/법률.md']);
   for (const e of versions) {
@@ -64,7 +68,7 @@ t.test('section parser: the same articles and metadata as parseStatuteMd, unchan
   t.same(entriesAsArticles(new SectionParser().parseEntries(odd, 'kr/x/법률.md')).articles, parseStatuteMd(odd.toString('utf8'), 'kr/x/법률.md').articles.map((a) => ({ no: a.no, title: a.title, content: a.content })));
 });
 
-t.test('every version reads back the parser\'s articles (keyframes, deltas, titles)', async (t) => {
+t.test('every version reads back the parser\'s articles (keyframes, deltas, titles)', HISTORY_NEEDED, async (t) => {
   const files = ['kr/개인정보보호법/법률.md', 'kr/민법/법률.md'];
   const versions = sampleVersions(files);
   const repo = new TestRepo();
@@ -72,7 +76,7 @@ t.test('every version reads back the parser\'s articles (keyframes, deltas, titl
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-hstore-'));
   const store = new Store(dir);
   t.teardown(async () => { await store.close(); fs.rmSync(dir, { recursive: true, force: true }); });
-  const law = new LawStore(store);
+  const law = openLaw(store);
   law.reload();
   // two runs: the second continues the chains written by the first (read back from the store)
   for (const e of versions.slice(0, 7)) repo.commitVersion(e);

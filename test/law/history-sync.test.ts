@@ -7,10 +7,13 @@ import { execFileSync } from 'node:child_process';
 import t from 'tap';
 import { ManualClock } from '../../src/clock.js';
 import { Store } from '../../src/store/env.js';
-import { LawStore } from '../../src/law/store.js';
+import { openLaw } from '../../src/law/open.js';
 import { historyOf } from '../../src/law/history/db.js';
 import { scheduleGitSync } from '../../src/law/history/daily.js';
 import { TestRepo, sampleVersions } from './git-fixture.js';
+import { skipFileWithoutShared } from '../helpers/shared.js';
+
+await skipFileWithoutShared('law-corpus', 'sample', 'history');
 
 const origin = new TestRepo();
 const versions = sampleVersions(['kr/개인정보보호법/법률.md']);
@@ -19,7 +22,7 @@ const clone = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-clone-'));
 execFileSync('git', ['clone', '-q', origin.dir, clone]);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-hsync-'));
 const store = new Store(dataDir);
-const law = new LawStore(store);
+const law = openLaw(store);
 law.reload();
 t.teardown(async () => { await store.close(); for (const d of [clone, dataDir]) fs.rmSync(d, { recursive: true, force: true }); origin.remove(); });
 
@@ -38,6 +41,7 @@ t.test('daily timer: at the sync hour, once a day, pull + incremental import', a
   clock.set(local(2026, 11, 20, 4));
   await until(() => logs.length === 1);
   t.equal(state().last_commit, origin.git('rev-parse', 'HEAD'));
+  t.equal((law.sys.get('git') as { updated_at: string }).updated_at, new Date(clock.now()).toISOString(), 'the import time is on the injected clock');
   t.equal(historyOf(law).versions('011357').length, 3);
   t.equal(law.get('011357')?.mst, versions[2]!.법령MST);
   // new commits upstream: not picked up again the same day

@@ -5,13 +5,16 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { Store } from '../../src/store/env.js';
-import { LawStore } from '../../src/law/store.js';
+import { openLaw } from '../../src/law/open.js';
 import { GitImporter } from '../../src/law/history/git-import.js';
 import { historyOf } from '../../src/law/history/db.js';
 import { diffArticles, enforcementsBetween, versionInForce } from '../../src/law/history/versions.js';
 import { compareVersions, compareVersionsSchema, getArticle, getChangelog, getHistory, getLaw } from '../../src/law/tools.js';
 import { startTestServer } from '../helpers/server.js';
 import { TestRepo, sampleVersions } from './git-fixture.js';
+import { skipFileWithoutShared } from '../helpers/shared.js';
+
+await skipFileWithoutShared('law-corpus', 'sample', 'history');
 
 const PIPA = 'kr/개인정보보호법/법률.md';
 const MINBEOP = 'kr/민법/법률.md';
@@ -21,7 +24,7 @@ const repo = new TestRepo();
 t.teardown(() => repo.remove());
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-hist-'));
 const store = new Store(dataDir);
-const law = new LawStore(store);
+const law = openLaw(store);
 law.reload();
 const NOW = Date.UTC(2026, 5, 10, 3, 0, 0);
 const ctx = { law, now: NOW };
@@ -126,7 +129,7 @@ t.test('--limit: a run stops after N commits and the next one continues', async 
   const dir2 = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-hist2-'));
   const s2 = new Store(dir2);
   t.teardown(async () => { await s2.close(); fs.rmSync(dir2, { recursive: true, force: true }); });
-  const l2 = new LawStore(s2);
+  const l2 = openLaw(s2);
   l2.reload();
   const first = await new GitImporter(l2, () => {}, { limit: 4, buildIndex: false }).run(repo.dir);
   t.equal(first.commits, 4);

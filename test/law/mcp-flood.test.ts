@@ -10,6 +10,9 @@ import { startTestServer, type TestServer, type TestServerOptions } from '../hel
 import { enginesMissing, sharedModeEnv } from '../helpers/engines.js';
 import { ManualClock } from '../../src/clock.js';
 import { sampleDataDir } from './fixture.js';
+import { skipFileWithoutShared } from '../helpers/shared.js';
+
+await skipFileWithoutShared('law-corpus', 'sample');
 
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'flood', version: '0' } } };
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };

@@ -5,6 +5,9 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestServer } from '../helpers/server.js';
 import { sampleDataDir } from './fixture.js';
+import { skipFileWithoutShared } from '../helpers/shared.js';
+
+await skipFileWithoutShared('law-corpus', 'sample');
 
 const srv = await startTestServer({ dataDir: await sampleDataDir(), env: { SEJONG_MCP_RATE_PER_SECOND: '100000', SEJONG_MCP_RATE_BURST: '100000' } });
 t.teardown(() => srv.close());

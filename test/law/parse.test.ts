@@ -9,9 +9,13 @@ import { parseAdmrulMd, parseAnnexMd, parseLawXml, parseStatuteMd, paragraphsOf,
 import { parseBoxTables } from '../../src/law/boxtable.js';
 import { readTar } from '../../src/law/tar.js';
 import { Store } from '../../src/store/env.js';
-import { LawStore } from '../../src/law/store.js';
+import { openLaw } from '../../src/law/open.js';
 import { Importer } from '../../src/law/import.js';
 import { SAMPLE } from './fixture.js';
+import { needsShared } from '../helpers/shared.js';
+
+/** the tests that read law-corpus/sample skip, saying so, when it is absent */
+const SAMPLE_NEEDED = needsShared('law-corpus', 'sample');
 
 t.test('normalisation', async (t) => {
   t.equal(normText('해외농업·산림자원'), '해외농업ㆍ산림자원');
@@ -42,7 +46,7 @@ t.test('YAML subset: lists of objects and an unquoted ": " in a title', async (t
   t.same(y['첨부파일'], [{ 별표번호: '0001', 제목: '가' }]);
 });
 
-t.test('statute Markdown: articles, 항/호/목, branch and deleted articles, chapters', async (t) => {
+t.test('statute Markdown: articles, 항/호/목, branch and deleted articles, chapters', SAMPLE_NEEDED, async (t) => {
   const p = parseStatuteMd(fs.readFileSync(`${SAMPLE}/statutes/kr/민법/법률.md`, 'utf8'), 'kr/민법/법률.md');
   t.equal(p.doc.id, '001706');
   t.equal(p.doc.category, 'law');
@@ -67,7 +71,7 @@ t.test('statute Markdown: articles, 항/호/목, branch and deleted articles, ch
   t.equal(stub.doc.revision_type, '폐지');
 });
 
-t.test('admin rule, annex box table, law.go.kr XML', async (t) => {
+t.test('admin rule, annex box table, law.go.kr XML', SAMPLE_NEEDED, async (t) => {
   const r = parseAdmrulMd(fs.readFileSync(`${SAMPLE}/admrul/kr/전자금융감독규정/고시.md`, 'utf8'), 'kr/전자금융감독규정/고시.md');
   t.equal(r.doc.id, '2100000274812');
   t.equal(r.doc.ministries[0], '금융위원회');
@@ -90,7 +94,7 @@ t.test('admin rule, annex box table, law.go.kr XML', async (t) => {
   t.equal(box[0]!.rows[0]!.length, 2);
 });
 
-t.test('tar.gz import: GNU long names, idempotent re-import', async (t) => {
+t.test('tar.gz import: GNU long names, idempotent re-import', SAMPLE_NEEDED, async (t) => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-law-tar-'));
   t.teardown(() => fs.rmSync(tmp, { recursive: true, force: true }));
   const fam = '개발도상국산림을통한온실가스배출감축및탄소축적증진지원에관한법률';
@@ -102,7 +106,7 @@ t.test('tar.gz import: GNU long names, idempotent re-import', async (t) => {
   t.ok(names.some((n) => Buffer.byteLength(n) > 100 && n.endsWith('시행령.md')));
   const store = new Store(path.join(tmp, 'db'));
   t.teardown(() => store.close());
-  const law = new LawStore(store);
+  const law = openLaw(store);
   law.reload();
   const s1 = await new Importer(law).run([path.join(tmp, 'x.tar.gz')]);
   t.equal(s1.statutes, names.length);
@@ -124,7 +128,7 @@ t.test('admin rules sharing one admRulSeq (a regulate-kr quirk) are both kept', 
   }
   const store = new Store(path.join(tmp, 'db'));
   t.teardown(() => store.close());
-  const law = new LawStore(store);
+  const law = openLaw(store);
   law.reload();
   await new Importer(law).run([path.join(tmp, 'kr')]);
   t.same(law.catalog.map((d) => [d.id, d.name]).sort(), [['2100000055770', '가 규정'], ['2100000055770-2', '나 고시']]);

@@ -2,7 +2,9 @@
 import t from 'tap';
 import { startTestServer } from '../helpers/server.js';
 import { sampleDataDir } from './fixture.js';
-import { shared } from '../helpers/shared.js';
+import { skipFileWithoutShared, shared } from '../helpers/shared.js';
+
+await skipFileWithoutShared('law-corpus', 'sample');
 
 const srv = await startTestServer({ dataDir: await sampleDataDir() });
 t.teardown(() => srv.close());

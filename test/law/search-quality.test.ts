@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { Store } from '../../src/store/env.js';
-import { LawStore } from '../../src/law/store.js';
+import { openLaw } from '../../src/law/open.js';
 import { Importer } from '../../src/law/import.js';
 import { evaluate, loadQuestions } from '../../bench/law-quality/evaluate.js';
 import { shared } from '../helpers/shared.js';
@@ -48,7 +48,7 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
     const made = dir;
     t.teardown(() => fs.rmSync(made, { recursive: true, force: true }));
     const st = new Store(dir);
-    const l = new LawStore(st);
+    const l = openLaw(st);
     l.reload();
     const r = await new Importer(l).run(FULL);
     t.equal(r.errors.length, 0);
@@ -56,7 +56,7 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   }
   const store = new Store(dir);
   t.teardown(() => store.close());
-  const law = new LawStore(store);
+  const law = openLaw(store);
   law.reload();
   // 금융투자업규정 (제N-N조) is readable by article
   const fi = law.resolveName('금융투자업규정')!;

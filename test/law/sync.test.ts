@@ -4,13 +4,16 @@ import fs from 'node:fs';
 import t from 'tap';
 import { loadConfig } from '../../src/config.js';
 import { Store } from '../../src/store/env.js';
-import { LawStore } from '../../src/law/store.js';
+import { openLaw } from '../../src/law/open.js';
 import { syncLaw } from '../../src/law/sync.js';
 import { run } from '../../src/law/cli.js';
 import { getChangelog, getHistory } from '../../src/law/tools.js';
 import { startFakeLawGo, type FakeLawItem } from '../fakes/lawgo.js';
 import { startTestServer } from '../helpers/server.js';
 import { SAMPLE, sampleDataDir } from './fixture.js';
+import { skipFileWithoutShared } from '../helpers/shared.js';
+
+await skipFileWithoutShared('law-corpus', 'sample');
 
 const FAMILY = `${SAMPLE}/statutes/kr/전공의의수련환경개선및지위향상을위한법률`;
 const dir = await sampleDataDir([FAMILY]);
@@ -39,7 +42,7 @@ const NOW = Date.UTC(2026, 10, 21, 3, 0, 0); // 2026-11-21 12:00 KST
 
 t.test('sync: unchanged, added, updated, and a missing MST reported', async (t) => {
   const store = new Store(dir);
-  const law = new LawStore(store);
+  const law = openLaw(store);
   law.reload();
   t.equal(law.get('012702')?.mst, '285051');
   const r = await syncLaw(loadConfig(env), law, { now: NOW, since: '20260101' });
@@ -70,7 +73,7 @@ t.test('sync: unchanged, added, updated, and a missing MST reported', async (t) 
 
 t.test('sync: error pages become clear errors', async (t) => {
   const store = new Store(dir);
-  const law = new LawStore(store);
+  const law = openLaw(store);
   law.reload();
   await t.rejects(syncLaw(loadConfig({ ...env, SEJONG_LAW_OC: 'wrong' }), law, { now: NOW }), /사용자 정보 검증에 실패/);
   await t.rejects(syncLaw(loadConfig({ ...env, SEJONG_LAW_REFERER: '' }), law, { now: NOW }), /Referer/);

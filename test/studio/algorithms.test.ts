@@ -8,6 +8,10 @@ import { makeup, STYLES } from '../../src/tasks/lib/studio-makeup.js';
 import { jawSlimWarp, mlsRigid, planJawSlim, slimLandmarks } from '../../src/tasks/lib/studio-warp.js';
 import { detectFaces } from '../../src/vision/face.js';
 import { PORTRAITS, decode, readFile } from './helpers.js';
+import { needsShared } from '../helpers/shared.js';
+
+/** the tests that read faces/public-domain skip, saying so, when it is absent */
+const PORTRAITS_NEEDED = needsShared('faces', 'public-domain');
 
 // A 68-point iBUG set measured once on a 512-px portrait, scaled into a 300×340 canvas: the "drawn face".
 const TEMPLATE: Pt[] = [[179,181],[181,204],[185,227],[190,250],[197,272],[210,290],[227,304],[247,315],[271,316],[295,312],[314,299],[329,282],[340,263],[345,240],[348,217],[350,194],[350,171],[191,167],[201,155],[218,152],[235,154],[250,160],[278,159],[293,152],[310,147],[326,148],[337,159],[265,173],[266,189],[267,205],[268,221],[248,231],[258,234],[268,237],[279,233],[288,229],[209,177],[218,171],[230,171],[240,178],[229,180],[218,181],[289,175],[299,167],[310,166],[319,171],[310,175],[300,176],[232,262],[246,258],[259,255],[269,257],[278,254],[291,256],[305,259],[292,267],[280,271],[270,273],[259,272],[246,270],[237,262],[259,262],[269,263],[279,261],[300,259],[279,261],[269,263],[259,262]];
@@ -254,7 +258,7 @@ t.test('jawSlim warp on the drawn face', async (t) => {
   t.ok(shifts[0]! < shifts[1]! && shifts[1]! < shifts[2]!, `largest displacement grows with jawSlim: ${shifts.map((s) => s.toFixed(1)).join(' < ')} px`);
 });
 
-t.test('skin texture variance on a real portrait falls in proportion to strength', async (t) => {
+t.test('skin texture variance on a real portrait falls in proportion to strength', PORTRAITS_NEEDED, async (t) => {
   const d = await decode(readFile(PORTRAITS.grace));
   const src: Rgb = { data: d.data, width: d.width, height: d.height };
   const face = (await detectFaces({ ...src, channels: 3 }))[0]!;

@@ -6,6 +6,9 @@ import { detectFaces } from '../../src/vision/face.js';
 import { faceGeom, axisOffset } from '../../src/tasks/lib/studio-face.js';
 import { hueChroma, angleDiff } from '../../src/tasks/lib/studio-raster.js';
 import { STYLES } from '../../src/tasks/lib/studio-makeup.js';
+import { skipFileWithoutShared } from '../helpers/shared.js';
+
+await skipFileWithoutShared('faces');
 
 const files = { 'group.jpg': readFile(PORTRAITS.group), 'grace.jpg': readFile(PORTRAITS.grace), 'coffee.png': readFile(PORTRAITS.coffee), 'astronaut.png': readFile(PORTRAITS.astronaut), 'text.txt': Buffer.from('not an image'), 'broken.jpg': readFile(PORTRAITS.grace).subarray(0, 3000) };
 

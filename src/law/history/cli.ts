@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import type { Config } from '../../config.js';
 import { Store } from '../../store/env.js';
-import { LawStore } from '../store.js';
+import { openLaw } from '../open.js';
 import { Progress } from '../../domain/progress.js';
 import { GitImporter } from './git-import.js';
 
@@ -16,7 +16,7 @@ export async function runGitImport(config: Config, args: string[]): Promise<numb
   const store = new Store(config.dataPath);
   const progress = new Progress('law import --git').start();
   try {
-    const law = new LawStore(store);
+    const law = openLaw(store);
     law.reload();
     const st = await new GitImporter(law, progress.update, { limit }).run(repo);
     progress.stop();

@@ -18,13 +18,13 @@ export interface GitSyncDeps {
 }
 
 /** Pull the clone (when it has a remote) and import its new commits. */
-export async function gitSync(law: LawStore, repo: string): Promise<GitImportStats & { pulled: boolean; pull_error?: string }> {
+export async function gitSync(law: LawStore, repo: string, now: () => number = Date.now): Promise<GitImportStats & { pulled: boolean; pull_error?: string }> {
   let pulled = false, pullError: string | undefined;
   const remotes = (await run('git', ['-C', repo, 'remote'])).stdout.trim();
   if (remotes) {
     try { await run('git', ['-C', repo, 'pull', '--ff-only', '-q'], { timeout: 10 * 60_000 }); pulled = true; } catch (e) { pullError = (e as Error).message.slice(0, 300); }
   }
-  const st = await new GitImporter(law).run(repo);
+  const st = await new GitImporter(law, undefined, { now }).run(repo);
   return { ...st, pulled, ...(pullError ? { pull_error: pullError } : {}) };
 }
 
@@ -39,7 +39,7 @@ export function scheduleGitSync(services: GitSyncDeps, law: LawStore, everyMs = 
     if (running || now.getHours() !== hour || lastDay === day) return;
     running = true;
     try {
-      const r = await gitSync(law, services.config.lawGit);
+      const r = await gitSync(law, services.config.lawGit, () => services.clock.now());
       lastDay = day;
       services.log.info({ msg: 'law git sync done', commits: r.commits, versions: r.versions, docs_updated: r.docs_updated, pulled: r.pulled, pull_error: r.pull_error, errors: r.errors.length, ms: r.ms });
     } catch (e) {

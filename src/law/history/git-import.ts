@@ -38,7 +38,7 @@ export class GitImporter {
   private latest = new Map<string, GitVersionMeta>();
   private readonly w;
 
-  constructor(private readonly law: LawStore, private readonly progress: Progress = () => {}, private readonly opts: { limit?: number; buildIndex?: boolean; /** only these paths (benchmarks; the last commit is then not recorded) */ paths?: string[] } = {}) {
+  constructor(private readonly law: LawStore, private readonly progress: Progress = () => {}, private readonly opts: { limit?: number; buildIndex?: boolean; /** only these paths (benchmarks; the last commit is then not recorded) */ paths?: string[]; /** the clock of the recorded import times (the server's injected clock) */ now?: () => number } = {}) {
     this.h = historyOf(law);
     this.w = new ChainWriter(this.h);
   }
@@ -69,15 +69,20 @@ export class GitImporter {
     const st = this.h.state();
     this.stats.new_texts = this.w.newTexts;
     this.stats.new_text_bytes = this.w.newBytes;
-    if (!this.opts.paths) this.law.sys.put('git', { last_commit: last, commits: st.commits + this.stats.commits, versions: st.versions + this.stats.versions, repo, updated_at: new Date().toISOString(), format: HISTORY_FORMAT });
+    if (!this.opts.paths) this.law.sys.put('git', { last_commit: last, commits: st.commits + this.stats.commits, versions: st.versions + this.stats.versions, repo, updated_at: this.stamp(), format: HISTORY_FORMAT });
     await this.law.flushed();
     if (this.stats.docs_updated && this.opts.buildIndex !== false) {
       this.law.reload();
-      this.stats.index = await this.law.search.build((d, t) => this.progress('index', d, t));
+      this.stats.index = await this.law.rebuildIndex((d, t) => this.progress('index', d, t));
     }
     this.law.reload();
     this.stats.ms = Math.round(performance.now() - t0);
     return this.stats;
+  }
+
+  /** now as an ISO time, on the injected clock when one was given */
+  private stamp(): string {
+    return new Date((this.opts.now ?? Date.now)()).toISOString();
   }
 
   private async batch(b: ReadBatch): Promise<void> {
@@ -163,7 +168,7 @@ export class GitImporter {
       if (updates.length) {
         const info = law.info();
         const newest = updates.map((v) => v.promulgation_date ?? '').sort().pop() ?? '';
-        law.sys.put('info', { ...info, imported_at: new Date().toISOString(), corpus_date: (info.corpus_date ?? '') > newest ? info.corpus_date : newest });
+        law.updateInfo({ imported_at: this.stamp(), corpus_date: (info.corpus_date ?? '') > newest ? info.corpus_date : newest });
       }
     });
   }

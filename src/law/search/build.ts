@@ -3,7 +3,7 @@
 import { termIds } from '../normalize.js';
 import type { SearchSource } from './source.js';
 
-/** Build and persist a new index generation from the stored articles; the caller opens it. */
+/** Build and persist a new index generation from the stored articles; the caller opens it, the store records it. */
 export async function buildIndex(law: SearchSource, onProgress?: (done: number, total: number) => void): Promise<{ gen: number; stats: { docs: number; terms: number; postings: number } }> {
   const ids = law.catalog.map((d) => d.id);
   const ownerL: number[] = [], seqL: number[] = [], lenL: number[] = [];
@@ -53,7 +53,7 @@ export async function buildIndex(law: SearchSource, onProgress?: (done: number, 
     }
     if (onProgress && o % 20 === 0) onProgress(o, ids.length);
   }
-  const gen = (law.indexGen() || 0) + 1;
+  const gen = nextGeneration(law);
   const toBuf = (a: Uint32Array | Uint16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
   let batch: Array<[number, Buffer]> = [];
   let batchBytes = 0;
@@ -78,15 +78,26 @@ export async function buildIndex(law: SearchSource, onProgress?: (done: number, 
     law.idx.put([gen, 'len'], toBuf(Uint16Array.from(lenL)));
     titleL.forEach((ts, o) => law.idx.put([gen, `t${o}`], Buffer.from(ts.join('\n'))));
     law.idx.put([gen, 'meta'], Buffer.from(JSON.stringify({ N, avgdl: N ? total / N : 1, ids })));
-    law.setIndexGen(gen);
   });
-  // drop older generations
+  return { gen, stats: { docs: N, terms: terms.size, postings } };
+}
+
+/**
+ * The number of a new generation: past the one the store records and past any stored one (a build whose generation
+ * was never recorded, cut short by a crash, is not reused: its stale postings would mix with the new ones).
+ */
+function nextGeneration(law: SearchSource): number {
+  let last = law.indexGen() || 0;
+  for (const k of law.idx.getKeys({ reverse: true, limit: 1 })) last = Math.max(last, k[0]);
+  return last + 1;
+}
+
+/** Remove every stored generation older than gen (after the store has recorded gen). */
+export async function dropGenerationsBefore(law: SearchSource, gen: number): Promise<void> {
   const old: Array<[number, number] | [number, string]> = [];
   for (const k of law.idx.getKeys({ start: [0], end: [gen] })) old.push(k as [number, number]);
   for (let i = 0; i < old.length; i += 50000) {
     const part = old.slice(i, i + 50000);
     await law.transaction(() => { for (const k of part) law.idx.remove(k); });
   }
-  return { gen, stats: { docs: N, terms: terms.size, postings } };
-
 }

@@ -1,6 +1,6 @@
-// The narrow view of the law store that the search index reads (LawStore implements it; a worker thread may
-// implement it over the same LMDB environment). The index never writes the store's own records: it hands the
-// new index generation to setIndexGen inside its last transaction.
+// The narrow view of the law store that the search index reads (LawStore implements it; law/open.ts composes the
+// two). The index writes only its own database (idx); it never writes the store's records: build() answers the new
+// generation and the store records it in its info record (LawStore.rebuildIndex).
 import type { Database } from 'lmdb';
 import type { Article, DocRec } from '../parse/types.js';
 
@@ -18,9 +18,7 @@ export interface SearchSource {
   tocOf(id: string): Array<{ no: string; title: string }>;
   /** position of article `no` of a document */
   articleSeq(id: string, no: string): number | undefined;
-  /** the generation of the persisted index (0: none) */
+  /** the generation of the persisted index the store's info record names (0: none) */
   indexGen(): number;
-  /** record a new index generation (called inside transaction) */
-  setIndexGen(gen: number): void;
   transaction<T>(fn: () => T): Promise<T>;
 }
