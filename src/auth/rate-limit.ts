@@ -70,7 +70,7 @@ export class RateLimiter implements Limiter {
 
   /** counters changed since the last write, written together within PERSIST_MS */
   private readonly pending = new Set<string>();
-  private scheduled = false;
+  private scheduled?: NodeJS.Timeout;
 
   /**
    * Increments are written within PERSIST_MS, not awaited: one put per changed counter per interval (a burst of
@@ -82,9 +82,8 @@ export class RateLimiter implements Limiter {
     this.dirty.add(key);
     this.pending.add(key);
     if (this.scheduled) return;
-    this.scheduled = true;
-    setTimeout(() => {
-      this.scheduled = false;
+    this.scheduled = setTimeout(() => {
+      this.scheduled = undefined;
       for (const k of this.pending) {
         const v = this.mem.get(k) ?? 0;
         this.counters.put(k, v).then(
@@ -108,8 +107,12 @@ export class RateLimiter implements Limiter {
     });
   }
 
+  /** Stop the timers and write every changed counter (the pending ones are among the dirty ones) before the store closes. */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    clearTimeout(this.scheduled);
+    this.scheduled = undefined;
+    this.pending.clear();
     await this.flush();
   }
 
