@@ -82,6 +82,8 @@ export function repairAddress(text: string): string {
   if (p) { out.push(p.name); t = rest(t, p.used); }
   const d = matchPrefix(t.replace(/\s+/g, ''), DISTRICTS);
   if (d) { out.push(d.name); t = rest(t, d.used); }
+  // the flat number at the end, "103동 1501호": 호 read as a look-alike (로, 효, 도, 오) after the digits
+  t = t.replace(/(\d{1,4})\s*[동돔둥]\s*(\d{1,5})\s*[호로효도오후]$/, '$1동 $2호');
   if (t) out.push(t);
   return out.join(' ');
 }

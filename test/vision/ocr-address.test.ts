@@ -9,11 +9,14 @@ t.test('jamo-weighted edit distance', async (t) => {
 });
 
 t.test('addresses: misread province and district names are mended, the rest kept', async (t) => {
-  t.equal(repairAddress('서물특별시총로구테에란로6도 119동303호'), '서울특별시 종로구 테에란로6도 119동303호');
+  t.equal(repairAddress('서물특별시총로구테에란로6도 119동303호'), '서울특별시 종로구 테에란로6도 119동 303호');
   t.equal(repairAddress('대진망적시중구세종대로 1동'), '대전광역시 중구 세종대로 1동');
   t.equal(repairAddress('부산갈역지해운대규증암때로'), '부산광역시 해운대구 증암때로');
   t.equal(repairAddress('서울특별시 마포구 달구벌대로 265 109동 204호'), '서울특별시 마포구 달구벌대로 265 109동 204호', 'a clean address is unchanged');
   t.equal(repairAddress('경기도 수원시 팔달로 1'), '경기도 수원시 팔달로 1');
+  t.equal(repairAddress('부산광역시 동래구 한받대로 105동801로'), '부산광역시 동래구 한받대로 105동 801호', '호 read as 로 after the flat number');
+  // 연주구 is as near 연수구 as 연제구: the district stays as read
+  t.equal(repairAddress('인천광역시 연주구세종대로의 102돔200로'), '인천광역시 연주구세종대로의 102동 200호');
   t.equal(repairAddress('123 Main Street'), '123 Main Street', 'nothing near the lexicon: unchanged');
 });
 
