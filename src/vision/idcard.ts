@@ -9,6 +9,7 @@ export interface FieldResult {
 }
 
 
+import { repairAddress, repairIssuer } from './ocr-address.js';
 import { LAYOUTS, fieldNames, type DocType, type Region } from './layouts.js';
 export { LAYOUTS, fieldNames, type DocType, type Region };
 
@@ -302,6 +303,9 @@ function validate(f: Record<string, FieldResult>, doc: DocType, now: Date, glyph
     if (!/^[가-힣]{2,5}$/.test(name.text)) penal('name');
   }
   if (f.address) f.address.text = f.address.text.replace(/(\d)이(?=\s|$)/g, '$10'); // CTC confusion '0' → '이' after digits
+  // province and city/district names mended against the administrative lexicon (ocr-address.ts)
+  if (f.address?.text) f.address.text = repairAddress(f.address.text);
+  if (f.issuer?.text) f.issuer.text = repairIssuer(f.issuer.text);
   if (!/[가-힣]/.test(f.address?.text ?? '')) penal('address');
   if (!/(청장|시장|군수|구청장|경찰청장|도지사)$/.test(f.issuer?.text.replace(/\s+/g, '') ?? '')) penal('issuer', 0.6);
 
