@@ -1,11 +1,15 @@
 // Image-processing benchmark (issue 3).
 //  1. Per operation through the HTTP API (real server in a child process, port 0, temp LMDB): images/s and p50/p99
 //     latency for a 1024x1024 and a 2048x2048 input, pool at 1 and at 2 workers, 2 x workers + 2 requests in
-//     flight, and the scaling 1 -> 2 workers per operation.
+//     flight, and the scaling 1 -> 2 workers per operation. Beside the wall figures, load-insensitive ones from
+//     /proc/PID/task/*/stat (bench/lib/threads.ts): server CPU-seconds per image, split by thread role (pool
+//     workers, libvips, V8 platform + libuv, main) with each role's niceness, cores used, and the scaling ceiling
+//     (cores x worker-serial CPU-s per image / all CPU-s per image): when one worker already keeps more than one
+//     core busy (V8's GC threads and the main thread work beside it), 1 -> 2 workers cannot double.
 //  2. Chroma key side by side with `ffmpeg -vf chromakey` on the same green-screen images: time and alpha IoU
 //     against the true mask (ffmpeg gets its best similarity/blend of a small grid, to be fair).
 //  3. QR recognize side by side with plain jsQR on the same distorted set: decode rate and time per image.
-// Run: npm run bench -- image [--requests 12] [--inflight N] [--ops remove-background,contour] [--sizes 1024]
+// Run: npm run bench -- image [--requests 24] [--inflight N] [--ops remove-background,contour] [--sizes 1024]
 //        [--workers 1,2] [--skip-http] [--skip-chroma] [--skip-qr]
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,13 +27,15 @@ import qrRecognize from '../src/tasks/qr-recognize.js';
 import chromaKey from '../src/tasks/chroma-key.js';
 import { homography, warp } from '../src/tasks/lib/geometry.js';
 import { table } from './lib/load.js';
+import { snapshot, diff, group, perImage } from './lib/threads.js';
 
 const jsQR = ((jsQRmod as unknown as { default?: unknown }).default ?? jsQRmod) as (d: Uint8ClampedArray, w: number, h: number) => { data: string } | null;
 const arg = (name: string, def: number): number => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : def;
 };
-const REQUESTS = arg('requests', 12);
+/** requests per cell (after the warm-up): fewer than ~24 at 1024² leaves a cell's figure to a few stragglers */
+const REQUESTS = arg('requests', 24);
 /** requests kept in flight per cell; 0 = 2 x workers + 2 */
 const INFLIGHT = arg('inflight', 0);
 const SKIP_HTTP = process.argv.includes('--skip-http');
@@ -93,6 +99,7 @@ if (!SKIP_HTTP) {
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
   const base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
   const ips: Record<string, number> = {};
+  const cpuPerImg: Record<string, number> = {};
   for (const workers of WORKERS) {
     const inflight = INFLIGHT > 0 ? INFLIGHT : 2 * workers + 2;
     const requests = Math.max(REQUESTS, 2 * inflight);
@@ -121,9 +128,17 @@ if (!SKIP_HTTP) {
           },
         ].filter((o) => !OPS || OPS.some((f) => o.name.startsWith(f)));
         for (const op of ops) {
-          const w = await op.call(); // warm-up
-          if (w.status !== 200) throw new Error(`${op.name} ${n}: HTTP ${w.status} ${await w.text()}`);
-          await w.arrayBuffer();
+          // warm-up: every worker loads the task's module and JIT-compiles it (`workers` requests at once, twice);
+          // with one warm-up request the second worker's first task (module load, cold code) landed in the cell
+          for (let round = 0; round < 2; round++) {
+            await Promise.all(Array.from({ length: workers }, async () => {
+              const w = await op.call();
+              if (w.status !== 200) throw new Error(`${op.name} ${n}: HTTP ${w.status} ${await w.text()}`);
+              await w.arrayBuffer();
+            }));
+          }
+          const before = snapshot(s.pid);
+          const cpu0 = process.cpuUsage();
           const lat: number[] = [];
           let next = 0;
           const t0 = performance.now();
@@ -138,11 +153,24 @@ if (!SKIP_HTTP) {
             }
           }));
           const secs = (performance.now() - t0) / 1000;
-          ips[`${op.name} ${n} ${workers}`] = requests / secs;
-          httpRows.push({ operation: op.name, input: `${n}x${n}`, workers, 'in flight': inflight, requests, 'images/s': r2(requests / secs), 'p50 ms': Math.round(pct(lat, 50)), 'p99 ms': Math.round(pct(lat, 99)), load: os.loadavg()[0]!.toFixed(1) });
+          // server CPU from /proc/PID/task/*/stat (load-insensitive): per image, per thread role, and cores used
+          const groups = group(diff(before, snapshot(s.pid)), s.pid);
+          const cpu = groups.reduce((a, g) => a + g.cpu, 0);
+          const gen = process.cpuUsage(cpu0);
+          const key = `${op.name} ${n}`;
+          ips[`${key} ${workers}`] = requests / secs;
+          cpuPerImg[`${key} ${workers}`] = cpu / requests;
+          httpRows.push({ operation: op.name, input: `${n}x${n}`, workers, 'in flight': inflight, requests, 'images/s': r2(requests / secs), 'p50 ms': Math.round(pct(lat, 50)), 'p99 ms': Math.round(pct(lat, 99)), 'CPU s/img': (cpu / requests).toFixed(3), 'cores used': r2(cpu / secs), 'CPU s/img by thread role @nice': perImage(groups, requests), 'load gen CPU s/img': ((gen.user + gen.system) / 1e6 / requests).toFixed(3), load: os.loadavg()[0]!.toFixed(1) });
           console.error(JSON.stringify(httpRows[httpRows.length - 1]));
-          const one = ips[`${op.name} ${n} 1`];
-          if (workers === 2 && one) scaleRows.push({ operation: op.name, input: `${n}x${n}`, '1 worker img/s': r2(one), '2 workers img/s': r2(requests / secs), 'scaling 1 → 2': `${r2(requests / secs / one)}x` });
+          const one = ips[`${key} 1`];
+          if (workers === 2 && one) {
+            // load-insensitive ceiling of 1 -> 2 on this machine's cores: 1 worker at best runs one image per
+            // (its own JS + the libvips work it waits for) CPU-seconds; 2 workers at best cores / (all CPU-seconds
+            // per image), since V8's GC threads, libuv and the main thread use cores beside the workers
+            const serial = groups.filter((g) => g.role === 'pool' || g.role === 'libvips').reduce((a, g) => a + g.cpu, 0) / requests;
+            const ceiling = Math.min(2, os.cpus().length * serial / (cpu / requests));
+            scaleRows.push({ operation: op.name, input: `${n}x${n}`, '1 worker img/s': r2(one), '2 workers img/s': r2(requests / secs), 'scaling 1 → 2': `${r2(requests / secs / one)}x`, 'CPU s/img 1w / 2w': `${cpuPerImg[`${key} 1`]!.toFixed(3)} / ${cpuPerImg[`${key} 2`]!.toFixed(3)}`, 'worker-serial CPU s/img': serial.toFixed(3), [`CPU-bound ceiling on ${os.cpus().length} cores`]: `${r2(ceiling)}x` });
+          }
         }
       }
     } finally {

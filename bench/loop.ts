@@ -1,6 +1,7 @@
 // Event-loop freedom under a saturated pool (issue 19 item 1): the server runs in its own process (2 workers);
 // this process keeps `inflight` contour/extract (multipart JPEG) and remove-background (imageUrl PNG) requests open
 // and meanwhile asks GET /health one at a time every 20 ms; /health p50/p99/max is what the event loop costs.
+// Beside it, the server's CPU-seconds per image by thread role and niceness (bench/lib/threads.ts).
 // Usage: npm run bench -- loop [--seconds 15] [--inflight 6] [--size 1024] [--nice 0,10] [--cpu-prof DIR]
 import http from 'node:http';
 import os from 'node:os';
@@ -9,6 +10,7 @@ import { formData } from '../test/helpers/server.js';
 import { greenScreen, cardScene } from '../test/helpers/images.js';
 import { spawnServer } from './lib/server-proc.js';
 import { table } from './lib/load.js';
+import { snapshot, diff, group, perImage } from './lib/threads.js';
 
 const arg = (name: string, def: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -45,6 +47,7 @@ for (const nice of NICE) {
     await r.arrayBuffer();
   }
   const health: number[] = [];
+  const before = snapshot(s.pid);
   let done = 0, failed = 0, stop = false;
   const t0 = performance.now();
   const until = t0 + SECONDS * 1000;
@@ -70,8 +73,10 @@ for (const nice of NICE) {
   stop = true;
   await pinger;
   const secs = (performance.now() - t0) / 1000;
+  // which threads used the cores, at which niceness (/proc): the event loop competes with those at its own niceness
+  const groups = group(diff(before, snapshot(s.pid)), s.pid);
   await s.close();
-  rows.push({ 'worker nice': nice, 'image requests/s': Math.round((done / secs) * 100) / 100, failed, 'health n': health.length, 'health p50 ms': Math.round(pct(health, 50) * 10) / 10, 'health p99 ms': Math.round(pct(health, 99) * 10) / 10, 'health max ms': Math.round(Math.max(...health) * 10) / 10, load: os.loadavg()[0]!.toFixed(1) });
+  rows.push({ 'worker nice': nice, 'image requests/s': Math.round((done / secs) * 100) / 100, failed, 'health n': health.length, 'health p50 ms': Math.round(pct(health, 50) * 10) / 10, 'health p99 ms': Math.round(pct(health, 99) * 10) / 10, 'health max ms': Math.round(Math.max(...health) * 10) / 10, 'server CPU s/img by thread role @nice': perImage(groups, done), load: os.loadavg()[0]!.toFixed(1) });
   console.error(JSON.stringify(rows[rows.length - 1]));
 }
 files.close();

@@ -1,9 +1,11 @@
 // Worker entry: dispatches a task name to its module of the task table (loaded once per worker, on first use) and
 // moves result buffers back.
+import fs from 'node:fs';
 import type { MessagePort } from 'node:worker_threads';
 import { movable, TASK_ERROR_MARK } from './transfer.js';
 import { isTaskName, TASKS } from '../tasks/table.js';
 import { bindGate, nativeIdle } from './native-gate.js';
+import { reniceLibvips } from './helper-nice.js';
 
 export interface TaskRequest {
   task: string;
@@ -12,6 +14,13 @@ export interface TaskRequest {
   started?: MessagePort;
   /** the task's native-call gate (src/pool/native-gate.ts): the pool terminates this worker only when it allows */
   gate?: Int32Array;
+}
+
+// name this thread for top -H, /proc and the benches' per-thread CPU (Linux; threads it creates inherit the name)
+try {
+  fs.writeFileSync('/proc/thread-self/comm', 'sejong-pool');
+} catch {
+  // not Linux: names are diagnostics only
 }
 
 /** a task module as the worker sees it: the table's types are checked at pool.run, here the input is opaque */
@@ -36,6 +45,7 @@ export default async function dispatch(req: TaskRequest): Promise<unknown> {
     // a native call the task started and left behind (a rejected Promise.all) ends before the task does
     await nativeIdle();
     bindGate(undefined);
+    reniceLibvips();
   }
 }
 
