@@ -62,9 +62,17 @@ export class SharedKeyStore implements Keys {
     return { record: publicKey(stored), key };
   }
 
+  /** SHA-256 of keys presented recently (bounded): a key polled thousands of times a second is hashed once */
+  private readonly hashes = new Map<string, string>();
+
   lookup(key: string): ApiKeyRecord | undefined {
     if (!key || key.length > 256) return undefined;
-    const hash = sha256(key);
+    let hash = this.hashes.get(key);
+    if (hash === undefined) {
+      if (this.hashes.size > 10_000) this.hashes.clear();
+      this.hashes.set(key, (hash = sha256(key)));
+    }
+    // the record itself is looked up every time: a revocation seen by this node applies to the next request
     return activeMatch(this.byHash.get(hash), hash);
   }
 
