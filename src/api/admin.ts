@@ -4,6 +4,7 @@ import { ApiError } from '../domain/errors.js';
 import { defineRoute, reply, type RouteDef } from '../server/types.js';
 import { ok } from './schemas/common.js';
 import { keyCreated, keyList, keyPatched, keyRevoked, tenantUsage } from './schemas/admin.js';
+import { iso } from '../clock.js';
 
 const limits = {
   rateLimitPerMinute: z.number().int().min(1).max(10_000_000).optional(),
@@ -27,7 +28,7 @@ export const routes: RouteDef[] = [
         id: record.id, key, name: record.name,
         rateLimitPerMinute: record.rateLimitPerMinute ?? services.config.rateLimitPerMinute,
         rateLimitPerDay: record.rateLimitPerDay ?? services.config.rateLimitPerDay,
-        createdAt: new Date(record.createdAt).toISOString(),
+        createdAt: iso(record.createdAt)!,
       }, 201);
     },
   }),
@@ -41,8 +42,8 @@ export const routes: RouteDef[] = [
           id: k.id, name: k.name, admin: k.admin,
           rateLimitPerMinute: k.rateLimitPerMinute ?? cfg.rateLimitPerMinute,
           rateLimitPerDay: k.rateLimitPerDay ?? cfg.rateLimitPerDay,
-          createdAt: new Date(k.createdAt).toISOString(),
-          revokedAt: k.revokedAt ? new Date(k.revokedAt).toISOString() : null,
+          createdAt: iso(k.createdAt)!,
+          revokedAt: iso(k.revokedAt),
         })),
       };
     },
@@ -65,7 +66,7 @@ export const routes: RouteDef[] = [
       if (ctx.params.id === ctx.principal.keyId) throw new ApiError('CONFLICT', 'The admin key cannot revoke itself');
       const r = await ctx.services.keys.revoke(ctx.params.id!, ctx.services.clock.now());
       if (!r) throw new ApiError('NOT_FOUND', `No key ${ctx.params.id}`);
-      return { id: r.id, revoked: true, revokedAt: new Date(r.revokedAt!).toISOString() };
+      return { id: r.id, revoked: true, revokedAt: iso(r.revokedAt!)! };
     },
   }),
   defineRoute({

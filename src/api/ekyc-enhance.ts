@@ -18,6 +18,7 @@ import { runPipeline, type PipelineContext } from '../enhance/ekyc-pipeline.js';
 import { COSTS, pipelineCost } from '../enhance/costs.js';
 import { ok } from './schemas/common.js';
 import { enhanceAccepted, enhanceDone, enhanceStatus, pipelineDone, pipelineStatus, stillProcessing, webhookSecret } from './schemas/ekyc.js';
+import { iso } from '../clock.js';
 
 const MB = 1024 * 1024;
 const IMAGE_RULE = { required: true, maxBytes: 10 * MB, types: ['jpeg', 'png'] as Array<'jpeg' | 'png'>, description: 'ID card image, JPEG or PNG, at most 10 MB' };
@@ -240,9 +241,9 @@ function statusHandler(family: Family) {
       status: j.status,
       progress: Math.round(j.progress * 1000) / 1000,
       enhancedImageUrl: j.status === 'completed' && j.blobs?.image ? imageUrl(ctx.services, family, j.id) : null,
-      createdAt: new Date(j.createdAt).toISOString(),
-      completedAt: j.completedAt ? new Date(j.completedAt).toISOString() : null,
-      expiresAt: j.expiresAt ? new Date(j.expiresAt).toISOString() : null,
+      createdAt: iso(j.createdAt)!,
+      completedAt: iso(j.completedAt),
+      expiresAt: iso(j.expiresAt),
       estimatedCostUsd: j.estimatedCost ?? null,
       actualCostUsd: j.actualCost ?? null,
       error: j.error ?? null,
@@ -258,7 +259,7 @@ function statusHandler(family: Family) {
       Object.assign(base, { steps: r.steps ?? null, docType: r.docType ?? null, totalTimeMs: r.totalTimeMs ?? null });
     }
     const cb = await ctx.services.ext.callbacks?.forJob(j.id);
-    if (cb) base.callback = { state: cb.state, attempts: cb.attempts, lastStatus: cb.lastStatus ?? null, nextAttemptAt: cb.nextAt ? new Date(cb.nextAt).toISOString() : null };
+    if (cb) base.callback = { state: cb.state, attempts: cb.attempts, lastStatus: cb.lastStatus ?? null, nextAttemptAt: iso(cb.nextAt) };
     return base;
   };
 }

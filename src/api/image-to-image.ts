@@ -11,6 +11,7 @@ import type { Services } from '../services.js';
 import { defineRunner, type JobInput } from '../jobs/runners.js';
 import { ok } from './schemas/common.js';
 import { aiJobCreated, caricStatus, examples } from './schemas/jobs.js';
+import { iso } from '../clock.js';
 
 export const DEFAULT_I2I_MODEL = 'fam-b-2.5-flash-image';
 export const DEFAULT_I2I_PROMPT = 'Turn this photo into a friendly caricature: exaggerate the characteristic features a little, keep the person recognisable, clean background.';
@@ -98,7 +99,7 @@ async function status(ctx: Ctx) {
       processingTime: j.result?.processingTime ?? null,
       actualCost: j.actualCost ?? null,
       width: j.result?.width, height: j.result?.height,
-      expiresAt: j.expiresAt ? new Date(j.expiresAt).toISOString() : null,
+      expiresAt: iso(j.expiresAt),
     };
   }
   if (j.status === 'failed') return { ...base, imageUrl: null, processingTime: null, actualCost: j.actualCost ?? 0, error: jobError(j) };

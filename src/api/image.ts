@@ -12,6 +12,7 @@ import type { ChromaKeyOutput } from '../tasks/chroma-key.js';
 import { storageType } from '../catalog/storage.js';
 import { ok } from './schemas/common.js';
 import { removeBackgroundAnswer } from './schemas/jobs.js';
+import { iso } from '../clock.js';
 
 export { STORAGE_TYPES } from '../catalog/storage.js';
 
@@ -105,7 +106,7 @@ async function removeBackground(ctx: Ctx<Body>) {
     originalDimensions: r.originalDimensions,
     trimmedDimensions: r.trimmedDimensions,
     trimBox: r.trimBox,
-    expiresAt: done?.expiresAt ? new Date(done.expiresAt).toISOString() : null,
+    expiresAt: done?.expiresAt ? iso(done.expiresAt)! : null,
   };
 }
 

@@ -6,6 +6,7 @@ import { defineRoute, type RouteDef } from '../server/types.js';
 import { FAMILIES, type Family } from '../jobs/families.js';
 import { ok } from './schemas/common.js';
 import { jobList, logList } from './schemas/system.js';
+import { iso } from '../clock.js';
 
 const jobsQuery = z.object({
   family: z.enum(Object.keys(FAMILIES) as [Family, ...Family[]]).optional(),
@@ -28,8 +29,8 @@ export const routes: RouteDef[] = [
       return {
         jobs: r.jobs.map((j) => ({
           jobId: j.id, family: j.family, status: jobs.isExpired(j) ? 'expired' : j.status, progress: j.progress,
-          createdAt: new Date(j.createdAt).toISOString(), completedAt: j.completedAt ? new Date(j.completedAt).toISOString() : null,
-          expiresAt: j.expiresAt ? new Date(j.expiresAt).toISOString() : null,
+          createdAt: iso(j.createdAt)!, completedAt: iso(j.completedAt),
+          expiresAt: iso(j.expiresAt),
           estimatedCost: j.estimatedCost ?? null, actualCost: j.actualCost ?? null, error: j.error ?? null,
         })),
         next_cursor: r.nextCursor,
@@ -51,7 +52,7 @@ export const routes: RouteDef[] = [
       }
       const r = await services.requestLog.list(ctx.principal.keyId!, q.limit ?? 100, cursor, since);
       return {
-        logs: r.entries.map((e) => ({ time: new Date(e.time).toISOString(), method: e.method, path: e.path, status: e.status, ms: e.ms, requestId: e.requestId, code: e.code ?? null })),
+        logs: r.entries.map((e) => ({ time: iso(e.time)!, method: e.method, path: e.path, status: e.status, ms: e.ms, requestId: e.requestId, code: e.code ?? null })),
         next_cursor: r.next ? Buffer.from(r.next).toString('base64url') : undefined,
       };
     },

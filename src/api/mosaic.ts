@@ -5,6 +5,7 @@ import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import type { MosaicOutput } from '../tasks/mosaic.js';
 import { ok } from './schemas/common.js';
 import { mosaicAnswer } from './schemas/jobs.js';
+import { iso } from '../clock.js';
 
 const coord = z.number().int().min(0).max(100_000);
 const extent = z.number().int().min(1).max(100_000);
@@ -48,7 +49,7 @@ async function mosaic(ctx: Ctx<Body>) {
     height: r.height,
     blockSize: r.blockSize,
     regions: r.regions,
-    expiresAt: done?.expiresAt ? new Date(done.expiresAt).toISOString() : null,
+    expiresAt: done?.expiresAt ? iso(done.expiresAt)! : null,
   };
 }
 

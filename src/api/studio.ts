@@ -16,6 +16,7 @@ import { FEATURE_BY_ID, FEATURES, MAX_FACES, actualCost, bodySchema, catalogAnsw
 import { ok } from './schemas/common.js';
 import { examples, studioCreated, studioStatus } from './schemas/jobs.js';
 import { studioCatalog } from './schemas/models.js';
+import { iso } from '../clock.js';
 
 /** Job families readable through /studio/status and /studio/image. */
 export const STUDIO_FAMILIES: Family[] = ['studio_skin', 'studio_reshape', 'studio_makeup', 'studio_mosaic'];
@@ -162,7 +163,7 @@ async function status(ctx: Ctx) {
     out.width = r.width ?? null;
     out.height = r.height ?? null;
     out.faces = r.faces ?? [];
-    out.expiresAt = j.expiresAt ? new Date(j.expiresAt).toISOString() : null;
+    out.expiresAt = iso(j.expiresAt);
   }
   if (j.status === 'failed') out.error = { code: j.error?.code ?? 'INTERNAL_ERROR', message: j.error?.message ?? 'processing failed' };
   return out;
