@@ -41,7 +41,6 @@ class FakeRequest {
 }
 
 const ADDRESS = new TextEncoder().encode('127.0.0.1').buffer;
-const ADDRESS_BYTES = new Uint8Array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 1]).buffer;
 
 /** The response side: reports each answer's status line to onEnd. */
 class FakeResponse {
@@ -50,7 +49,6 @@ class FakeResponse {
   onAborted(): this { return this; }
   onData(): this { return this; }
   getRemoteAddressAsText(): ArrayBuffer { return ADDRESS.slice(0); }
-  getRemoteAddress(): ArrayBuffer { return ADDRESS_BYTES.slice(0); }
   cork(fn: () => void): this { fn(); return this; }
   writeStatus(s: string): this { this.status = s; return this; }
   writeHeader(): this { return this; }

@@ -1,7 +1,6 @@
 // The uWS front end: routes table → uWS; per request: read (capped) → auth → rate limit → validate → handler → reply.
 import crypto from 'node:crypto';
 import uws, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '@trufflesuite/uws-js-unofficial';
-import type { Logger } from 'pino';
 import type { Services } from '../services.js';
 import { ApiError } from '../domain/errors.js';
 import { BodyBudget, BodyLease } from './budget.js';
@@ -15,7 +14,7 @@ import { checkResponse } from './response-check.js';
 import { answerOf, busy, checkParams, decodeParams, JSON_TYPE, paramNames, requestIdOf, toApiError } from './request-parts.js';
 import type { BlockList } from 'node:net';
 import { trustedProxies } from '../domain/client-address.js';
-import { RequestCtx } from './request-ctx.js';
+import { EMPTY_BODY, RequestCtx } from './request-ctx.js';
 
 interface ReqState {
   aborted: boolean;
@@ -39,8 +38,7 @@ interface Exchange {
 interface BodyRead { promise: Promise<Buffer>; hasBody: boolean; maxBytes: number }
 
 /** the body of a GET/DELETE: one settled promise shared by all */
-const EMPTY = Buffer.alloc(0);
-const NO_BODY: Promise<Buffer> = Promise.resolve(EMPTY);
+const NO_BODY: Promise<Buffer> = Promise.resolve(EMPTY_BODY);
 
 export function nativeUwsLoaded(): boolean {
   // the JS fallback has no getParts and its App is plain JS; the native addon's functions are [native code]
@@ -216,21 +214,20 @@ export class HttpServer {
   private startBody(x: Exchange): BodyRead {
     const { route, state, lease, res } = x;
     const { config } = this.services;
-    if (!lease) return { promise: NO_BODY, hasBody: false, maxBytes: 0 };
-    const hasBody = true;
+    if (!lease) return { promise: NO_BODY, hasBody: false, maxBytes: 0 }; // GET, DELETE
     const maxBytes = route.maxBodyBytes ?? (route.auth === 'none' ? config.openBodyKb * 1024 : Math.round(config.maxBodyMb * 1048576));
     const declared = Number(x.ctx.headers['content-length'] ?? '0');
-    if (hasBody && declared > maxBytes) {
+    if (declared > maxBytes) {
       x.outHeaders.connection = 'close';
       throw new ApiError('PAYLOAD_TOO_LARGE', `The body is ${declared} bytes; this endpoint accepts at most ${maxBytes}`);
     }
-    if (hasBody && declared > 0 && !lease.ensure(declared)) throw busy();
+    if (declared > 0 && !lease.ensure(declared)) throw busy();
     // a body the client stops sending never reaches isLast: the abort settles the read
     const aborted = new Promise<never>((_, reject) => state.closeHandlers.push(() => reject(new Error('aborted'))));
     aborted.catch(() => undefined);
     const promise = Promise.race([readBody(res, maxBytes, state, (size) => lease.ensure(size), declared), aborted]);
     promise.catch(() => undefined); // read later, or never when the (shared-mode) rate limit refuses first
-    return { promise, hasBody, maxBytes };
+    return { promise, hasBody: true, maxBytes };
   }
 
   /** The asynchronous rest: principal and body → validated ctx → a stream, or the handler's answer. */
@@ -238,7 +235,7 @@ export class HttpServer {
     let streamOpened = false;
     try {
       // a GET/DELETE with a local principal has nothing to wait for
-      const raw = authP || body.hasBody ? await this.inputs(x, authP, body) : EMPTY;
+      const raw = authP || body.hasBody ? await this.inputs(x, authP, body) : EMPTY_BODY;
       if (raw === undefined) return; // the client went away mid-body
       this.validate(x, raw);
       if (x.route.stream) {

@@ -9,7 +9,8 @@ import type { Services } from '../services.js';
 import type { Ctx, Method, Principal, UploadedFile } from './types.js';
 import { clientAddress } from '../domain/client-address.js';
 
-const EMPTY = Buffer.alloc(0);
+/** the body of a request that has none (one shared empty buffer) */
+export const EMPTY_BODY = Buffer.alloc(0);
 
 /** What the context needs from the request's state: whether the client went away. */
 interface AbortState { aborted: boolean }
@@ -18,7 +19,7 @@ export class RequestCtx implements Ctx {
   query: unknown = undefined;
   body: unknown = undefined;
   files: Record<string, UploadedFile> = {};
-  rawBody: Buffer = EMPTY;
+  rawBody: Buffer = EMPTY_BODY;
   principal: Principal = { kind: 'anonymous' };
   logExtra: Record<string, unknown> = {};
   private child?: Logger;
@@ -54,7 +55,7 @@ export class RequestCtx implements Ctx {
     if (this.address === undefined) {
       let peer: string;
       try {
-        peer = peerAddress(this.res);
+        peer = Buffer.from(this.res.getRemoteAddressAsText()).toString();
       } catch {
         return '';
       }
@@ -75,20 +76,4 @@ export class RequestCtx implements Ctx {
   aborted(): boolean {
     return this.state.aborted;
   }
-}
-
-/**
- * The TCP peer's address as text. IPv4 (also IPv4-mapped IPv6) is formatted from uWS's binary address, which is
- * several times cheaper than its text form (an ArrayBuffer, a copy, a UTF-8 decode); other IPv6 peers take the text.
- */
-export function peerAddress(res: HttpResponse): string {
-  const b = new Uint8Array(res.getRemoteAddress());
-  if (b.length === 4) return `${b[0]}.${b[1]}.${b[2]}.${b[3]}`;
-  if (b.length === 16 && isV4Mapped(b)) return `${b[12]}.${b[13]}.${b[14]}.${b[15]}`;
-  return Buffer.from(res.getRemoteAddressAsText()).toString();
-}
-
-function isV4Mapped(b: Uint8Array): boolean {
-  for (let i = 0; i < 10; i++) if (b[i] !== 0) return false;
-  return b[10] === 0xff && b[11] === 0xff;
 }

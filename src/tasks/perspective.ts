@@ -7,7 +7,7 @@ import { checkImage, decodeChecked, encodeJpeg, type DecodeOptions, type Raw } f
 import { badInput } from './lib/task-error.js';
 import { lumaFromRgb, type Grey } from './lib/gray.js';
 import { canny, hysteresis, quantile, sortedMaxima } from './lib/canny.js';
-import { convexHull, polygonArea, orderCorners, fitLine, intersect, homography, warp, dist, cross, type Pt } from './lib/geometry.js';
+import { convexHull, polygonArea, orderCorners, fitLine, intersect, homography, warp, dist, type Pt } from './lib/geometry.js';
 import { forEachComponent } from './lib/components.js';
 import { maxQuad, longestEdgesQuad } from './lib/quad.js';
 
