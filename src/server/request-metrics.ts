@@ -26,36 +26,45 @@ interface RegistryMetric {
   reset(): void;
 }
 
+/** one route template and method: its latency and its request counts by status */
+interface Slot {
+  times: Times;
+  counts: Map<number, Count>;
+}
+
 export class RequestMetrics {
-  private readonly counts = new Map<string, Count>();
-  private readonly times = new Map<string, Times>();
+  /** by route template, then method (constant strings: the lookups hash nothing new per request) */
+  private readonly slots = new Map<string, Map<string, Slot>>();
 
   constructor(registry: client.Registry, names: { requests: string; requestsHelp: string; latency: string; latencyHelp: string }, private readonly bounds: readonly number[]) {
     const counts: RegistryMetric = {
       name: names.requests,
       get: async () => ({
         name: names.requests, help: names.requestsHelp, type: 'counter', aggregator: 'sum',
-        values: [...this.counts.values()].map((c) => ({ labels: c.labels, value: c.n })),
+        values: [...this.allSlots()].flatMap((s) => [...s.counts.values()].map((c) => ({ labels: c.labels, value: c.n }))),
       }),
       reset: () => {
-        this.counts.clear();
-        this.slots.clear();
+        for (const s of this.allSlots()) s.counts.clear();
       },
     };
     const times: RegistryMetric = {
       name: names.latency,
       get: async () => ({ name: names.latency, help: names.latencyHelp, type: 'histogram', aggregator: 'sum', values: this.histogramValues(names.latency) }),
       reset: () => {
-        this.times.clear();
-        this.slots.clear();
+        for (const { times: t } of this.allSlots()) {
+          t.buckets.fill(0);
+          t.sum = 0;
+          t.count = 0;
+        }
       },
     };
     registry.registerMetric(counts as unknown as client.Metric);
     registry.registerMetric(times as unknown as client.Metric);
   }
 
-  /** per route template and method, its latency slot and its counts by status (route and method are constants) */
-  private readonly slots = new Map<string, Map<string, { times: Times; counts: Map<number, Count> }>>();
+  private *allSlots(): Iterable<Slot> {
+    for (const byMethod of this.slots.values()) yield* byMethod.values();
+  }
 
   /** One answered request: three map lookups on constant keys and a bucket search. */
   observe(route: string, method: string, status: number, seconds: number): void {
@@ -63,18 +72,11 @@ export class RequestMetrics {
     if (!byMethod) this.slots.set(route, (byMethod = new Map()));
     let slot = byMethod.get(method);
     if (!slot) {
-      const tk = `${method} ${route}`;
-      let t = this.times.get(tk); // kept when only the counts were reset
-      if (!t) this.times.set(tk, (t = { labels: { route, method }, buckets: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 }));
-      byMethod.set(method, (slot = { times: t, counts: new Map() }));
+      const times = { labels: { route, method }, buckets: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
+      byMethod.set(method, (slot = { times, counts: new Map() }));
     }
     let c = slot.counts.get(status);
-    if (!c) {
-      const ck = `${method} ${status} ${route}`;
-      c = this.counts.get(ck); // kept when only the latencies were reset
-      if (!c) this.counts.set(ck, (c = { labels: { route, method, status: String(status) }, n: 0 }));
-      slot.counts.set(status, c);
-    }
+    if (!c) slot.counts.set(status, (c = { labels: { route, method, status: String(status) }, n: 0 }));
     c.n++;
     const t = slot.times;
     let b = 0;
@@ -87,7 +89,8 @@ export class RequestMetrics {
   /** _bucket (cumulative, le), _sum and _count lines per (route, method), as prom-client writes them. */
   private histogramValues(name: string): MetricValue[] {
     const out: MetricValue[] = [];
-    for (const t of this.times.values()) {
+    for (const { times: t } of this.allSlots()) {
+      if (t.count === 0) continue; // reset and not observed since
       let acc = 0;
       for (let i = 0; i <= this.bounds.length; i++) {
         acc += t.buckets[i]!;

@@ -28,4 +28,9 @@ t.test('same exposition text as prom-client Counter + Histogram', async (t) => {
   t.match(text, 'x_requests_total{route="/api/v1/x",method="POST",status="429"} 1');
   ours.resetMetrics();
   t.equal((await ours.getMetricsAsJSON()).flatMap((x) => x.values).length, 0, 'reset empties both');
+  m.observe('/health', 'GET', 200, 0.0005);
+  const after = await ours.metrics();
+  t.match(after, 'x_requests_total{route="/health",method="GET",status="200"} 1', 'counts start again from zero');
+  t.match(after, 'x_seconds_count{route="/health",method="GET"} 1', 'latencies start again from zero');
+  t.notMatch(after, '/api/v1/x', 'routes not seen since the reset stay out');
 });
