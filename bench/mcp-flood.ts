@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { snapshot } from './lib/threads.js';
 import pino from 'pino';
 
 const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
@@ -58,7 +59,7 @@ if (process.argv.includes('--serve')) {
     const callMs: number[] = [];
     let next = 0;
     // the server's main thread CPU (utime + stime of its task, clock ticks of 10 ms) around the flood
-    const mainCpu = () => { const f = fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
+    const mainCpu = () => (snapshot(child.pid!).get(child.pid!)?.cpu ?? 0) * 1000; // ms
     const cpu0 = mainCpu();
     const t0 = performance.now();
     await Promise.all(sids.map(async (sid) => {

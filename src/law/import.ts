@@ -6,6 +6,7 @@ import { readTar } from './tar.js';
 import { parseAdmrulMd, parseAnnexMd, parseLawXml, parseStatuteMd, parseSubject, splitFrontmatter, type DocRec, type TableRec } from './parse.js';
 import { normDate } from './normalize.js';
 import type { ChangeEntry, LawStore, Revision, VersionRec } from './store.js';
+import { iso } from '../clock.js';
 
 export interface ImportStats {
   statutes: number;
@@ -331,7 +332,7 @@ export class Importer {
   /** The info record's import time and corpus date, then the search index over the new catalogue. */
   private async stampAndIndex(): Promise<void> {
     const law = this.law;
-    law.updateInfo({ imported_at: new Date(this.now()).toISOString(), corpus_date: law.newestPromulgation() });
+    law.updateInfo({ imported_at: iso(this.now()), corpus_date: law.newestPromulgation() });
     await law.flushed();
     this.progress('index', 0, law.catalog.length);
     this.stats.index = await law.rebuildIndex((d, t) => this.progress('index', d, t));

@@ -7,6 +7,7 @@ import type { LawStore } from './store.js';
 import { parseLawXml } from './parse.js';
 import { addChanges } from './import.js';
 import { kstToday, normDate } from './normalize.js';
+import { iso } from '../clock.js';
 
 export interface SyncResult {
   since: string;
@@ -162,7 +163,7 @@ export async function syncLaw(config: Config, law: LawStore, opts: { now: number
     const st = await law.rebuildIndex((d, t) => opts.step?.('search index', d, t));
     r.index_ms = st.ms;
   }
-  law.updateInfo({ last_sync: new Date(opts.now).toISOString(), corpus_date: law.newestPromulgation() });
+  law.updateInfo({ last_sync: iso(opts.now), corpus_date: law.newestPromulgation() });
   await law.flushed();
   // reload bumps LawStore.version: the search/list caches keyed on it are dropped at once
   law.reload();

@@ -17,6 +17,9 @@ const DISTRICTS = [
   '목포시', '여수시', '순천시', '나주시', '광양시', '포항시', '경주시', '김천시', '안동시', '구미시', '영주시', '영천시', '상주시', '문경시', '경산시', '창원시', '진주시', '통영시', '사천시', '김해시', '밀양시', '거제시', '양산시', '제주시', '서귀포시',
 ];
 
+/** the districts that are 구 (an office titled …구청장) */
+const GU_DISTRICTS = DISTRICTS.filter((x) => x.endsWith('구'));
+
 /** Substitution cost of two characters: Hangul syllables by the share of their jamo (initial, vowel, final) that differ. */
 function subCost(a: string, b: string): number {
   if (a === b) return 0;
@@ -112,12 +115,11 @@ export function repairIssuer(text: string): string {
   }
   const p = matchPrefix(head, PROVINCES);
   if (!p) return text;
-  let h = [...head].slice(p.used).join('');
+  const h = [...head].slice(p.used).join('');
   if (tail.name === '구청장' || tail.name === '청장') {
     // "종로구청장": the district with its 구, then 청장
-    const d = matchPrefix(h + (tail.name === '구청장' ? '구' : ''), DISTRICTS.filter((x) => x.endsWith('구')));
+    const d = matchPrefix(h + (tail.name === '구청장' ? '구' : ''), GU_DISTRICTS);
     if (d && d.used >= [...h].length) return `${p.name} ${d.name}청장`;
-    return h ? `${p.name} ${h}${tail.name}` : `${p.name}${tail.name}`;
   }
   return h ? `${p.name} ${h}${tail.name}` : `${p.name}${tail.name}`;
 }

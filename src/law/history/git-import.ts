@@ -12,6 +12,7 @@ import { HISTORY_FORMAT, encodeNos, historyOf, keyOf, type GitVersionMeta } from
 import { ChainWriter } from './writer.js';
 import { readInWorker } from './reader-thread.js';
 import type { ReadBatch, ReadFile } from './reader.js';
+import { iso } from '../../clock.js';
 
 export interface GitImportStats {
   from: string | null;
@@ -82,7 +83,7 @@ export class GitImporter {
 
   /** now as an ISO time, on the injected clock when one was given */
   private stamp(): string {
-    return new Date((this.opts.now ?? Date.now)()).toISOString();
+    return iso((this.opts.now ?? Date.now)())!;
   }
 
   private async batch(b: ReadBatch): Promise<void> {
