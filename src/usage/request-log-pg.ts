@@ -1,23 +1,28 @@
 // Shared mode: the request log in PostgreSQL, so GET /api/v1/logs on any node shows the requests every node served.
-// add() only buffers (no round trip on the request path); the buffer is written every 250 ms (or at 1,000 entries:
-// the rows are serialised on the request thread, so a batch stays small enough not to pause it)
+// add() only buffers (no round trip on the request path; entries written as bytes, entry-slab.ts, so the GC never
+// copies them); the buffer is written every 250 ms (or at 1,000 entries: the rows are serialised as JSON on the
+// request thread at flush, so a batch stays small enough not to pause it)
 // as one multi-row INSERT, and at stop/drain. A node killed outright loses at most its last 250 ms of log lines —
 // the log is a diagnostic record, not a ledger (spend and the print ledger are written at once). Pages are keyset
 // (time, id) descending; the cursor is `time.id.0` (three integers, the form the route checks).
 import type { Pg } from '../shared/pg.js';
 import type { RequestLogEntry, RequestLogStore } from './request-log.js';
+import { EntrySlab } from './entry-slab.js';
 
 const MAX_PENDING = 1000;
 
 export class PgRequestLog implements RequestLogStore {
-  private pending: Array<[string, RequestLogEntry]> = [];
+  private pending = new Map<string, EntrySlab>();
+  private pendingCount = 0;
   private timer?: NodeJS.Timeout;
   private writing: Promise<void> = Promise.resolve();
   constructor(private readonly pg: Pg, private readonly retentionMs: number, private readonly onError?: (e: Error) => void) {}
 
   add(keyId: string, e: RequestLogEntry): void {
-    this.pending.push([keyId, e]);
-    if (this.pending.length >= MAX_PENDING) void this.flush().catch((err: Error) => this.onError?.(err));
+    let slab = this.pending.get(keyId);
+    if (!slab) this.pending.set(keyId, (slab = new EntrySlab()));
+    slab.push(e);
+    if (++this.pendingCount >= MAX_PENDING) void this.flush().catch((err: Error) => this.onError?.(err));
     else if (!this.timer) {
       this.timer = setTimeout(() => void this.flush().catch((err: Error) => this.onError?.(err)), 250);
       this.timer.unref();
@@ -27,18 +32,26 @@ export class PgRequestLog implements RequestLogStore {
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    const rows = this.pending;
-    this.pending = [];
+    const slabs = this.pending;
+    this.pending = new Map();
+    this.pendingCount = 0;
     // writes stay in order (a list after a flush sees everything added before it)
-    const w = this.writing.then(() => (rows.length ? this.insert(rows) : undefined));
+    const w = this.writing.then(() => (slabs.size ? this.insert(slabs) : undefined));
     this.writing = w.catch(() => undefined);
     await w;
   }
 
-  private async insert(rows: Array<[string, RequestLogEntry]>): Promise<void> {
-    const keys = rows.map(([k]) => k);
-    const times = rows.map(([, e]) => e.time);
-    const entries = rows.map(([, e]) => JSON.stringify(e));
+  private async insert(slabs: Map<string, EntrySlab>): Promise<void> {
+    const keys: string[] = [];
+    const times: number[] = [];
+    const entries: string[] = [];
+    for (const [keyId, slab] of slabs) {
+      for (const e of EntrySlab.decode(slab.bytes())) {
+        keys.push(keyId);
+        times.push(e.time);
+        entries.push(JSON.stringify(e));
+      }
+    }
     await this.pg.query('insert into request_log (key_id, time, entry) select * from unnest($1::text[], $2::bigint[], $3::jsonb[])', [keys, times, entries]);
   }
 

@@ -1,9 +1,11 @@
 // Recent requests per key (time, method, path, status, ms) for GET /api/v1/logs; kept N days.
-// Entries are buffered in memory and written every 250 ms (or every 2,000 entries) as one LMDB record per key (a
-// batch), so a busy server pays one B-tree insert per key and flush instead of one per request. Listing flushes first.
+// Entries are buffered (as bytes, entry-slab.ts) and written every 250 ms (or every 2,000 entries) as one LMDB record
+// per key (a batch), so a busy server pays one B-tree insert per key and flush instead of one per request. Listing
+// flushes first.
 import type { Database } from 'lmdb';
 import { Packr } from 'msgpackr';
 import type { Store } from '../store/env.js';
+import { EntrySlab } from './entry-slab.js';
 
 export interface RequestLogEntry {
   time: number;
@@ -28,35 +30,40 @@ export interface RequestLogStore {
   prune(now: number): Promise<number>;
 }
 
-/** entries buffered before a flush regardless of the timer: about 1 ms of encoding on the request thread (5,000 in
- * one array, encoded by LMDB, paused it ~15 ms), and few enough commits for the write thread */
+/** entries buffered before a flush regardless of the timer: few enough commits for the write thread */
 const FLUSH_ENTRIES = 2000;
 
 /**
- * A batch is stored as msgpack bytes packed here, with its record shape inline: a third of the main-thread time of
- * handing LMDB the array to encode with its shared-structure machinery. Batches stored as arrays by earlier
- * versions are read as they are.
+ * A batch is stored as the slab its entries were written into (entry-slab.ts). Batches stored by earlier versions
+ * are read as they are: msgpack bytes packed with record shapes inline, and before that plain arrays.
  */
-const batchCodec = new Packr({ useRecords: true });
+const olderBatches = new Packr({ useRecords: true });
+
+/** A stored batch's entries, oldest first, whichever version wrote it. */
+function entriesOf(value: Uint8Array | RequestLogEntry[]): RequestLogEntry[] {
+  if (Array.isArray(value)) return value;
+  return EntrySlab.isSlab(value) ? EntrySlab.decode(value) : (olderBatches.unpack(value) as RequestLogEntry[]);
+}
 
 /** [keyId, time of the batch's last entry, flush sequence] */
 type BatchKey = [string, number, number];
 
 export class RequestLog implements RequestLogStore {
   private readonly db: Database<Uint8Array | RequestLogEntry[], BatchKey>;
-  private pending = new Map<string, RequestLogEntry[]>();
+  private pending = new Map<string, EntrySlab>();
   private pendingCount = 0;
   private seq = 0;
   private timer?: NodeJS.Timeout;
+  /** the last flush's write, in order: a list waits for it even when nothing is pending */
+  private writing: Promise<void> = Promise.resolve();
   constructor(private readonly store: Store, private readonly retentionMs: number) {
     this.db = store.db<Uint8Array | RequestLogEntry[], BatchKey>('request-log-batches');
   }
 
   add(keyId: string, e: RequestLogEntry): void {
-    let list = this.pending.get(keyId);
-    if (!list) this.pending.set(keyId, (list = []));
-    list.push(e);
-    // a batch is encoded (msgpack) on this thread when it is put: small batches keep that pause short under load
+    let slab = this.pending.get(keyId);
+    if (!slab) this.pending.set(keyId, (slab = new EntrySlab()));
+    slab.push(e);
     if (++this.pendingCount >= FLUSH_ENTRIES) void this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => void this.flush(), 250);
@@ -67,14 +74,16 @@ export class RequestLog implements RequestLogStore {
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.pendingCount === 0) return;
+    if (this.pendingCount === 0) return this.writing; // a list right after a timer's flush sees what it wrote
     const batches = this.pending;
     this.pending = new Map();
     this.pendingCount = 0;
     const seq = ++this.seq;
-    await this.store.transaction(() => {
-      for (const [keyId, entries] of batches) this.db.put([keyId, entries[entries.length - 1]!.time, seq], batchCodec.pack(entries));
-    });
+    const w = this.writing.then(() => this.store.transaction(() => {
+      for (const [keyId, slab] of batches) this.db.put([keyId, slab.lastTime, seq], slab.bytes());
+    }));
+    this.writing = w.then(() => undefined, () => undefined);
+    await w;
   }
 
   /**
@@ -95,7 +104,7 @@ export class RequestLog implements RequestLogStore {
     for (const { key, value } of this.db.getRange({ start, end: [keyId, since, -1], reverse: true } as never)) {
       const k = key as unknown as BatchKey;
       if (k[0] !== keyId) break;
-      const entries = Array.isArray(value) ? value : (batchCodec.unpack(value) as RequestLogEntry[]);
+      const entries = entriesOf(value);
       let i = skipTo !== undefined ? skipTo - 1 : entries.length - 1;
       skipTo = undefined;
       for (; i >= 0; i--) {

@@ -1,0 +1,100 @@
+// Request-log entries of one key, written into one growing byte buffer the moment they are added.
+//
+// Why by hand: a buffered entry as a JavaScript object (with its request id and path strings) lives until the next
+// flush, so the young-generation GC copied every one of them at each scavenge — about 0.9 MB per scavenge at 15k
+// requests a second, nine tenths of everything it copied, and the main cause of its pauses under load. Bytes in a
+// Buffer sit outside the JavaScript heap and cost the GC nothing. No codec library writes into a caller's growing
+// buffer without building an object first; the format is five fields.
+//
+// Layout: 0xc1 (a byte msgpack never uses, so a slab is told apart from the batches older versions stored as
+// msgpack) and a version byte, then per entry: time f64, ms f64, status u16, then method, path, requestId and code
+// as u16 byte length + UTF-8 (code: length 0xffff when absent). Little-endian.
+import type { RequestLogEntry } from './request-log.js';
+
+const MAGIC = 0xc1;
+const VERSION = 1;
+const ABSENT = 0xffff;
+/** the longest string kept (a path longer than this is cut; the log is a diagnostic record) */
+const MAX_STRING = 4096;
+
+export class EntrySlab {
+  private buf: Buffer;
+  private len = 2;
+  /** entries in the slab */
+  count = 0;
+  /** time of the newest entry */
+  lastTime = 0;
+
+  constructor(initialBytes = 1024) {
+    this.buf = Buffer.allocUnsafe(Math.max(64, initialBytes));
+    this.buf[0] = MAGIC;
+    this.buf[1] = VERSION;
+  }
+
+  push(e: RequestLogEntry): void {
+    // worst case: 3 UTF-8 bytes per UTF-16 unit, each string capped
+    const strings = Math.min(e.method.length, MAX_STRING) + Math.min(e.path.length, MAX_STRING) + Math.min(e.requestId.length, MAX_STRING) + Math.min(e.code?.length ?? 0, MAX_STRING);
+    this.ensure(18 + 8 + 3 * strings);
+    const b = this.buf;
+    b.writeDoubleLE(e.time, this.len);
+    b.writeDoubleLE(e.ms, this.len + 8);
+    b.writeUInt16LE(e.status, this.len + 16);
+    this.len += 18;
+    this.str(e.method);
+    this.str(e.path);
+    this.str(e.requestId);
+    if (e.code === undefined) this.len = b.writeUInt16LE(ABSENT, this.len);
+    else this.str(e.code);
+    this.count++;
+    this.lastTime = e.time;
+  }
+
+  /** the encoded slab (a view: the slab is not written after it is taken) */
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.len);
+  }
+
+  private str(s: string): void {
+    const n = this.buf.write(s, this.len + 2, Math.min(MAX_STRING, this.buf.length - this.len - 2), 'utf8');
+    this.buf.writeUInt16LE(n, this.len);
+    this.len += 2 + n;
+  }
+
+  private ensure(extra: number): void {
+    if (this.len + extra <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + extra));
+    this.buf.copy(next, 0, 0, this.len);
+    this.buf = next;
+  }
+
+  static isSlab(v: Uint8Array): boolean {
+    return v.length >= 2 && v[0] === MAGIC && v[1] === VERSION;
+  }
+
+  /** The entries of a slab, oldest first. */
+  static decode(v: Uint8Array): RequestLogEntry[] {
+    const b = Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+    const out: RequestLogEntry[] = [];
+    let at = 2;
+    const str = (): string | undefined => {
+      const n = b.readUInt16LE(at);
+      at += 2;
+      if (n === ABSENT) return undefined;
+      const s = b.toString('utf8', at, at + n);
+      at += n;
+      return s;
+    };
+    while (at < b.length) {
+      const time = b.readDoubleLE(at);
+      const ms = b.readDoubleLE(at + 8);
+      const status = b.readUInt16LE(at + 16);
+      at += 18;
+      const method = str()!;
+      const path = str()!;
+      const requestId = str()!;
+      const code = str();
+      out.push(code === undefined ? { time, method, path, status, ms, requestId } : { time, method, path, status, ms, requestId, code });
+    }
+    return out;
+  }
+}
