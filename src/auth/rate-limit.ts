@@ -25,14 +25,18 @@ export interface Limiter {
 /** how soon a changed counter is written */
 const PERSIST_MS = 50;
 
-const policies = new Map<string, string>();
-/** RateLimit-Policy header value of (perMinute, perDay), cached */
+const policies = new Map<number, Map<number, string>>();
+/** RateLimit-Policy header value of (perMinute, perDay), cached by the two numbers (no key text per request) */
 export function policyOf(perMinute: number, perDay: number): string {
-  const pk = `${perMinute}/${perDay}`;
-  let policy = policies.get(pk);
+  let byDay = policies.get(perMinute);
+  if (byDay === undefined) {
+    byDay = new Map();
+    if (policies.size < 1000) policies.set(perMinute, byDay);
+  }
+  let policy = byDay.get(perDay);
   if (policy === undefined) {
     policy = `"minute";q=${perMinute};w=60, "day";q=${perDay};w=86400`;
-    if (policies.size < 1000) policies.set(pk, policy);
+    if (byDay.size < 1000) byDay.set(perDay, policy);
   }
   return policy;
 }

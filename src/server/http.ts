@@ -11,6 +11,23 @@ const STATUS_TEXT: Record<number, string> = {
 const STATUS_LINES = new Map(Object.entries(STATUS_TEXT).map(([s, t]) => [Number(s), `${s} ${t}`]));
 export const statusLine = (s: number) => STATUS_LINES.get(s) ?? `${s} Status`;
 
+/**
+ * Status lines and header names as bytes, made once: uWS takes a typed array as it is, where every string is
+ * converted to UTF-8 into a fresh copy on each call (eight conversions per answer of a keyed poll).
+ */
+const STATUS_BYTES = new Map([...STATUS_LINES].map(([s, line]) => [s, Buffer.from(line, 'latin1')]));
+const NAME_BYTES = new Map<string, Buffer>();
+const MAX_NAMES = 256;
+
+function nameBytes(name: string): Buffer | string {
+  let b = NAME_BYTES.get(name);
+  if (b === undefined) {
+    if (NAME_BYTES.size >= MAX_NAMES) return name; // names are the code's own; the cap only bounds a surprise
+    NAME_BYTES.set(name, (b = Buffer.from(name, 'latin1')));
+  }
+  return b;
+}
+
 export interface OutMessage {
   status: number;
   headers: Record<string, string>;
@@ -25,9 +42,9 @@ export function writeOut(res: HttpResponse, out: OutMessage, state: { aborted: b
   if (state.aborted || state.done) return false;
   state.done = true;
   res.cork(() => {
-    res.writeStatus(statusLine(out.status));
-    for (const k in out.headers) if (!extra || !(k in extra)) res.writeHeader(k, out.headers[k]!);
-    if (extra) for (const k in extra) res.writeHeader(k, extra[k]!);
+    res.writeStatus(STATUS_BYTES.get(out.status) ?? statusLine(out.status));
+    for (const k in out.headers) if (!extra || !(k in extra)) res.writeHeader(nameBytes(k), out.headers[k]!);
+    if (extra) for (const k in extra) res.writeHeader(nameBytes(k), extra[k]!);
     res.end(out.body);
   });
   return true;
