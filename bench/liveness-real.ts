@@ -3,6 +3,7 @@
 // sweep. Photos stay outside the project (provenance: /work/data/liveness/SOURCES.md).
 // Run: nice -n 19 npm run bench -- liveness-real --real /work/data/liveness/real:120 --real /work/data/liveness/real-sf \
 //        --attack print=/work/data/liveness/attacks/print --attack replay=/work/data/liveness/attacks/replay [--dump f.json]
+//      a real group is named by its folder and the one above (`visagetrack/live`); `--attack type=dir` names an attack group.
 //      re-score a dump with the current rule: … liveness-real --from-dump f.json
 // Groups of ≤ 10 images also get one line per image (file, model, cue score, served).
 import fs from 'node:fs';
@@ -21,6 +22,7 @@ const one = (flag: string) => many(flag)[0];
 const images = (dir: string, n = Infinity) => fs.readdirSync(dir).filter((f) => /\.(jpe?g|png)$/i.test(f)).sort().slice(0, n).map((f) => path.join(dir, f));
 
 /** `dir[:n]` → the first n images of dir (sorted by name). */
+const groupName = (dir: string) => path.join(path.basename(path.dirname(path.resolve(dir))), path.basename(dir));
 function groupOf(spec: string): { dir: string; n: number } {
   const m = /^(.*?)(?::(\d+))?$/.exec(spec)!;
   return { dir: m[1]!, n: m[2] ? Number(m[2]) : Infinity };
@@ -36,7 +38,7 @@ async function score(group: string, attack: boolean, file: string): Promise<Row>
 
 async function measure(): Promise<Row[]> {
   const jobs: Array<[string, boolean, string]> = [];
-  for (const spec of many('--real')) { const g = groupOf(spec); for (const f of images(g.dir, g.n)) jobs.push([`real ${path.basename(g.dir)}`, false, f]); }
+  for (const spec of many('--real')) { const g = groupOf(spec); for (const f of images(g.dir, g.n)) jobs.push([`real ${groupName(g.dir)}`, false, f]); }
   for (const spec of many('--attack')) {
     const [type, dirSpec] = spec.split('=') as [string, string];
     const g = groupOf(dirSpec);
@@ -64,6 +66,10 @@ const sweep = (key: 'model' | 'served') => [0.3, 0.4, 0.5, 0.6, 0.7].map((t) => 
   const line: Record<string, string> = { threshold: t === LIVENESS_THRESHOLD ? `**${t} (default)**` : String(t) };
   const real = rows.filter((r) => !r.attack && r[key] !== null);
   line['BPCER (all real)'] = pc(real.filter((r) => r[key]! < t).length, real.length);
+  for (const g of groups.filter((g) => rows.some((r) => r.group === g && !r.attack))) {
+    const a = real.filter((r) => r.group === g);
+    if (a.length > 10) line[`BPCER ${g.slice(5)}`] = pc(a.filter((r) => r[key]! < t).length, a.length);
+  }
   for (const g of groups.filter((g) => rows.some((r) => r.group === g && r.attack))) {
     const a = rows.filter((r) => r.group === g && r[key] !== null);
     line[`APCER ${g}`] = pc(a.filter((r) => r[key]! >= t).length, a.length);
