@@ -71,6 +71,7 @@ export class Importer {
   /** Import every path (files, directories, .tar/.tar.gz), then finalise (history, changelog, search index). */
   async run(paths: string[]): Promise<ImportStats> {
     const t0 = performance.now();
+    this.law.catalogueChanging(); // documents are also put directly below (annexes, XML versions, revision types)
     for (const p of paths) {
       const st = fs.statSync(p);
       if (st.isDirectory()) await this.importDir(p);

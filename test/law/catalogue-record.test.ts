@@ -1,0 +1,65 @@
+// The catalogue record (LawStore): every document record stored as one record with each index generation, so opening
+// the law reads contiguous pages instead of 16k scattered ones; any document written outside an index build removes
+// it, and the catalogue is then read record by record again — never a stale list.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import t from 'tap';
+import { Store } from '../../src/store/env.js';
+import { openLaw } from '../../src/law/open.js';
+import { Importer } from '../../src/law/import.js';
+
+const rule = (title: string, seq: string, body: string) => `---\n제목: ${title}\n행정규칙구분: 고시\n소관부처: 해양수산부\n시행일자: "2020-01-01"\n발령번호: "2020-1"\nadmRulSeq: "${seq}"\n---\n# ${title}\n\n제1조(목적) 이 고시는 ${body}에 관한 사항을 정한다.\n`;
+
+function corpus(t: { teardown(fn: () => void): void }, rules: Array<[string, string, string]>): string {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-law-cat-'));
+  t.teardown(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  for (const [name, seq, body] of rules) {
+    fs.mkdirSync(path.join(tmp, 'kr', name), { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'kr', name, '고시.md'), rule(name, seq, body));
+  }
+  return tmp;
+}
+
+t.test('the catalogue comes from its record after an import, and a document write outside a build voids it', async (t) => {
+  const tmp = corpus(t, [['갯벌 관리 고시', '2100000000001', '갯벌 보전'], ['어선 검사 규정', '2100000000002', '어선 검사']]);
+  const store = new Store(path.join(tmp, 'db'));
+  t.teardown(() => store.close());
+  const law = openLaw(store);
+  law.reload();
+  await new Importer(law).run([path.join(tmp, 'kr')]);
+  const rec = law.sys.get('catalogue') as { gen: number; docs: Array<{ id: string }> };
+  t.equal(rec.gen, law.info().index_gen, 'written with the generation the import recorded');
+  t.same(rec.docs.map((d) => d.id).sort(), ['2100000000001', '2100000000002']);
+
+  // a second store over the same files (another process or thread) reads the record: the same catalogue
+  const other = openLaw(store);
+  other.reload();
+  t.same(other.catalog.map((d) => [d.id, d.name]).sort(), law.catalog.map((d) => [d.id, d.name]).sort());
+  t.equal(other.search.query('어선 검사', {}, null)[0]?.doc.id, '2100000000002');
+
+  // a document written without an index build (as a sync does before it rebuilds): the record goes, reload scans
+  const doc = { ...law.get('2100000000001')!, name: '갯벌 관리 및 복원 고시' };
+  await law.transaction(() => law.putDoc(doc, law.articles(doc.id), []));
+  t.equal(law.sys.get('catalogue'), undefined, 'the record is removed by the first write');
+  other.reload();
+  t.equal(other.get('2100000000001')?.name, '갯벌 관리 및 복원 고시', 'the new name is seen, not the record\'s');
+
+  // the next build writes a fresh record
+  await law.rebuildIndex();
+  const again = law.sys.get('catalogue') as { gen: number; docs: Array<{ id: string; name: string }> };
+  t.equal(again.gen, law.info().index_gen);
+  t.equal(again.docs.find((d) => d.id === '2100000000001')?.name, '갯벌 관리 및 복원 고시');
+});
+
+t.test('a record of another generation is not used', async (t) => {
+  const tmp = corpus(t, [['어선 검사 규정', '2100000000002', '어선 검사']]);
+  const store = new Store(path.join(tmp, 'db'));
+  t.teardown(() => store.close());
+  const law = openLaw(store);
+  law.reload();
+  await new Importer(law).run([path.join(tmp, 'kr')]);
+  await law.transaction(() => law.sys.put('catalogue', { gen: law.info().index_gen + 7, docs: [] }));
+  law.reload();
+  t.equal(law.catalog.length, 1, 'read record by record: the stale record names another generation');
+});
