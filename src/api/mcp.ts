@@ -253,7 +253,7 @@ export function health(services: Services) {
     status: 'ok',
     protocol_version: MCP_PROTOCOL,
     transports: { sse: '/mcp/sse', messages: '/mcp/messages', streamable_http: '/mcp' },
-    corpus: { statutes, admin_rules: rules, articles, indexed_articles: law.search.N, corpus_date: info.corpus_date, imported_at: info.imported_at, last_sync: info.last_sync, empty: law.catalog.length === 0 },
+    corpus: { statutes, admin_rules: rules, articles, indexed_articles: law.indexedArticles(), corpus_date: info.corpus_date, imported_at: info.imported_at, last_sync: info.last_sync, empty: law.catalog.length === 0 },
     sessions: { sse: st.sessions.count('sse'), streamable_http: st.sessions.count('http'), max: services.config.mcpMaxSessions, per_client: services.config.mcpSessionsPerClient },
     law_workers: { threads: services.config.lawWorkers, queued: getLawPool(services).queued },
   };

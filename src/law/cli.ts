@@ -97,7 +97,7 @@ export async function run(args: string[]): Promise<number> {
       const law = openLaw(store);
       law.reload();
       const statutes = law.catalog.filter((d) => d.entity_type === 'law').length;
-      process.stdout.write(JSON.stringify({ statutes, admin_rules: law.catalog.length - statutes, articles: law.catalog.reduce((s, d) => s + d.article_count, 0), indexed_articles: law.search.N, ...law.info() }, null, 2) + '\n');
+      process.stdout.write(JSON.stringify({ statutes, admin_rules: law.catalog.length - statutes, articles: law.catalog.reduce((s, d) => s + d.article_count, 0), indexed_articles: law.indexedArticles(), ...law.info() }, null, 2) + '\n');
       return 0;
     } finally {
       await store.close();

@@ -37,6 +37,7 @@ export async function startLaw(services: Services): Promise<LawStore> {
       log.info({ msg: 'law corpus imported on first start', statutes: stats.statutes, admin_rules: stats.admin_rules, articles: stats.articles, ms: stats.ms, errors: stats.errors.length });
     }
   }
+  if (config.lawWorkers === 0) void law.search; // the tools run on this thread: open the index now, not on the first call
   if (config.lawSyncHour >= 0) scheduleSync(services, law);
   if (config.lawGit) scheduleGitSync(services, law);
   // a `sejong law import/sync` run by another process: reload the catalogue and the index when the store says so

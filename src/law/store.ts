@@ -57,6 +57,8 @@ export interface CorpusInfo {
 const CATALOGUE = 'catalogue';
 interface CatalogueRecord {
   gen: number;
+  /** articles in the index of that generation */
+  articles?: number;
   docs: DocRec[];
 }
 
@@ -79,7 +81,12 @@ export class LawStore implements SearchSource {
   byName = new Map<string, DocRec[]>();
   byPath = new Map<string, DocRec>();
   /** the search index over this store, made by the factory the composer (law/open.ts) hands in */
-  readonly search: SearchIndex;
+  private readonly index: SearchIndex;
+  /** the generation the index opens on first use (-1: open). A thread that never searches (the server's main thread
+   * while law workers answer the tools) never holds the index tables: ~70 MB of heap with the full corpus. */
+  private indexToOpen = -1;
+  /** articles the index in force holds, as its catalogue record says (health, without opening the index) */
+  private recordedArticles?: number;
   /** bumped whenever data changes: caches keyed on it are dropped at once */
   version = 0;
   /** a catalogue record may be stored: the first document write removes it (see catalogueChanging) */
@@ -96,7 +103,7 @@ export class LawStore implements SearchSource {
     this.chg = store.db('law.chg');
     this.sys = store.db('law.sys');
     this.idx = store.db('law.idx', { encoding: 'binary' });
-    this.search = makeSearch(this);
+    this.index = makeSearch(this);
   }
 
   indexGen(): number {
@@ -109,13 +116,15 @@ export class LawStore implements SearchSource {
    * record naming a generation that is still stored. Call reload() afterwards.
    */
   async rebuildIndex(onProgress?: (done: number, total: number) => void): Promise<{ docs: number; terms: number; postings: number; ms: number }> {
-    const { gen, ...stats } = await this.search.build(onProgress);
+    const { gen, ...stats } = await this.index.build(onProgress); // builds and opens the new generation
+    this.indexToOpen = -1;
+    const articles = this.index.N;
     await this.transaction(() => {
       this.updateInfo({ index_gen: gen });
-      this.sys.put(CATALOGUE, { gen, docs: [...this.docs.getRange({})].map((x) => x.value) } satisfies CatalogueRecord);
+      this.sys.put(CATALOGUE, { gen, articles, docs: [...this.docs.getRange({})].map((x) => x.value) } satisfies CatalogueRecord);
     });
     this.catalogueMayBeStored = true;
-    await this.search.dropBefore(gen);
+    await this.index.dropBefore(gen);
     return stats;
   }
 
@@ -158,7 +167,11 @@ export class LawStore implements SearchSource {
   private loadCatalogue(): DocRec[] {
     const rec = this.sys.get(CATALOGUE) as CatalogueRecord | undefined;
     const gen = this.info().index_gen;
-    if (rec && gen > 0 && rec.gen === gen) return rec.docs;
+    this.recordedArticles = undefined;
+    if (rec && gen > 0 && rec.gen === gen) {
+      this.recordedArticles = rec.articles;
+      return rec.docs;
+    }
     const cat: DocRec[] = [];
     for (const { value } of this.docs.getRange({})) cat.push(value);
     return cat;
@@ -181,8 +194,23 @@ export class LawStore implements SearchSource {
     // prefer the latest 공포일자 among equal names
     for (const list of this.byName.values()) list.sort((a, b) => Number(Boolean(a.repealed)) - Number(Boolean(b.repealed)) || (b.promulgation_date ?? '').localeCompare(a.promulgation_date ?? ''));
     this.tocCache.clear();
-    this.search.open(this.info().index_gen);
+    this.indexToOpen = this.info().index_gen; // opened on first use
     this.version++;
+  }
+
+  /** The search index, opened at the generation in force on first use after a reload. */
+  get search(): SearchIndex {
+    if (this.indexToOpen >= 0) {
+      const gen = this.indexToOpen;
+      this.indexToOpen = -1;
+      this.index.open(gen);
+    }
+    return this.index;
+  }
+
+  /** Articles in the index in force, without opening it when the catalogue record says. */
+  indexedArticles(): number {
+    return this.indexToOpen >= 0 && this.recordedArticles !== undefined ? this.recordedArticles : this.search.N;
   }
 
   get(id: string): DocRec | undefined {

@@ -35,6 +35,7 @@ t.test('the catalogue comes from its record after an import, and a document writ
   // a second store over the same files (another process or thread) reads the record: the same catalogue
   const other = openLaw(store);
   other.reload();
+  t.equal(rec.gen > 0 && other.indexedArticles(), law.search.N, 'the indexed article count from the record (the index not opened for it)');
   t.same(other.catalog.map((d) => [d.id, d.name]).sort(), law.catalog.map((d) => [d.id, d.name]).sort());
   t.equal(other.search.query('어선 검사', {}, null)[0]?.doc.id, '2100000000002');
 
