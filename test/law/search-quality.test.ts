@@ -35,6 +35,14 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   t.ok(h4.filter((q) => q.category === 'plain').length >= 15);
   t.ok(h4.filter((q) => q.category === 'admrul').length >= 8);
   t.equal(qs.filter((q) => q.holdout4 && (q.holdout || q.holdout2 || q.holdout3)).length, 0);
+  // the fifth held-out set (session 8): instruments no earlier question asks about
+  const h5 = qs.filter((q) => q.holdout5);
+  t.ok(h5.length >= 40, `${h5.length} holdout5 questions`);
+  t.ok(h5.filter((q) => q.category === 'plain').length >= 15);
+  t.ok(h5.filter((q) => q.category === 'admrul').length >= 6);
+  t.equal(qs.filter((q) => q.holdout5 && (q.holdout || q.holdout2 || q.holdout3 || q.holdout4)).length, 0);
+  const earlier = new Set(qs.filter((q) => !q.holdout5).map((q) => q.law));
+  t.equal(h5.filter((q) => earlier.has(q.law)).length, 0, 'holdout5 asks only about instruments no earlier question uses');
   t.same([...new Set(qs.map((q) => q.category))].sort(), ['abbrev', 'admrul', 'filter', 'keyword', 'plain']);
   t.equal(new Set(qs.map((q) => q.id)).size, qs.length);
   t.ok(qs.every((q) => q.law && q.query));
