@@ -75,7 +75,7 @@ export class SearchIndex {
     this.abbr = new Map(Object.entries(ABBREVIATIONS).map(([k, v]) => [nameKey(k), v]));
     for (const d of this.law.catalog) if (d.abbreviation) this.abbr.set(nameKey(d.abbreviation), d.name);
     this.nameIndex = new NameIndex(this.law.catalog);
-    this.nameWords = new NameWords(this.law.catalog);
+    this.nameWords = new NameWords(this.law.catalog, SEARCH_SWITCHES.nameWordsRules > 0);
     this.olderDup = new Set();
     this.cited = new Map();
     for (const d of this.law.catalog) for (const c of new Set(d.cites.map(nameKey))) this.cited.set(c, (this.cited.get(c) ?? 0) + 1);
@@ -297,7 +297,7 @@ export class SearchIndex {
     // (a rule's subject is read among the best 100 hits only: further down the lift cannot bring it to the first page)
     const near = top ? new Set(bestOf(out, 100)) : null;
     // a plain question's words in a statute's name (이자 → 이자제한법): name-words.ts
-    const cover = aq.plain && SEARCH_SWITCHES.nameWords ? this.nameWords.cover(aq.words, SEARCH_SWITCHES.nameWordsMaxHits) : null;
+    const cover = (aq.plain || SEARCH_SWITCHES.nameWordsAll) && SEARCH_SWITCHES.nameWords ? this.nameWords.cover(aq.words, SEARCH_SWITCHES.nameWordsMaxHits) : null;
     if (cover) for (const h of out) { const c = cover.get(h.doc); if (c) h.score *= 1 + SEARCH_SWITCHES.nameWords * c; }
     for (const h of out) {
       const p = prior(h);

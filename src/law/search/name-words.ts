@@ -18,8 +18,8 @@ export class NameWords {
   private wordsOf = new Map<DocRec, Array<[string, number]>>();
   private words: string[] = [];
 
-  constructor(catalog: DocRec[]) {
-    const laws = catalog.filter((d) => d.category === 'law' && !d.repealed);
+  constructor(catalog: DocRec[], withRules = false) {
+    const laws = catalog.filter((d) => (d.category === 'law' || (withRules && d.category === 'admrul')) && !d.repealed);
     const df = new Map<string, number>();
     const split = new Map<DocRec, string[]>();
     for (const d of laws) {

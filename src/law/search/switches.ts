@@ -18,4 +18,8 @@ export const SEARCH_SWITCHES = {
   nameWords: 1,
   /** a question word found in more statutes' names than this is no name evidence */
   nameWordsMaxHits: 8,
+  /** name-word evidence for keyword queries too (measured: 0) */
+  nameWordsAll: 0,
+  /** administrative rules' names as name-word evidence too (read at open) */
+  nameWordsRules: 0,
 };
