@@ -16,7 +16,8 @@ export class NameWords {
   private byWord = new Map<string, DocRec[]>();
   /** per statute: its name words with their idf */
   private wordsOf = new Map<DocRec, Array<[string, number]>>();
-  private words: string[] = [];
+  /** name word bigram → the name words holding it (a question word is looked up by its first bigram) */
+  private byGram = new Map<string, string[]>();
 
   constructor(catalog: DocRec[], withRules = false) {
     const laws = catalog.filter((d) => (d.category === 'law' || (withRules && d.category === 'admrul')) && !d.repealed);
@@ -33,7 +34,7 @@ export class NameWords {
       this.wordsOf.set(d, ws);
       for (const [w] of ws) if (df.get(w)! <= Math.max(2, n * MAX_SHARE)) { const l = this.byWord.get(w); if (l) l.push(d); else this.byWord.set(w, [d]); }
     }
-    this.words = [...this.byWord.keys()];
+    for (const w of this.byWord.keys()) for (const g of new Set(bigramsOf(w))) { const l = this.byGram.get(g); if (l) l.push(w); else this.byGram.set(g, [w]); }
   }
 
   /**
@@ -46,10 +47,13 @@ export class NameWords {
     const keys = [...new Set(qwords.map(nameKey).filter((w) => w.length >= 2))];
     for (const w of keys) {
       // a question word in many statutes' names (자동차, 아동) says little about which one
-      const docs = new Map<DocRec, string>();
-      for (const nw of this.words) if (nw.startsWith(w) || (w.length >= 3 && nw.includes(w)) || w.includes(nw)) for (const d of this.byWord.get(nw)!) docs.set(d, nw);
+      const docs = new Map<DocRec, string[]>();
+      const take = (nw: string) => { for (const d of this.byWord.get(nw)!) { const l = docs.get(d); if (!l) docs.set(d, [nw]); else if (!l.includes(nw)) l.push(nw); } };
+      // name words beginning with w or holding it (they hold its first bigram), and name words inside w
+      for (const nw of this.byGram.get(w.slice(0, 2)) ?? []) if (nw.startsWith(w) || (w.length >= 3 && nw.includes(w))) take(nw);
+      for (let i = 0; i < w.length - 1; i++) for (let j = i + 2; j <= w.length; j++) { const sub = w.slice(i, j); if (sub !== w && this.byWord.has(sub)) take(sub); }
       if (docs.size > maxHits) continue;
-      for (const [d, nw] of docs) { const s = hit.get(d); if (s) s.add(nw); else hit.set(d, new Set([nw])); }
+      for (const [d, nws] of docs) { const s = hit.get(d); if (s) for (const nw of nws) s.add(nw); else hit.set(d, new Set(nws)); }
     }
     const out = new Map<DocRec, number>();
     for (const [d, s] of hit) {
@@ -61,6 +65,8 @@ export class NameWords {
     return out;
   }
 }
+
+const bigramsOf = (w: string) => Array.from({ length: w.length - 1 }, (_, i) => w.slice(i, i + 2));
 
 /** the words of a statute's name (이자제한법 → 이자제한; 채무자 회생 및 파산에 관한 법률 → 채무자, 회생, 파산) */
 export function nameWords(name: string): string[] {
