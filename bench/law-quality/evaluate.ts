@@ -26,6 +26,9 @@ export interface Question {
   /** a fourth held-out set (2026-11-23, session 7: everyday questions, lawyers' abbreviations with article numbers, rules
    *  of instruments no earlier question asks about), never tuned on */
   holdout4?: boolean;
+  /** a fifth held-out set (2026-11-23, session 8: everyday questions, abbreviations, keywords, rules and filters over 29
+   *  instruments no earlier question asks about), never tuned on */
+  holdout5?: boolean;
 }
 
 export interface Score { n: number; hits1: number; hits5: number; mrr: number; article1: number; articleN: number; empty: number }
@@ -68,7 +71,7 @@ export function score(outs: Outcome[]): Score {
 }
 
 /** a question that may be used for tuning (neither held-out set) */
-export const isTuned = (q: Question) => !q.holdout && !q.holdout2 && !q.holdout3 && !q.holdout4;
+export const isTuned = (q: Question) => !q.holdout && !q.holdout2 && !q.holdout3 && !q.holdout4 && !q.holdout5;
 
 export interface Evaluation {
   outcomes: Outcome[];
@@ -78,6 +81,7 @@ export interface Evaluation {
   holdout2: Score;
   holdout3: Score;
   holdout4: Score;
+  holdout5: Score;
   /** per category over the first set (tuned + holdout) */
   byCategory: Record<string, Score>;
   /** per category over holdout2 */
@@ -86,6 +90,8 @@ export interface Evaluation {
   byCategory3: Record<string, Score>;
   /** per category over holdout4 */
   byCategory4: Record<string, Score>;
+  /** per category over holdout5 */
+  byCategory5: Record<string, Score>;
 }
 
 export function evaluate(law: LawStore, qs = loadQuestions()): Evaluation {
@@ -95,12 +101,12 @@ export function evaluate(law: LawStore, qs = loadQuestions()): Evaluation {
     for (const c of [...new Set(outs.map((o) => o.q.category))]) r[c] = score(outs.filter((o) => o.q.category === c));
     return r;
   };
-  const first = outcomes.filter((o) => !o.q.holdout2 && !o.q.holdout3 && !o.q.holdout4), second = outcomes.filter((o) => o.q.holdout2);
-  const third = outcomes.filter((o) => o.q.holdout3), fourth = outcomes.filter((o) => o.q.holdout4);
+  const first = outcomes.filter((o) => !o.q.holdout2 && !o.q.holdout3 && !o.q.holdout4 && !o.q.holdout5), second = outcomes.filter((o) => o.q.holdout2);
+  const third = outcomes.filter((o) => o.q.holdout3), fourth = outcomes.filter((o) => o.q.holdout4), fifth = outcomes.filter((o) => o.q.holdout5);
   return {
     outcomes, all: score(outcomes), tuned: score(outcomes.filter((o) => isTuned(o.q))), holdout: score(outcomes.filter((o) => o.q.holdout)),
-    holdout2: score(second), holdout3: score(third), holdout4: score(fourth),
-    byCategory: perCategory(first), byCategory2: perCategory(second), byCategory3: perCategory(third), byCategory4: perCategory(fourth),
+    holdout2: score(second), holdout3: score(third), holdout4: score(fourth), holdout5: score(fifth),
+    byCategory: perCategory(first), byCategory2: perCategory(second), byCategory3: perCategory(third), byCategory4: perCategory(fourth), byCategory5: perCategory(fifth),
   };
 }
 

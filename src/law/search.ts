@@ -8,6 +8,7 @@ import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMat
 import { SEARCH_SWITCHES } from './search/switches.js';
 import { ABBREVIATIONS } from './search/names.js';
 import { NameIndex } from './search/name-index.js';
+import { NameWords } from './search/name-words.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
 import { buildIndex, dropGenerationsBefore } from './search/build.js';
 
@@ -54,6 +55,7 @@ export class SearchIndex {
   private cacheBytes = 0;
   abbr = new Map<string, string>();
   private nameIndex = new NameIndex([]);
+  private nameWords = new NameWords([]);
   private readonly bm25 = new Bm25();
   /** ids of documents whose title is also carried by a newer (preferred) document */
   private olderDup = new Set<string>();
@@ -73,6 +75,7 @@ export class SearchIndex {
     this.abbr = new Map(Object.entries(ABBREVIATIONS).map(([k, v]) => [nameKey(k), v]));
     for (const d of this.law.catalog) if (d.abbreviation) this.abbr.set(nameKey(d.abbreviation), d.name);
     this.nameIndex = new NameIndex(this.law.catalog);
+    this.nameWords = new NameWords(this.law.catalog, SEARCH_SWITCHES.nameWordsRules > 0);
     this.olderDup = new Set();
     this.cited = new Map();
     for (const d of this.law.catalog) for (const c of new Set(d.cites.map(nameKey))) this.cited.set(c, (this.cited.get(c) ?? 0) + 1);
@@ -293,6 +296,9 @@ export class SearchIndex {
     if (SEARCH_SWITCHES.rulePrior) for (const h of out) if (h.doc.category !== 'admrul') top = Math.max(top, prior(h));
     // (a rule's subject is read among the best 100 hits only: further down the lift cannot bring it to the first page)
     const near = top ? new Set(bestOf(out, 100)) : null;
+    // a plain question's words in a statute's name (이자 → 이자제한법): name-words.ts
+    const cover = (aq.plain || SEARCH_SWITCHES.nameWordsAll) && SEARCH_SWITCHES.nameWords ? this.nameWords.cover(aq.words, SEARCH_SWITCHES.nameWordsMaxHits) : null;
+    if (cover) for (const h of out) { const c = cover.get(h.doc); if (c) h.score *= 1 + SEARCH_SWITCHES.nameWords * c; }
     for (const h of out) {
       const p = prior(h);
       h.score *= top > p && h.doc.category === 'admrul' && near!.has(h) && (ruleAsked || namesRuleSubject(h.doc.name, aq.words)) ? top : p;

@@ -4,6 +4,8 @@ import t from 'tap';
 import { analyseQuery } from '../../src/law/search/query.js';
 import { EVERYDAY_SIZE, everydayTerms, mapWord } from '../../src/law/search/vocabulary.js';
 import { asksForRule, namesRuleSubject } from '../../src/law/search/rank.js';
+import { NameWords, nameWords } from '../../src/law/search/name-words.js';
+import type { DocRec } from '../../src/law/parse.js';
 
 const none = new Map<string, string>();
 
@@ -62,4 +64,21 @@ t.test('one map: a keyword query takes the core key, a question the longest key 
   // the keyword query keeps the core term only; the question gets the longer everyday key
   t.ok(analyseQuery('급여명세서 교부', none).mapped.split(' ').includes('임금'));
   t.ok(analyseQuery('급여명세서는 꼭 받아야 하나요', none).mapped.includes('임금명세서'));
+});
+
+t.test('name words: a plain question\'s words in a statute\'s name (name-words.ts)', async (t) => {
+  t.same(nameWords('채무자 회생 및 파산에 관한 법률'), ['채무자', '회생', '파산']);
+  t.same(nameWords('이자제한법'), ['이자제한']);
+  t.same(nameWords('형법'), ['형법']);
+  const doc = (name: string, category = 'law') => ({ id: name, name, category, repealed: false }) as unknown as DocRec;
+  const iza = doc('이자제한법'), debt = doc('채무자 회생 및 파산에 관한 법률'), rule = doc('이자율 고시', 'admrul');
+  const cars = ['자동차관리법', '여객자동차 운수사업법', '자동차손해배상 보장법', '화물자동차 운수사업법'].map((n) => doc(n));
+  const nw = new NameWords([iza, debt, rule, ...cars]);
+  const c = nw.cover(['친구', '이자', '개인회생']);
+  t.equal(c.get(iza), 1, 'the whole name covered: 이자 begins 이자제한');
+  t.ok(c.get(debt)! > 0 && c.get(debt)! < 1, '개인회생 holds 회생: part of the name');
+  t.notOk(c.has(rule), 'statutes only');
+  // a word in more statutes' names than the limit is no evidence
+  t.equal(nw.cover(['자동차'], 8).size, 4);
+  t.equal(nw.cover(['자동차'], 3).size, 0);
 });

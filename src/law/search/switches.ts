@@ -14,4 +14,12 @@ export const SEARCH_SWITCHES = {
   /** coordination is lowered while fewer articles than this hold the needed share of terms (keywords; plain questions) */
   coordEnough: 1,
   coordEnoughPlain: 50,
+  /** a plain question's words in a statute's name lift it by 1 + this × the share of the name covered (name-words.ts) */
+  nameWords: 1,
+  /** a question word found in more statutes' names than this is no name evidence */
+  nameWordsMaxHits: 8,
+  /** name-word evidence for keyword queries too (measured: 0) */
+  nameWordsAll: 0,
+  /** administrative rules' names as name-word evidence too (read at open) */
+  nameWordsRules: 0,
 };
