@@ -1,7 +1,7 @@
 import t from 'tap';
 import { Scratch, MAX_REUSED } from '../../src/tasks/lib/scratch.js';
 import { gaussianBlur, sobel, type Grey } from '../../src/tasks/lib/gray.js';
-import { canny } from '../../src/tasks/lib/canny.js';
+import { canny, maximaQuantile, quantile, select, sortedMaxima } from '../../src/tasks/lib/canny.js';
 import { prng } from '../helpers/images.js';
 
 function noise(w: number, h: number, seed: number): Grey {
@@ -40,5 +40,26 @@ t.test('blur, sobel and canny give the same values with and without a scratch, c
     const c2 = canny(g, { sigma }, s);
     t.same([c2.low, c2.high], [c1.low, c1.high], 'thresholds');
     t.same(Array.from(c2.edges), Array.from(c1.edges), `edges ${w}x${h}`);
+  }
+});
+
+t.test('selection finds the element a sort puts at k (duplicates, zeros of nms skipped)', async (t) => {
+  const rnd = prng(11);
+
+  for (const n of [1, 2, 3, 5, 10, 101, 1000, 4097]) {
+    for (const dup of [false, true]) {
+      const nms = new Float32Array(n * 2);
+      for (let i = 0; i < nms.length; i++) nms[i] = rnd() < 0.5 ? 0 : dup ? 1 + Math.floor(rnd() * 5) : 1 + rnd() * 500;
+      for (const p of [0, 0.1, 0.5, 0.85, 0.9, 0.99, 1]) {
+        t.equal(maximaQuantile(nms, p), quantile(sortedMaxima(nms), p), `n=${n} dup=${dup} p=${p}`);
+
+      }
+    }
+  }
+  t.equal(maximaQuantile(new Float32Array(10), 0.9), 1, 'no maxima: 1, as quantile of an empty list');
+  for (let k = 0; k < 50; k++) {
+    const a = Float32Array.from({ length: 50 }, () => Math.floor(rnd() * 20));
+    const sorted = Float32Array.from(a).sort();
+    t.equal(select(Float32Array.from(a), k), sorted[k], `select k=${k}`);
   }
 });

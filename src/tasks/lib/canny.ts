@@ -63,7 +63,7 @@ export function canny(g: Grey, opts: CannyOptions = {}, scratch?: Scratch): Cann
     }
   }
   let high = opts.high;
-  if (high === undefined) high = Math.max(20, quantile(sortedMaxima(nms, scratch), opts.highPercentile ?? 0.85));
+  if (high === undefined) high = Math.max(20, maximaQuantile(nms, opts.highPercentile ?? 0.85, scratch));
   const low = opts.low ?? high * (opts.lowRatio ?? 0.4);
   const edges = hysteresis(nms, w, h, high, low, scratch);
   return { edges, width: w, height: h, low, high, gx, gy, mag, nms };
@@ -77,6 +77,44 @@ export function sortedMaxima(nms: Float32Array, scratch?: Scratch): Float32Array
   n = 0;
   for (let i = 0; i < nms.length; i++) if (nms[i]! > 0) v[n++] = nms[i]!;
   return v.sort();
+}
+
+/**
+ * `quantile(sortedMaxima(nms), p)` without the sort: the same element, found by selection (O(n); sorting the
+ * ~10⁵ maxima of a 1024² image was a tenth of contour's time).
+ */
+export function maximaQuantile(nms: Float32Array, p: number, scratch?: Scratch): number {
+  let n = 0;
+  for (let i = 0; i < nms.length; i++) if (nms[i]! > 0) n++;
+  if (n === 0) return 1;
+  const v = scratch ? scratch.get('f32', 'canny.sorted', n) : new Float32Array(n);
+  n = 0;
+  for (let i = 0; i < nms.length; i++) if (nms[i]! > 0) v[n++] = nms[i]!;
+  return select(v, Math.min(n - 1, Math.floor(n * p)));
+}
+
+/** The k-th smallest value of a (0-based; a is reordered): Wirth's selection with a median-of-three pivot. */
+export function select(a: Float32Array, k: number): number {
+  let l = 0, r = a.length - 1;
+  while (l < r) {
+    const p = a[l]!, q = a[k]!, s = a[r]!;
+    const x = p < q ? (q < s ? q : p < s ? s : p) : p < s ? p : q < s ? s : q;
+    let i = l, j = r;
+    do {
+      while (a[i]! < x) i++;
+      while (x < a[j]!) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    } while (i <= j);
+    if (j < k) l = i;
+    if (k < i) r = j;
+  }
+  return a[k]!;
 }
 
 export function quantile(sorted: Float32Array, p: number): number {
