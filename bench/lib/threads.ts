@@ -75,3 +75,20 @@ export function group(threads: ThreadStat[], pid: number): Group[] {
 export function perImage(groups: Group[], images: number): string {
   return groups.filter((g) => g.cpu > 0.005).map((g) => `${g.role} ${(g.cpu / images).toFixed(3)}@${g.nice}`).join(' ');
 }
+
+/**
+ * Wait until the process is quiet: less than `maxCores` cores used over `windowMs` (or `timeoutMs` passed). A fresh
+ * server still loads modules after it listens (the law search workers, tsx's loader threads); a cell measured in
+ * that time counts their start-up as per-image CPU and competes with it for the cores.
+ */
+export async function settle(pid: number, opts: { maxCores?: number; windowMs?: number; timeoutMs?: number } = {}): Promise<number> {
+  const { maxCores = 0.05, windowMs = 500, timeoutMs = 30_000 } = opts;
+  const until = performance.now() + timeoutMs;
+  const total = (m: Map<number, ThreadStat>): number => [...m.values()].reduce((a, t) => a + t.cpu, 0);
+  for (;;) {
+    const a = total(snapshot(pid));
+    await new Promise((r) => setTimeout(r, windowMs));
+    const used = (total(snapshot(pid)) - a) / (windowMs / 1000);
+    if (used < maxCores || performance.now() > until) return used;
+  }
+}

@@ -7,6 +7,7 @@ import { greyFromU8 } from './lib/gray.js';
 import { canny } from './lib/canny.js';
 import { encodePng1 } from './lib/png1.js';
 import { forEachComponent } from './lib/components.js';
+import { threadScratch } from './lib/scratch.js';
 
 export interface ContourInput extends DecodeOptions {
   image: Uint8Array;
@@ -47,13 +48,15 @@ export default async function contour(input: ContourInput): Promise<ContourOutpu
   const { width: w, height: h } = raw;
   const diag = Math.hypot(w, h);
   const sigma = input.sigma ?? Math.max(1.4, diag / 700);
-  const e = canny(greyFromU8(raw.data, w, h), { sigma, highPercentile: input.highPercentile ?? 0.9, lowRatio: 0.4 });
+  // the planes (grey, blur, gradients, maxima, edges) are this thread's scratch arrays, reused image after image
+  const e = canny(greyFromU8(raw.data, w, h, threadScratch), { sigma, highPercentile: input.highPercentile ?? 0.9, lowRatio: 0.4 }, threadScratch);
   let count = dropSmall(e.edges, w, h, Math.max(8, Math.round(diag * (input.minLengthFraction ?? 0.02))));
   let edges = e.edges;
   let ow = w, oh = h;
   if (w !== c.width || h !== c.height) {
-    // back to the input's size (nearest neighbour keeps the map binary)
-    const { data } = await sharp(toBuffer(edges), { raw: { width: w, height: h, channels: 1 } })
+    // back to the input's size (nearest neighbour keeps the map binary); a copy, since the scratch's edges may be
+    // another call's once this one awaits (several calls in one thread outside the pool: tests, benches)
+    const { data } = await sharp(toBuffer(edges.slice()), { raw: { width: w, height: h, channels: 1 } })
       .resize({ width: c.width, height: c.height, fit: 'fill', kernel: 'nearest' })
       .greyscale()
       .raw()

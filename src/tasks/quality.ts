@@ -1,7 +1,7 @@
 // Image quality for e-KYC: brightness, contrast, sharpness (variance of the Laplacian), glare, size → scores,
 // isBlurry, bucketKey, passed and plain-word suggestions. Scales and thresholds: docs/image.md#quality.
 import { decodeChecked, checkImage, type DecodeOptions } from './lib/image-io.js';
-import { laplacianVariance, greyFromU8, type Grey } from './lib/gray.js';
+import { laplacianVariance, type Grey8 } from './lib/gray.js';
 
 export interface QualityInput extends DecodeOptions {
   image: Uint8Array;
@@ -57,8 +57,9 @@ export interface QualityResult {
 
 const r1 = (v: number): number => Math.round(v * 10) / 10;
 
-/** Measure a grey image (already at the analysis size); width/height are the original dimensions. */
-export function measureGrey(g: Grey, width: number, height: number): QualityResult {
+/** Measure 8-bit grey pixels (already at the analysis size) as sharp decoded them, without a Float32 copy;
+ * width/height are the original dimensions. */
+export function measureGrey(g: Grey8, width: number, height: number): QualityResult {
   const n = g.data.length;
   let s = 0, s2 = 0, glare = 0, dark = 0;
   const hist = new Uint32Array(256);
@@ -66,7 +67,7 @@ export function measureGrey(g: Grey, width: number, height: number): QualityResu
     const v = g.data[i]!;
     s += v;
     s2 += v * v;
-    hist[v < 0 ? 0 : v > 255 ? 255 : Math.round(v)]!++;
+    hist[v]!++;
     if (v < 40) dark++;
   }
   const pct = (p: number): number => { let acc = 0; for (let v = 0; v < 256; v++) { acc += hist[v]!; if (acc >= p * n) return v; } return 255; };
@@ -122,8 +123,7 @@ export function measureGrey(g: Grey, width: number, height: number): QualityResu
 
 /** Measure raw 8-bit grey pixels of any size (shrinks to the analysis side with sharp first when larger). */
 export async function measureRawGrey(grey: Uint8Array, width: number, height: number): Promise<QualityResult> {
-  const g = greyFromU8(grey, width, height);
-  if (Math.max(width, height) <= QUALITY.analysisSide) return measureGrey(g, width, height);
+  if (Math.max(width, height) <= QUALITY.analysisSide) return measureGrey({ data: grey, width, height }, width, height);
   const { default: sharp } = await import('sharp');
   const scale = QUALITY.analysisSide / Math.max(width, height);
   const { data, info } = await sharp(Buffer.from(grey.buffer, grey.byteOffset, grey.byteLength), { raw: { width, height, channels: 1 } })
@@ -131,11 +131,11 @@ export async function measureRawGrey(grey: Uint8Array, width: number, height: nu
     .greyscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return measureGrey(greyFromU8(data, info.width, info.height), width, height);
+  return measureGrey({ data, width: info.width, height: info.height }, width, height);
 }
 
 export default async function quality(input: QualityInput): Promise<QualityResult> {
   const c = await checkImage(input.image, input);
   const raw = await decodeChecked(c, 1, QUALITY.analysisSide);
-  return measureGrey(greyFromU8(raw.data, raw.width, raw.height), c.width, c.height);
+  return measureGrey({ data: raw.data, width: raw.width, height: raw.height }, c.width, c.height);
 }

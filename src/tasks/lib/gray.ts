@@ -1,6 +1,7 @@
 // Small greyscale image operations on typed arrays (row-major, width*height): blur, gradients, integral
 // images, Otsu, Laplacian. Shared by quality, contour, perspective, receipt and QR preprocessing.
 import { boxMean as boxMeanF } from './box-mean.js';
+import type { Scratch } from './scratch.js';
 
 export interface Grey {
   data: Float32Array;
@@ -8,8 +9,16 @@ export interface Grey {
   height: number;
 }
 
-export function greyFromU8(u8: Uint8Array, width: number, height: number): Grey {
-  const data = new Float32Array(width * height);
+/** 8-bit grey pixels as decoded (one byte per pixel, row-major). */
+export interface Grey8 {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** Float32 copy of 8-bit pixels; into `scratch` when given (then valid until its next 'grey' request). */
+export function greyFromU8(u8: Uint8Array, width: number, height: number, scratch?: Scratch): Grey {
+  const data = scratch ? scratch.get('f32', 'grey', width * height) : new Float32Array(width * height);
   for (let i = 0; i < data.length; i++) data[i] = u8[i]!;
   return { data, width, height };
 }
@@ -56,8 +65,7 @@ function boxesForGauss(sigma: number, n = 3): number[] {
 }
 
 /** One horizontal + vertical box blur of radius r with clamped edges (running sums, O(n) for any r). */
-function boxBlurPass(src: Float32Array, dst: Float32Array, w: number, h: number, r: number): void {
-  const tmp = new Float32Array(w * h);
+function boxBlurPass(src: Float32Array, dst: Float32Array, w: number, h: number, r: number, tmp: Float32Array = new Float32Array(w * h)): void {
   const inv = 1 / (2 * r + 1);
   for (let y = 0; y < h; y++) {
     const row = y * w;
@@ -78,58 +86,90 @@ function boxBlurPass(src: Float32Array, dst: Float32Array, w: number, h: number,
   }
 }
 
-/** Gaussian blur with edge clamping: exact separable kernel for small sigma, three box blurs above 2.5. */
-export function gaussianBlur(g: Grey, sigma: number): Grey {
-  if (sigma <= 0.01) return { data: g.data.slice(), width: g.width, height: g.height };
+/**
+ * Gaussian blur with edge clamping: exact separable kernel for small sigma, three box blurs above 2.5. With a
+ * `scratch`, the result and the intermediate planes are its arrays (the result is valid until the scratch's next
+ * 'blur.*' request); without, fresh arrays.
+ */
+export function gaussianBlur(g: Grey, sigma: number, scratch?: Scratch): Grey {
+  const { width: w, height: h } = g;
+  const plane = (name: string): Float32Array => (scratch ? scratch.get('f32', name, w * h) : new Float32Array(w * h));
+  if (sigma <= 0.01) return { data: g.data.slice(), width: w, height: h };
   if (sigma > 2.5) {
     let cur = g.data;
+    const tmp = plane('blur.tmp');
+    let pass = 0;
     for (const b of boxesForGauss(sigma)) {
-      const next = new Float32Array(g.width * g.height);
-      boxBlurPass(cur, next, g.width, g.height, (b - 1) >> 1);
+      const next = plane(pass++ % 2 === 0 ? 'blur.a' : 'blur.b');
+      boxBlurPass(cur, next, w, h, (b - 1) >> 1, tmp);
       cur = next;
     }
-    return { data: cur, width: g.width, height: g.height };
+    return { data: cur, width: w, height: h };
   }
-  const { width: w, height: h } = g;
-  const k = kernel1d(sigma);
-  const r = (k.length - 1) >> 1;
-  const tmp = new Float32Array(w * h);
-  const out = new Float32Array(w * h);
-  const src = g.data;
-  for (let y = 0; y < h; y++) {
-    const row = y * w;
-    for (let x = 0; x < w; x++) {
-      let s = 0;
-      for (let i = -r; i <= r; i++) {
-        let xx = x + i;
-        if (xx < 0) xx = 0;
-        else if (xx >= w) xx = w - 1;
-        s += src[row + xx]! * k[i + r]!;
-      }
-      tmp[row + x] = s;
-    }
-  }
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      let s = 0;
-      for (let i = -r; i <= r; i++) {
-        let yy = y + i;
-        if (yy < 0) yy = 0;
-        else if (yy >= h) yy = h - 1;
-        s += tmp[yy * w + x]! * k[i + r]!;
-      }
-      out[y * w + x] = s;
-    }
-  }
+  const out = plane('blur.out');
+  gaussExact(g.data, out, plane('blur.tmp'), w, h, kernel1d(sigma));
   return { data: out, width: w, height: h };
 }
 
-/** Sobel gradients. */
-export function sobel(g: Grey): { gx: Float32Array; gy: Float32Array; mag: Float32Array } {
+/**
+ * The separable convolution with the (float32) kernel k, edges clamped. Each output is the sum over the taps in
+ * order (left to right, top to bottom) of input × tap, in double precision, stored as float32 — the arithmetic of
+ * the plain per-pixel loop, so the result is bit for bit the same. Only the order of the work differs: the interior
+ * of a row, and every row of the vertical pass, accumulate a whole row of outputs tap by tap (independent sums side
+ * by side instead of one chain of dependent additions per pixel, and no clamping in the inner loop).
+ */
+function gaussExact(src: Float32Array, out: Float32Array, tmp: Float32Array, w: number, h: number, k32: Float32Array): void {
+  const k = Float64Array.from(k32);
+  const n = k.length;
+  const r = (n - 1) >> 1;
+  const acc = new Float64Array(w);
+  const clampedAt = (row: number, x: number): number => {
+    let s = 0;
+    for (let i = -r; i <= r; i++) {
+      let xx = x + i;
+      if (xx < 0) xx = 0;
+      else if (xx >= w) xx = w - 1;
+      s += src[row + xx]! * k[i + r]!;
+    }
+    return s;
+  };
+  const x0 = Math.min(r, w), x1 = Math.max(x0, w - r); // interior [x0, x1): every tap inside the row
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < x0; x++) tmp[row + x] = clampedAt(row, x);
+    for (let x = x1; x < w; x++) tmp[row + x] = clampedAt(row, x);
+    if (x1 > x0) {
+      acc.fill(0, x0, x1);
+      for (let j = 0; j < n; j++) {
+        const kj = k[j]!;
+        const b = row - r + j;
+        for (let x = x0; x < x1; x++) acc[x] += src[b + x]! * kj;
+      }
+      for (let x = x0; x < x1; x++) tmp[row + x] = acc[x]!;
+    }
+  }
+  for (let y = 0; y < h; y++) {
+    acc.fill(0);
+    for (let j = 0; j < n; j++) {
+      let yy = y + j - r;
+      if (yy < 0) yy = 0;
+      else if (yy >= h) yy = h - 1;
+      const o = yy * w;
+      const kj = k[j]!;
+      for (let x = 0; x < w; x++) acc[x] += tmp[o + x]! * kj;
+    }
+    const o = y * w;
+    for (let x = 0; x < w; x++) out[o + x] = acc[x]!;
+  }
+}
+
+/** Sobel gradients (into the scratch's 'sobel.*' arrays when given: valid until its next such request). */
+export function sobel(g: Grey, scratch?: Scratch): { gx: Float32Array; gy: Float32Array; mag: Float32Array } {
   const { width: w, height: h, data: d } = g;
-  const gx = new Float32Array(w * h);
-  const gy = new Float32Array(w * h);
-  const mag = new Float32Array(w * h);
+  const plane = (name: string): Float32Array => (scratch ? scratch.get('f32', name, w * h) : new Float32Array(w * h));
+  const gx = plane('sobel.gx');
+  const gy = plane('sobel.gy');
+  const mag = plane('sobel.mag');
   for (let y = 0; y < h; y++) {
     const y0 = (y > 0 ? y - 1 : 0) * w;
     const y1 = y * w;
@@ -150,8 +190,9 @@ export function sobel(g: Grey): { gx: Float32Array; gy: Float32Array; mag: Float
   return { gx, gy, mag };
 }
 
-/** Variance of the 4-neighbour Laplacian (interior pixels). */
-export function laplacianVariance(g: Grey): number {
+/** Variance of the 4-neighbour Laplacian (interior pixels), of 8-bit pixels (exact integers: the same figure as
+ * from their Float32 copy, without making one). */
+export function laplacianVariance(g: Grey8): number {
   const { width: w, height: h, data: d } = g;
   let s = 0, s2 = 0, n = 0;
   for (let y = 1; y < h - 1; y++) {
