@@ -112,7 +112,7 @@ export class Bm25 {
       seqs[i * 3] = agg[b + 2]!; seqs[i * 3 + 1] = agg[b + 4]!; seqs[i * 3 + 2] = agg[b + 6]!;
       agg.fill(0, b, b + 7);
     }
-    return { n, owners, count, best, seqsOf: (i) => Array.from(seqs.subarray(i * 3, i * 3 + Math.min(3, count[i]!))) };
+    return { n, owners, count, best, seqsOf: (i) => { const c = count[i]!, b = i * 3; return c >= 3 ? [seqs[b]!, seqs[b + 1]!, seqs[b + 2]!] : c === 2 ? [seqs[b]!, seqs[b + 1]!] : [seqs[b]!]; } };
   }
 }
 
