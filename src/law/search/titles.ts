@@ -34,7 +34,9 @@ export function titleEvidence<H extends TitleHit>(out: H[], q: { named: string[]
   const words = [...weight.keys()];
   if (!words.length) return;
   const wts = words.map((w) => weight.get(w)!);
-  const qb = new Set(words.flatMap((w) => bigrams(w)));
+  // each word with its first three characters and its bigrams (read for every candidate title)
+  const qw: QueryWord[] = words.map((w, j) => ({ w, wt: wts[j]!, w3: w.slice(0, 3), grams: bigrams(w) }));
+  const qb = new Set(words.flatMap((w) => bigrams(w)).map((g) => g.charCodeAt(0) * 65536 + g.charCodeAt(1)));
   const heads = [...new Set(words.map((w) => w.slice(0, 2)))];
   for (const h of bestOf(out, docs)) {
     const all = titlesOf(h.doc.id);
@@ -43,7 +45,7 @@ export function titleEvidence<H extends TitleHit>(out: H[], q: { named: string[]
     let best = 0, bestSeq = -1, bestF = 0;
     for (const s of seqs) {
       const tk = all ? all.keys[s]! : nameKey(titleOf(h.doc.id, s));
-      const f = titleRecall(tk, words, wts);
+      const f = titleRecall(tk, qw);
       if (f === 0) continue;
       // how much of the title the query covers, and a little for an article the text also matched
       const v = f + 0.4 * titlePrecision(tk, qb) + (h.seqs.includes(s) ? 0.02 : 0);
@@ -87,20 +89,21 @@ export function bestOf<H extends { score: number }>(out: H[], k: number): H[] {
   return top;
 }
 
+interface QueryWord { w: string; wt: number; w3: string; grams: string[] }
+
 /**
  * share of the query words found in a title (a word of four or more characters also by its first three; a short
  * title inside the word also counts: 휴게 for 휴게시간)
  */
-function titleRecall(tk: string, words: string[], wts: number[]): number {
+function titleRecall(tk: string, words: QueryWord[]): number {
   let c = 0, n = 0;
-  for (let j = 0; j < words.length; j++) {
-    const w = words[j]!, wt = wts[j]!;
+  for (const { w, wt, w3, grams } of words) {
     n += wt;
-    if (tk.includes(w) || (w.length >= 4 && tk.includes(w.slice(0, 3))) || (tk.length >= 2 && w.startsWith(tk))) { c += wt; continue; }
+    if (tk.includes(w) || (w.length >= 4 && tk.includes(w3)) || (tk.length >= 2 && w.startsWith(tk))) { c += wt; continue; }
     // most of a compound's bigrams in the title (연차휴가 in 연차 유급휴가): partial credit
     if (w.length >= 3) {
       let k = 0;
-      for (let i = 0; i + 1 < w.length; i++) if (tk.includes(w.slice(i, i + 2))) k++;
+      for (const g of grams) if (tk.includes(g)) k++;
       const cov = k / (w.length - 1);
       if (cov >= 0.6) c += cov * wt;
     }
@@ -108,10 +111,10 @@ function titleRecall(tk: string, words: string[], wts: number[]): number {
   return c / n;
 }
 
-/** share of a title's bigrams that the query holds */
-function titlePrecision(tk: string, qb: Set<string>): number {
-  const tb = bigrams(tk);
+/** share of a title's bigrams (each occurrence; as char-code pairs) that the query holds */
+function titlePrecision(tk: string, qb: Set<number>): number {
+  if (tk.length < 2) return 0;
   let c = 0;
-  for (const g of tb) if (qb.has(g)) c++;
-  return tb.length ? c / tb.length : 0;
+  for (let i = 0; i + 1 < tk.length; i++) if (qb.has(tk.charCodeAt(i) * 65536 + tk.charCodeAt(i + 1))) c++;
+  return c / (tk.length - 1);
 }
