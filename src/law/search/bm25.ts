@@ -39,19 +39,10 @@ export function selectTerms(post: WeightedPosting[], missing: number, total: num
   return { post, nTerms };
 }
 
-/**
- * Reusable scoring buffers, one 16-byte slot per article so that scoring one posting touches one cache line: the
- * running score (float32 at byte 0), the article's length (uint16 at 4), how many query terms it holds (uint8 at 6),
- * its document (uint32 at 8) and its position there (uint32 at 12); then per document (no per-hit allocation).
- */
+/** Reusable scoring buffers (typed arrays indexed by article, then by document: no per-hit allocation). */
 export class Bm25 {
-  private slots = new ArrayBuffer(0);
-  private f32 = new Float32Array(0);
-  private u32 = new Uint32Array(0);
-  private u16 = new Uint16Array(0);
-  private u8 = new Uint8Array(0);
-  /** the article tables the slots were filled from */
-  private from: Uint16Array | null = null;
+  private scores = new Float32Array(0);
+  private hits = new Uint8Array(0);
   private touched = new Uint32Array(0);
   private agg = new Float64Array(0);
   private ownerBuf = new Uint32Array(0);
@@ -61,26 +52,17 @@ export class Bm25 {
    * `need` of the nTerms terms; when no article holds that many, those holding the most (graceful fallback).
    */
   run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number, enough = 1): DocTexts {
-    this.fill(t);
     const { nTouched, reached } = this.accumulate(post, t, need);
     // as many articles as wanted hold the needed share: no fallback, no histogram
     const c = reached >= enough || need <= 1 ? Math.max(1, need) : this.coordination(nTouched, need, enough);
     return this.perDocument(nTouched, t, nTerms, c);
   }
 
-  /** the article slots of tables t (filled once per index generation) */
-  private fill(t: ArticleTables): void {
-    if (this.from === t.len && this.f32.length >= t.N * 4) return;
-    this.slots = new ArrayBuffer(t.N * 16);
-    this.f32 = new Float32Array(this.slots); this.u32 = new Uint32Array(this.slots); this.u16 = new Uint16Array(this.slots); this.u8 = new Uint8Array(this.slots);
-    for (let d = 0; d < t.N; d++) { this.u16[d * 8 + 2] = t.len[d]!; this.u32[d * 4 + 2] = t.owner[d]!; this.u32[d * 4 + 3] = t.seq[d]!; }
-    this.touched = new Uint32Array(t.N);
-    this.from = t.len;
-  }
-
   /** add every posting's BM25 term score to its article; answers the articles touched and how many hold `need` terms */
   private accumulate(post: WeightedPosting[], t: ArticleTables, need: number): { nTouched: number; reached: number } {
-    const { f32, u16, u8, touched } = this;
+    if (this.scores.length < t.N) { this.scores = new Float32Array(t.N); this.hits = new Uint8Array(t.N); this.touched = new Uint32Array(t.N); }
+    const { scores: sc, hits, touched } = this;
+    const len = t.len;
     let nTouched = 0, reached = 0;
     const normLen = K1 * (1 - B), normB = (K1 * B) / t.avgdl;
     for (const { p, idf } of post) {
@@ -88,13 +70,12 @@ export class Bm25 {
       const n = ids.length;
       for (let i = 0; i < n; i++) {
         const d = ids[i]!;
-        const hb = d * 16 + 6;
-        const h = u8[hb]! + 1;
+        const h = hits[d]! + 1;
         if (h === 1) touched[nTouched++] = d;
         else if (h === need) reached++;
-        u8[hb] = h;
+        hits[d] = h;
         const tf = tfs[i]!;
-        f32[d * 4]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * u16[d * 8 + 2]!);
+        sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
       }
     }
     if (need === 1) reached = nTouched;
@@ -108,35 +89,34 @@ export class Bm25 {
    */
   private coordination(nTouched: number, need: number, enough: number): number {
     const at = new Uint32Array(need + 1);
-    const { u8, touched } = this;
-    for (let k = 0; k < nTouched; k++) at[Math.min(need, u8[touched[k]! * 16 + 6]!)]!++;
+    for (let k = 0; k < nTouched; k++) at[Math.min(need, this.hits[this.touched[k]!]!)]!++;
     let c = need, n = at[need]!;
     while (c > 1 && n < enough) { c--; n += at[c]!; }
     return Math.max(1, c);
   }
 
-  /** best three articles per document; resets the article slots it read */
+  /** best three articles per document; resets the article buffers it read */
   private perDocument(nTouched: number, t: ArticleTables, nTerms: number, need: number): DocTexts {
-    const { f32, u32, u8, touched } = this;
+    const { scores: sc, hits, touched } = this;
     if (this.agg.length < t.docs * 7) { this.agg = new Float64Array(t.docs * 7); this.ownerBuf = new Uint32Array(t.docs); }
     const agg = this.agg, ob = this.ownerBuf;
     let n = 0;
     for (let k = 0; k < nTouched; k++) {
       const d = touched[k]!;
-      const h = u8[d * 16 + 6]!;
+      const h = hits[d]!;
       if (h >= need) {
-        const o = u32[d * 4 + 2]!;
+        const o = t.owner[d]!;
         if (agg[o * 7] === 0) { ob[n++] = o; agg[o * 7 + 1] = agg[o * 7 + 3] = agg[o * 7 + 5] = -1; }
-        insertBest(agg, o * 7, f32[d * 4]! * (h / nTerms), u32[d * 4 + 3]!);
+        insertBest(agg, o * 7, sc[d]! * (h / nTerms), t.seq[d]!);
       }
-      f32[d * 4] = 0; u8[d * 16 + 6] = 0;
+      sc[d] = 0; hits[d] = 0;
     }
     const owners = ob.slice(0, n), count = new Float64Array(n), best = new Float64Array(n), seqs = new Float64Array(n * 3);
     for (let i = 0; i < n; i++) {
       const b = owners[i]! * 7;
       count[i] = agg[b]!; best[i] = agg[b + 1]!;
       seqs[i * 3] = agg[b + 2]!; seqs[i * 3 + 1] = agg[b + 4]!; seqs[i * 3 + 2] = agg[b + 6]!;
-      agg.fill(0, b, b + 7);
+      agg[b] = agg[b + 1] = agg[b + 2] = agg[b + 3] = agg[b + 4] = agg[b + 5] = agg[b + 6] = 0;
     }
     return { n, owners, count, best, seqsOf: (i) => { const c = count[i]!, b = i * 3; return c >= 3 ? [seqs[b]!, seqs[b + 1]!, seqs[b + 2]!] : c === 2 ? [seqs[b]!, seqs[b + 1]!] : [seqs[b]!]; } };
   }
