@@ -136,8 +136,11 @@ export class SearchIndex {
     if (!b) p = null;
     else {
       const n = b.length / 5;
-      const c = new Uint8Array(b.length); c.set(b); // aligned copy (the fast buffer is reused by the next read)
-      p = { ids: new Uint32Array(c.buffer, 0, n), tfs: c.subarray(n * 4) };
+      // getBinary answers a copy of its own (the fast buffer is reused by the next read); copied again only when
+      // it is not 4-byte aligned for the ids (a small value may come from Node's shared buffer pool)
+      let c: Uint8Array = b;
+      if (b.byteOffset % 4) { c = new Uint8Array(b.length); c.set(b); }
+      p = { ids: new Uint32Array(c.buffer, c.byteOffset, n), tfs: c.subarray(n * 4) };
       this.cacheBytes += b.length;
     }
     // 32 MB of decoded postings (the hot bigrams); LMDB pages are mapped, not copied
@@ -302,11 +305,14 @@ export class SearchIndex {
     }
     out.sort(byScore);
     if (articleRef) {
-      for (const h of out.slice(0, 50)) {
+      const head = out.slice(0, 50);
+      for (const h of head) {
         const i = this.law.articleSeq(h.doc.id, articleRef);
         if (i !== undefined) { h.ref = i; h.score += 5; }
       }
-      out.sort(byScore);
+      // only the first 50 gained: they reorder among themselves and stay above the rest (the order is total)
+      head.sort(byScore);
+      for (let i = 0; i < head.length; i++) out[i] = head[i]!;
     }
     return out;
   }
