@@ -62,6 +62,8 @@ export class SearchIndex {
    * (preferred) document, the kind and citation prior for keyword queries [2p] and plain questions [2p + 1] */
   private pos = new Map<DocRec, number>();
   private older = new Uint8Array(0);
+  /** per position: 1 = an administrative rule (행정규칙) */
+  private rule = new Uint8Array(0);
   private prior = new Float64Array(0);
   /** per position: the ministries as name keys (filled on first use), 1 + the place of its hit in the current query */
   private minKeys: Array<string[] | undefined> = [];
@@ -108,7 +110,8 @@ export class SearchIndex {
     this.older = new Uint8Array(catalog.length);
     const olderIds = new Set<string>();
     for (const list of this.law.byName.values()) for (const d of list.slice(1)) olderIds.add(d.id);
-    catalog.forEach((d, i) => { if (olderIds.has(d.id)) this.older[i] = 1; });
+    this.rule = new Uint8Array(catalog.length);
+    catalog.forEach((d, i) => { if (olderIds.has(d.id)) this.older[i] = 1; if (d.category === 'admrul') this.rule[i] = 1; });
     this.minKeys = [];
     this.slot = new Int32Array(catalog.length);
   }
@@ -286,20 +289,21 @@ export class SearchIndex {
   private rank(hits: Hits, aq: AnalysedQuery, articleRef: string | null): Hit[] {
     const { out, at } = hits;
     titleEvidence(out, aq, TITLE_DOCS, (id) => this.titlesOf(id), (id, s) => this.law.arts.get([id, s])?.title ?? '');
-    const k = aq.plain ? 1 : 0, cat = this.law.catalog, prior = this.prior;
+    const k = aq.plain ? 1 : 0, prior = this.prior;
     // a rule asked for by its kind (…규정, 고시) or by its subject (은행 → 은행업감독규정) competes with the statutes on
     // evidence alone: its prior is the best statute prior among the hits; other rules keep the parent-law prior
     let top = 0, lifted = false;
+    const rule = this.rule;
     if (SEARCH_SWITCHES.rulePrior) {
-      for (let i = 0; i < out.length; i++) if (cat[at[i]!]!.category !== 'admrul') top = Math.max(top, prior[at[i]! * 2 + k]!);
-      for (let i = 0; i < out.length && !lifted; i++) lifted = cat[at[i]!]!.category === 'admrul' && top > prior[at[i]! * 2 + k]!;
+      for (let i = 0; i < out.length; i++) if (!rule[at[i]!]) top = Math.max(top, prior[at[i]! * 2 + k]!);
+      for (let i = 0; i < out.length && !lifted; i++) lifted = rule[at[i]!] === 1 && top > prior[at[i]! * 2 + k]!;
     }
     const ruleAsked = lifted && asksForRule(aq.words);
     // (a rule's subject is read among the best 100 hits only: further down the lift cannot bring it to the first page)
     const near = lifted ? new Set(bestOf(out, 100)) : null;
     for (let i = 0; i < out.length; i++) {
       const h = out[i]!, p = prior[at[i]! * 2 + k]!;
-      h.score *= top > p && h.doc.category === 'admrul' && near!.has(h) && (ruleAsked || namesRuleSubject(h.doc.name, aq.words)) ? top : p;
+      h.score *= top > p && rule[at[i]!] === 1 && near!.has(h) && (ruleAsked || namesRuleSubject(h.doc.name, aq.words)) ? top : p;
       // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
       if (this.older[at[i]!]) h.score *= 0.5;
     }

@@ -77,15 +77,22 @@ function candidates(ts: TitleSet, heads: string[]): number[] {
   return out;
 }
 
-/** the k best hits by score, best first (a partial selection: the hits may number thousands; ties keep their order) */
+/**
+ * The k best hits by score (the same set as taking the first k of a stable sort by score, best first: among equal
+ * scores at the cut the earlier hits), in the order of out. One numeric sort of the scores finds the k-th score.
+ */
 export function bestOf<H extends { score: number }>(out: H[], k: number): H[] {
+  if (out.length <= k) return out.slice();
+  const scores = new Float64Array(out.length);
+  for (let i = 0; i < out.length; i++) scores[i] = out[i]!.score;
+  scores.sort();
+  const kth = scores[out.length - k]!;
+  let above = 0;
+  for (let i = out.length - k + 1; i < out.length; i++) if (scores[i]! > kth) above++;
+  // every hit above the k-th score, and the first k - above of those at it
+  let atKth = k - above;
   const top: H[] = [];
-  for (const h of out) {
-    if (top.length === k && h.score <= top[k - 1]!.score) continue;
-    let i = top.length < k ? top.length : k - 1;
-    while (i > 0 && top[i - 1]!.score < h.score) { top[i] = top[i - 1]!; i--; }
-    top[i] = h;
-  }
+  for (const h of out) if (h.score > kth || (h.score === kth && atKth-- > 0)) top.push(h);
   return top;
 }
 
