@@ -2,7 +2,7 @@
 // (exact / prefix / abbreviation / substring / bigram overlap on statute and rule names) with boosts.
 import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
-import { bigrams, nameKey, termIds } from './normalize.js';
+import { nameKey, termIds } from './normalize.js';
 import { analyseQuery, type AnalysedQuery } from './search/query.js';
 import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
 import { SEARCH_SWITCHES } from './search/switches.js';
@@ -10,6 +10,7 @@ import { ABBREVIATIONS } from './search/names.js';
 import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
+import { bestOf, titleEvidence, titleSet, type TitleSet } from './search/titles.js';
 import { buildIndex, dropGenerationsBefore } from './search/build.js';
 
 export { ABBREVIATIONS };
@@ -31,13 +32,15 @@ export interface Hit {
   readonly matches?: ArticleMatch[];
 }
 
+/** the hits of one query in the order found, with each one's catalogue position */
+interface Hits { out: Hit[]; at: number[] }
+
 /** ranked hits (at most the best 1,000 text-only matches) and the number of all matching documents */
 export type HitList = Hit[] & { total: number };
 
 /** text-only matches kept as ranked hits (pageable); more are counted in total */
 const MAX_TEXT_HITS = 1000;
 const PLAIN_COORD = 0.4;
-const MAPPED_WEIGHT = 2;
 /** an inner bigram of a word this many times rarer than both neighbours splits the compound there */
 const SPLIT_RATIO = 20;
 /** documents whose article titles are read for title evidence (the best by name and text) */
@@ -57,12 +60,18 @@ export class SearchIndex {
   private nameIndex = new NameIndex([]);
   private nameWords = new NameWords([]);
   private readonly bm25 = new Bm25();
-  /** ids of documents whose title is also carried by a newer (preferred) document */
-  private olderDup = new Set<string>();
-  /** name key → how many documents cite that name in 「」 (citation prior) */
-  private cited = new Map<string, number>();
-  /** per document: the kind and citation prior for keyword queries and for plain questions (computed at open) */
-  private priors = new Map<DocRec, [number, number]>();
+  /** catalogue position of each document; per position (computed at open): 1 = its title is also carried by a newer
+   * (preferred) document, the kind and citation prior for keyword queries [2p] and plain questions [2p + 1] */
+  private pos = new Map<DocRec, number>();
+  private older = new Uint8Array(0);
+  /** per position: 1 = an administrative rule (행정규칙) */
+  private rule = new Uint8Array(0);
+  private prior = new Float64Array(0);
+  /** per position: the ministries as name keys (filled on first use), 1 + the place of its hit in the current query */
+  private minKeys: Array<string[] | undefined> = [];
+  private slot = new Int32Array(0);
+  /** catalogue position of each index owner (-1: not in the catalogue) */
+  private ownerPos = new Int32Array(0);
 
   constructor(private readonly law: SearchSource) {}
 
@@ -76,26 +85,38 @@ export class SearchIndex {
     for (const d of this.law.catalog) if (d.abbreviation) this.abbr.set(nameKey(d.abbreviation), d.name);
     this.nameIndex = new NameIndex(this.law.catalog);
     this.nameWords = new NameWords(this.law.catalog, SEARCH_SWITCHES.nameWordsRules > 0);
-    this.olderDup = new Set();
-    this.cited = new Map();
-    for (const d of this.law.catalog) for (const c of new Set(d.cites.map(nameKey))) this.cited.set(c, (this.cited.get(c) ?? 0) + 1);
-    this.priors = new Map(this.law.catalog.map((d) => { const c = this.cited.get(nameKey(d.name)) ?? 0; return [d, [priorOf(d, c), priorOf(d, c, true)]]; }));
-    for (const list of this.law.byName.values()) for (const d of list.slice(1)) this.olderDup.add(d.id);
+    this.tables(this.law.catalog);
     const meta = gen ? this.law.idx.get([gen, 'meta']) : undefined;
     if (!meta) {
-      this.N = 0; this.ids = []; this.docOf = []; this.owner = new Uint32Array(0); this.seq = new Uint32Array(0); this.len = new Uint16Array(0);
+      this.N = 0; this.ids = []; this.ownerPos = new Int32Array(0); this.owner = new Uint32Array(0); this.seq = new Uint32Array(0); this.len = new Uint16Array(0);
       return;
     }
     const m = JSON.parse(meta.toString('utf8')) as { N: number; avgdl: number; ids: string[] };
     this.N = m.N; this.avgdl = m.avgdl; this.ids = m.ids;
     this.ownerIx = new Map(m.ids.map((id, o) => [id, o]));
-    this.docOf = m.ids.map((id) => this.law.byId.get(id));
+    this.ownerPos = Int32Array.from(m.ids, (id) => { const d = this.law.byId.get(id); return d ? this.pos.get(d) ?? -1 : -1; });
     const u32 = (b: Buffer) => { const c = new Uint8Array(b.length); c.set(b); return new Uint32Array(c.buffer); };
     this.owner = u32(this.law.idx.get([gen, 'owner'])!);
     this.seq = u32(this.law.idx.get([gen, 'seq'])!);
     const lb = this.law.idx.get([gen, 'len'])!;
     const lc = new Uint8Array(lb.length); lc.set(lb);
     this.len = new Uint16Array(lc.buffer);
+  }
+
+  /** the per-document tables of the catalogue: positions, priors (name key → citing documents), older duplicates */
+  private tables(catalog: DocRec[]): void {
+    const cited = new Map<string, number>();
+    for (const d of catalog) for (const c of new Set(d.cites.map(nameKey))) cited.set(c, (cited.get(c) ?? 0) + 1);
+    this.pos = new Map(catalog.map((d, i) => [d, i]));
+    this.prior = new Float64Array(catalog.length * 2);
+    catalog.forEach((d, i) => { const c = cited.get(nameKey(d.name)) ?? 0; this.prior[2 * i] = priorOf(d, c); this.prior[2 * i + 1] = priorOf(d, c, true); });
+    this.older = new Uint8Array(catalog.length);
+    const olderIds = new Set<string>();
+    for (const list of this.law.byName.values()) for (const d of list.slice(1)) olderIds.add(d.id);
+    this.rule = new Uint8Array(catalog.length);
+    catalog.forEach((d, i) => { if (olderIds.has(d.id)) this.older[i] = 1; if (d.category === 'admrul') this.rule[i] = 1; });
+    this.minKeys = [];
+    this.slot = new Int32Array(catalog.length);
   }
 
   /**
@@ -121,8 +142,11 @@ export class SearchIndex {
     if (!b) p = null;
     else {
       const n = b.length / 5;
-      const c = new Uint8Array(b.length); c.set(b); // aligned copy (the fast buffer is reused by the next read)
-      p = { ids: new Uint32Array(c.buffer, 0, n), tfs: c.subarray(n * 4) };
+      // getBinary answers a copy of its own (the fast buffer is reused by the next read); copied again only when
+      // it is not 4-byte aligned for the ids (a small value may come from Node's shared buffer pool)
+      let c: Uint8Array = b;
+      if (b.byteOffset % 4) { c = new Uint8Array(b.length); c.set(b); }
+      p = { ids: new Uint32Array(c.buffer, c.byteOffset, n), tfs: c.subarray(n * 4) };
       this.cacheBytes += b.length;
     }
     // 32 MB of decoded postings (the hot bigrams); LMDB pages are mapped, not copied
@@ -131,66 +155,23 @@ export class SearchIndex {
     return p;
   }
 
-  /**
-   * Article-title evidence: among the best candidates, an article whose title holds the query's words (연차 유급휴가,
-   * 사기, 건축허가) lifts its document and becomes its first matching article.
-   */
-  private titles = new Map<string, string[]>();
+  /** article titles per document (name keys; a bounded cache), the index owner position of each document id */
+  private titles = new Map<string, TitleSet>();
   private ownerIx = new Map<string, number>();
-  /** the document of each index owner position */
-  private docOf: Array<DocRec | undefined> = [];
 
   /** Article titles of a document as name keys (persisted per document with the index; none for older indexes). */
-  private titlesOf(id: string): string[] | null {
+  private titlesOf(id: string): TitleSet | null {
     let ts = this.titles.get(id);
     if (!ts) {
       const o = this.ownerIx.get(id);
       const b = o === undefined ? undefined : this.law.idx.getBinary([this.gen, `t${o}`]);
       if (!b) return null;
       // kept as name keys: the title evidence compares keys only
-      ts = b.toString('utf8').split('\n').map(nameKey);
+      ts = titleSet(b.toString('utf8').split('\n').map(nameKey));
       if (this.titles.size >= 4000) this.titles.delete(this.titles.keys().next().value!);
       this.titles.set(id, ts);
     }
     return ts;
-  }
-
-  /**
-   * Article-title evidence: among the best candidates, the article whose title holds most of the query's words (and
-   * is most covered by them: 제54조 휴게 over 제59조 근로시간 및 휴게시간의 특례) lifts its document and becomes its
-   * first matching article; every title of the document is read, not only those of the best text matches.
-   */
-  private titleEvidence(out: Hit[], aq: AnalysedQuery): void {
-    const nk = aq.named.map(nameKey);
-    const keys = (s: string) => s.split(/\s+/).map((w) => nameKey(w.replace(/죄$/, ''))).filter((w) => w.length >= 2 && !nk.some((n) => n.includes(w)));
-    // the statutory terms a plain question was mapped to weigh more than its own words (as in the text score)
-    const weight = new Map<string, number>();
-    for (const w of keys(aq.core)) weight.set(w, 1);
-    for (const w of keys(aq.mapped)) weight.set(w, MAPPED_WEIGHT);
-    const words = [...weight.keys()];
-    if (!words.length) return;
-    const wts = words.map((w) => weight.get(w)!);
-    const qb = new Set(words.flatMap((w) => bigrams(w)));
-    const heads = words.map((w) => w.slice(0, 2));
-    for (const h of bestOf(out, TITLE_DOCS)) {
-      const all = this.titlesOf(h.doc.id);
-      const seqs = all ? all.keys() : h.seqs.values();
-      let best = 0, bestSeq = -1, bestF = 0;
-      for (const s of seqs) {
-        const tk = all ? all[s]! : nameKey(this.law.arts.get([h.doc.id, s])?.title ?? '');
-        // cheap test first: a title holding none of the words' first two characters cannot match
-        if (!tk || !heads.some((x) => tk.includes(x))) continue;
-        const f = titleRecall(tk, words, wts);
-        if (f === 0) continue;
-        // how much of the title the query covers, and a little for an article the text also matched
-        const v = f + 0.4 * titlePrecision(tk, qb) + (h.seqs.includes(s) ? 0.02 : 0);
-        if (v > best) { best = v; bestSeq = s; bestF = f; }
-      }
-      if (bestSeq >= 0) {
-        h.score += 25 * bestF + (bestF === 1 ? 10 : 0) + 10 * (best - bestF);
-        h.seqs = [bestSeq, ...h.seqs.filter((x) => x !== bestSeq)].slice(0, 3);
-      }
-    }
   }
 
   /**
@@ -201,18 +182,38 @@ export class SearchIndex {
   query(query: string, filters: SearchFilters, articleRef: string | null): HitList {
     // query analysis: abbreviations expanded inside the phrase, endings/particles/filler dropped, synonyms added
     const aq = analyseQuery(query, this.abbr);
-    const allow = (d: DocRec) => (!filters.categories || filters.categories.has(d.category)) && (!filters.ministry || d.ministries.some((m) => nameKey(m).includes(filters.ministry!)));
-    const scores = new Map<DocRec, Hit>();
-    for (const h of this.nameIndex.match(aq.core || query, query, aq.named.length > 0, this.abbr, allow)) scores.set(h.doc, { ...h, seqs: [] });
-    const beyond = this.textMatches(aq, query, allow, scores);
-    const out = this.rank([...scores.values()], aq, articleRef);
-    let extra = 0;
-    for (const o of beyond) {
-      const d = this.docOf[o];
-      if (d && allow(d) && !scores.has(d)) extra++;
+    const allow = (d: DocRec) => (!filters.categories || filters.categories.has(d.category)) && (!filters.ministry || this.ministryKeys(d).some((m) => m.includes(filters.ministry!)));
+    // the hits in the order they were found and each one's catalogue position; slot[position] = 1 + its place in out
+    const hits: Hits = { out: [], at: [] };
+    try {
+      for (const h of this.nameIndex.match(aq.core || query, query, aq.named.length > 0, this.abbr, allow)) this.put(hits, this.pos.get(h.doc)!, { ...h, seqs: [] });
+      const beyond = this.textMatches(aq, query, allow, hits);
+      const out = this.rank(hits, aq, articleRef);
+      let extra = 0;
+      for (const o of beyond) {
+        const p = this.ownerPos[o]!;
+        if (p >= 0 && allow(this.law.catalog[p]!) && !this.slot[p]) extra++;
+      }
+      this.attachMatches(out.slice(0, 50), aq.words.length ? aq.words : query.split(/\s+/));
+      return Object.assign(out, { total: out.length + extra });
+    } finally {
+      for (const p of hits.at) this.slot[p] = 0;
     }
-    this.attachMatches(out.slice(0, 50), aq.words.length ? aq.words : query.split(/\s+/));
-    return Object.assign(out, { total: out.length + extra });
+  }
+
+  /** add a hit for the document at catalogue position p (a second hit for it replaces the first in its place) */
+  private put(hits: Hits, p: number, h: Hit): void {
+    const i = this.slot[p]!;
+    if (i) { hits.out[i - 1] = h; return; }
+    hits.out.push(h); hits.at.push(p);
+    this.slot[p] = hits.out.length;
+  }
+
+  /** a document's ministries as name keys (the ministry filter), computed once per document */
+  private ministryKeys(d: DocRec): string[] {
+    const p = this.pos.get(d);
+    if (p === undefined) return d.ministries.map(nameKey);
+    return (this.minKeys[p] ??= d.ministries.map(nameKey));
   }
 
   /** The query's terms with their postings and idf (the statutory terms a plain question was mapped to weigh more). */
@@ -256,7 +257,7 @@ export class SearchIndex {
    * Article-text evidence (BM25 over bigrams, coordination ≥ 60 % of the scored terms, falling back to the articles
    * holding the most) added to the name hits; returns the documents matched beyond the best MAX_TEXT_HITS (counted only).
    */
-  private textMatches(aq: AnalysedQuery, query: string, allow: (d: DocRec) => boolean, scores: Map<DocRec, Hit>): number[] {
+  private textMatches(aq: AnalysedQuery, query: string, allow: (d: DocRec) => boolean, hits: Hits): number[] {
     if (this.N === 0) return [];
     const w = this.weightedTerms(aq, query);
     if (!w.total) return [];
@@ -271,47 +272,57 @@ export class SearchIndex {
     let cut = -Infinity;
     if (docs.n > MAX_TEXT_HITS) cut = docs.best.slice().sort()[docs.n - MAX_TEXT_HITS]!;
     const beyond: number[] = [];
+    const cat = this.law.catalog;
     for (let i = 0; i < docs.n; i++) {
       const o = docs.owners[i]!, best = docs.best[i]!;
       if (best < cut) { beyond.push(o); continue; }
-      const d = this.docOf[o];
-      if (!d || !allow(d)) continue;
+      const p = this.ownerPos[o]!;
+      if (p < 0) continue;
+      const d = cat[p]!;
+      if (!allow(d)) continue;
       const textScore = best + Math.log1p(docs.count[i]!) * 0.5;
-      const h = scores.get(d);
-      if (h) { h.score += textScore; h.seqs = docs.seqsOf(i); }
-      else scores.set(d, { doc: d, score: textScore * (d.repealed ? 0.5 : 1), match: 'text', seqs: docs.seqsOf(i) });
+      const j = this.slot[p]!;
+      if (j) { const h = hits.out[j - 1]!; h.score += textScore; h.seqs = docs.seqsOf(i); }
+      else this.put(hits, p, { doc: d, score: textScore * (d.repealed ? 0.5 : 1), match: 'text', seqs: docs.seqsOf(i) });
     }
     return beyond;
   }
 
   /** Order the hits: article-title evidence, kind and citation priors, older duplicates down, the named article. */
-  private rank(out: Hit[], aq: AnalysedQuery, articleRef: string | null): Hit[] {
-    this.titleEvidence(out, aq);
-    const k = aq.plain ? 1 : 0;
-    const prior = (h: Hit) => this.priors.get(h.doc)?.[k] ?? priorOf(h.doc, 0, aq.plain);
+  private rank(hits: Hits, aq: AnalysedQuery, articleRef: string | null): Hit[] {
+    const { out, at } = hits;
+    titleEvidence(out, aq, TITLE_DOCS, (id) => this.titlesOf(id), (id, s) => this.law.arts.get([id, s])?.title ?? '');
+    const k = aq.plain ? 1 : 0, prior = this.prior;
     // a rule asked for by its kind (…규정, 고시) or by its subject (은행 → 은행업감독규정) competes with the statutes on
     // evidence alone: its prior is the best statute prior among the hits; other rules keep the parent-law prior
-    let top = 0;
-    const ruleAsked = SEARCH_SWITCHES.rulePrior ? asksForRule(aq.words) : false;
-    if (SEARCH_SWITCHES.rulePrior) for (const h of out) if (h.doc.category !== 'admrul') top = Math.max(top, prior(h));
+    let top = 0, lifted = false;
+    const rule = this.rule;
+    if (SEARCH_SWITCHES.rulePrior) {
+      for (let i = 0; i < out.length; i++) if (!rule[at[i]!]) top = Math.max(top, prior[at[i]! * 2 + k]!);
+      for (let i = 0; i < out.length && !lifted; i++) lifted = rule[at[i]!] === 1 && top > prior[at[i]! * 2 + k]!;
+    }
+    const ruleAsked = lifted && asksForRule(aq.words);
     // (a rule's subject is read among the best 100 hits only: further down the lift cannot bring it to the first page)
-    const near = top ? new Set(bestOf(out, 100)) : null;
+    const near = lifted ? new Set(bestOf(out, 100)) : null;
     // a plain question's words in a statute's name (이자 → 이자제한법): name-words.ts
     const cover = (aq.plain || SEARCH_SWITCHES.nameWordsAll) && SEARCH_SWITCHES.nameWords ? this.nameWords.cover(aq.words, SEARCH_SWITCHES.nameWordsMaxHits) : null;
     if (cover) for (const h of out) { const c = cover.get(h.doc); if (c) h.score *= 1 + SEARCH_SWITCHES.nameWords * c; }
-    for (const h of out) {
-      const p = prior(h);
-      h.score *= top > p && h.doc.category === 'admrul' && near!.has(h) && (ruleAsked || namesRuleSubject(h.doc.name, aq.words)) ? top : p;
+    for (let i = 0; i < out.length; i++) {
+      const h = out[i]!, p = prior[at[i]! * 2 + k]!;
+      h.score *= top > p && rule[at[i]!] === 1 && near!.has(h) && (ruleAsked || namesRuleSubject(h.doc.name, aq.words)) ? top : p;
+      // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
+      if (this.older[at[i]!]) h.score *= 0.5;
     }
-    // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
-    if (this.olderDup.size) for (const h of out) if (this.olderDup.has(h.doc.id)) h.score *= 0.5;
     out.sort(byScore);
     if (articleRef) {
-      for (const h of out.slice(0, 50)) {
+      const head = out.slice(0, 50);
+      for (const h of head) {
         const i = this.law.articleSeq(h.doc.id, articleRef);
         if (i !== undefined) { h.ref = i; h.score += 5; }
       }
-      out.sort(byScore);
+      // only the first 50 gained: they reorder among themselves and stay above the rest (the order is total)
+      head.sort(byScore);
+      for (let i = 0; i < head.length; i++) out[i] = head[i]!;
     }
     return out;
   }
@@ -329,45 +340,4 @@ export class SearchIndex {
   }
 }
 
-/** the k best hits by score, best first (a partial selection: the hits may number thousands) */
-function bestOf(out: Hit[], k: number): Hit[] {
-  const top: Hit[] = [];
-  for (const h of out) {
-    if (top.length === k && h.score <= top[k - 1]!.score) continue;
-    let i = top.length < k ? top.length : k - 1;
-    while (i > 0 && top[i - 1]!.score < h.score) { top[i] = top[i - 1]!; i--; }
-    top[i] = h;
-  }
-  return top;
-}
-
 const byScore = (a: Hit, b: Hit) => b.score - a.score || a.doc.name.length - b.doc.name.length || a.doc.id.localeCompare(b.doc.id);
-
-/**
- * share of the query words found in a title (a word of four or more characters also by its first three; a short
- * title inside the word also counts: 휴게 for 휴게시간)
- */
-function titleRecall(tk: string, words: string[], wts: number[]): number {
-  let c = 0, n = 0;
-  for (let j = 0; j < words.length; j++) {
-    const w = words[j]!, wt = wts[j]!;
-    n += wt;
-    if (tk.includes(w) || (w.length >= 4 && tk.includes(w.slice(0, 3))) || (tk.length >= 2 && w.startsWith(tk))) { c += wt; continue; }
-    // most of a compound's bigrams in the title (연차휴가 in 연차 유급휴가): partial credit
-    if (w.length >= 3) {
-      let k = 0;
-      for (let i = 0; i + 1 < w.length; i++) if (tk.includes(w.slice(i, i + 2))) k++;
-      const cov = k / (w.length - 1);
-      if (cov >= 0.6) c += cov * wt;
-    }
-  }
-  return c / n;
-}
-
-/** share of a title's bigrams that the query holds */
-function titlePrecision(tk: string, qb: Set<string>): number {
-  const tb = bigrams(tk);
-  let c = 0;
-  for (const g of tb) if (qb.has(g)) c++;
-  return tb.length ? c / tb.length : 0;
-}

@@ -52,28 +52,34 @@ export class Bm25 {
    * `need` of the nTerms terms; when no article holds that many, those holding the most (graceful fallback).
    */
   run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number, enough = 1): DocTexts {
-    const nTouched = this.accumulate(post, t);
-    return this.perDocument(nTouched, t, nTerms, this.coordination(nTouched, need, enough));
+    const { nTouched, reached } = this.accumulate(post, t, need);
+    // as many articles as wanted hold the needed share: no fallback, no histogram
+    const c = reached >= enough || need <= 1 ? Math.max(1, need) : this.coordination(nTouched, need, enough);
+    return this.perDocument(nTouched, t, nTerms, c);
   }
 
-  private accumulate(post: WeightedPosting[], t: ArticleTables): number {
+  /** add every posting's BM25 term score to its article; answers the articles touched and how many hold `need` terms */
+  private accumulate(post: WeightedPosting[], t: ArticleTables, need: number): { nTouched: number; reached: number } {
     if (this.scores.length < t.N) { this.scores = new Float32Array(t.N); this.hits = new Uint8Array(t.N); this.touched = new Uint32Array(t.N); }
     const { scores: sc, hits, touched } = this;
     const len = t.len;
-    let nTouched = 0;
+    let nTouched = 0, reached = 0;
     const normLen = K1 * (1 - B), normB = (K1 * B) / t.avgdl;
     for (const { p, idf } of post) {
       const { ids, tfs } = p;
       const n = ids.length;
       for (let i = 0; i < n; i++) {
         const d = ids[i]!;
-        if (hits[d] === 0) touched[nTouched++] = d;
-        hits[d]!++;
+        const h = hits[d]! + 1;
+        if (h === 1) touched[nTouched++] = d;
+        else if (h === need) reached++;
+        hits[d] = h;
         const tf = tfs[i]!;
         sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
       }
     }
-    return nTouched;
+    if (need === 1) reached = nTouched;
+    return { nTouched, reached };
   }
 
   /**
@@ -110,9 +116,9 @@ export class Bm25 {
       const b = owners[i]! * 7;
       count[i] = agg[b]!; best[i] = agg[b + 1]!;
       seqs[i * 3] = agg[b + 2]!; seqs[i * 3 + 1] = agg[b + 4]!; seqs[i * 3 + 2] = agg[b + 6]!;
-      agg.fill(0, b, b + 7);
+      agg[b] = agg[b + 1] = agg[b + 2] = agg[b + 3] = agg[b + 4] = agg[b + 5] = agg[b + 6] = 0;
     }
-    return { n, owners, count, best, seqsOf: (i) => Array.from(seqs.subarray(i * 3, i * 3 + Math.min(3, count[i]!))) };
+    return { n, owners, count, best, seqsOf: (i) => { const c = count[i]!, b = i * 3; return c >= 3 ? [seqs[b]!, seqs[b + 1]!, seqs[b + 2]!] : c === 2 ? [seqs[b]!, seqs[b + 1]!] : [seqs[b]!]; } };
   }
 }
 

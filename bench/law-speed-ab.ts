@@ -1,0 +1,41 @@
+// A/B of the law search compute cost in one process: law.search.query (no result cache) of another checkout of the
+// project (--base, e.g. `git archive <commit> | tar -x -C DIR` with node_modules linked) and of this tree, over every
+// question of bench/law-quality, interleaved query by query (the order alternating per round) after one warm-up
+// pass each; CPU per query from process.cpuUsage (µs, every thread of the process).
+// Usage: npm run bench -- law-speed-ab --data DIR --base DIR [--rounds R]
+import os from 'node:os';
+import path from 'node:path';
+import { Store } from '../src/store/env.js';
+import { openLaw } from '../src/law/open.js';
+import { nameKey } from '../src/law/normalize.js';
+import { categories } from '../src/law/tools/common.js';
+import { loadQuestions } from './law-quality/evaluate.js';
+const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
+const dir = arg('--data'), baseDir = arg('--base'), rounds = Number(arg('--rounds') ?? 4);
+if (!dir || !baseDir) { console.error('Usage: law-speed-ab --data DIR --base DIR [--rounds R]'); process.exit(2); }
+const baseOpen = (await import(path.resolve(baseDir, 'src/law/open.ts'))).openLaw as unknown as typeof openLaw;
+const BaseStore = (await import(path.resolve(baseDir, 'src/store/env.ts'))).Store as unknown as typeof Store;
+const sNew = new Store(dir), sBase = new BaseStore(dir);
+const lNew = openLaw(sNew), lBase = baseOpen(sBase as unknown as Store);
+lNew.reload(); lBase.reload();
+const calls = loadQuestions().map((q) => {
+  const query = q.query.trim();
+  const am = /제?\s*(\d+)\s*조(?:\s*의\s*(\d+))?/.exec(query);
+  const ref = am ? (am[2] ? `${Number(am[1])}-${Number(am[2])}` : String(Number(am[1]))) : null;
+  const rest = am ? (query.slice(0, am.index) + ' ' + query.slice(am.index + am[0].length)).trim() : query;
+  return { text: rest || query, filters: { categories: categories(q.type), ministry: q.ministry?.trim() ? nameKey(q.ministry) : null }, ref };
+});
+const cpu: Record<string, number[]> = { base: [], new: [] };
+const laws = { base: lBase, new: lNew };
+for (const l of Object.values(laws)) for (const c of calls) l.search.query(c.text, c.filters, c.ref);
+const load0 = os.loadavg()[0]!;
+for (let r = 0; r < rounds; r++) for (const c of calls) for (const k of (r % 2 ? ['new', 'base'] : ['base', 'new']) as Array<'base' | 'new'>) {
+  const c0 = process.cpuUsage();
+  laws[k].search.query(c.text, c.filters, c.ref);
+  const u = process.cpuUsage(c0);
+  cpu[k]!.push((u.user + u.system) / 1000);
+}
+const pct = (xs: number[]) => { const a = Float64Array.from(xs).sort(); return (x: number) => a[Math.min(a.length - 1, Math.floor(x * a.length))]!.toFixed(3); };
+console.log(`A/B (base ${baseDir}) ${rounds} × ${calls.length} queries each, interleaved per query, load ${load0.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)}`);
+for (const k of ['base', 'new']) { const p = pct(cpu[k]!); const m = cpu[k]!.reduce((a, b) => a + b, 0) / cpu[k]!.length; console.log(`  ${k.padEnd(4)} CPU per query ms: p50 ${p(0.5)} p90 ${p(0.9)} p99 ${p(0.99)} max ${p(1)} mean ${m.toFixed(3)}`); }
+await sNew.close(); await sBase.close();

@@ -1,0 +1,37 @@
+// Article-title evidence helpers (src/law/search/titles.ts): the k best hits (the set of a stable sort's first k,
+// ties at the cut keep the earlier hits) and the titles found through the joined keys.
+import t from 'tap';
+import { bestOf, titleEvidence, titleSet } from '../../src/law/search/titles.js';
+
+/** the reference: the first k of a stable sort by score, best first */
+const stableTop = <H extends { score: number }>(out: H[], k: number) => out.slice().sort((a, b) => b.score - a.score).slice(0, k);
+
+t.test('bestOf: the same set as the first k of a stable sort, ties at the cut keep the earlier hits', async (t) => {
+  const hits = [5, 3, 9, 3, 3, 7, 1, 3, 9, 0].map((score, id) => ({ id, score }));
+  for (let k = 1; k <= 11; k++) {
+    const got = bestOf(hits, k).map((h) => h.id).sort((a, b) => a - b);
+    const want = stableTop(hits, k).map((h) => h.id).sort((a, b) => a - b);
+    t.same(got, want, `k = ${k}`);
+  }
+  // two of the four hits scoring 3 make the cut of 6 (ids 1 and 3, the earlier ones), in input order
+  t.same(bestOf(hits, 6).map((h) => h.id), [0, 1, 2, 3, 5, 8]);
+  // random scores with many ties against the reference
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let round = 0; round < 50; round++) {
+    const xs = Array.from({ length: 40 + round }, (_, id) => ({ id, score: Math.floor(rnd() * 8) }));
+    const k = 1 + Math.floor(rnd() * 30);
+    t.same(bestOf(xs, k).map((h) => h.id).sort((a, b) => a - b), stableTop(xs, k).map((h) => h.id).sort((a, b) => a - b), `round ${round}`);
+  }
+});
+
+t.test('titleEvidence: the title holding the most query words lifts its document and comes first', async (t) => {
+  const titles = new Map([['A', titleSet(['목적', '정의', '근로시간', '휴게', '근로시간및휴게시간의특례', '연차유급휴가'])], ['B', titleSet(['목적', '벌칙'])]]);
+  const out = [{ doc: { id: 'A' }, score: 10, seqs: [1, 4] }, { doc: { id: 'B' }, score: 12, seqs: [0] }];
+  titleEvidence(out, { named: [], core: '휴게', mapped: '' }, 12, (id) => titles.get(id) ?? null, () => '');
+  // 제… 휴게 (position 3) holds the word and is wholly covered by it: over the 특례 article that also holds it
+  t.same(out[0]!.seqs, [3, 1, 4]);
+  t.ok(Math.abs(out[0]!.score - (10 + 25 + 10 + 10 * 0.4)) < 1e-9, `score ${out[0]!.score}`);
+  // B has no title with the word: unchanged
+  t.same(out[1], { doc: { id: 'B' }, score: 12, seqs: [0] });
+});
