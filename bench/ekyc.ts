@@ -12,7 +12,6 @@ import { renderCard, degradationFor, charAccuracy } from '../test/helpers/id-car
 import { decodeRgb } from '../src/tasks/lib/image-io.js';
 import { detectFaces, embedFace, cosine } from '../src/vision/index.js';
 import { calibrate, DEFAULT_FACE_THRESHOLD, COSINE_AT_DEFAULT } from '../src/vision/calibration.js';
-import type { EkycOcrOutput } from '../src/tasks/ekyc-ocr.js';
 import { shared } from '../test/helpers/shared.js';
 
 const arg = (name: string, def: number): number => {

@@ -10,7 +10,6 @@ import { WorkerPool } from '../src/pool/pool.js';
 import { table } from './lib/load.js';
 import { renderCard } from '../test/helpers/id-cards.js';
 import { startTestServer, formData } from '../test/helpers/server.js';
-import type { EnhancePrepareOutput } from '../src/tasks/enhance-prepare.js';
 import { defaultRegions } from '../src/enhance/privacy.js';
 
 const arg = (name: string, def: number): number => {

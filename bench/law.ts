@@ -14,7 +14,6 @@ import { openLaw } from '../src/law/open.js';
 import { Importer } from '../src/law/import.js';
 import { ABBREVIATIONS } from '../src/law/search.js';
 import { getArticle, searchLaws } from '../src/law/tools.js';
-import { articleLabel } from '../src/law/normalize.js';
 import { startServer } from '../src/server/start.js';
 import { shared } from '../test/helpers/shared.js';
 

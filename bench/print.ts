@@ -9,7 +9,7 @@ import path from 'node:path';
 import { WorkerPool } from '../src/pool/pool.js';
 import { Store } from '../src/store/env.js';
 import { PrintStore } from '../src/print/store.js';
-import type { CompositeInput, CompositeOutput } from '../src/tasks/composite.js';
+import type { CompositeInput } from '../src/tasks/composite.js';
 import { startTestServer } from '../test/helpers/server.js';
 import { admin, imageServer } from '../test/print/helpers.js';
 import { aiPicture, signaturePng, solid } from '../test/print/fixtures.js';

@@ -1,7 +1,6 @@
 // Contour: Canny edge map of the uploaded image as a 1-bit PNG of the same size (white edges on black).
 import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
-import type { ContourOutput } from '../tasks/contour.js';
 
 const MB = 1024 * 1024;
 

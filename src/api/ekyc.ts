@@ -14,8 +14,6 @@ import {
   BANKS, ProviderError, identityKind, maskAccount, maskIdentity, paymentProvider, type PaymentProvider,
 } from '../providers/payment/index.js';
 import type { FaceCompareOutput } from '../tasks/face-compare.js';
-import type { EkycOcrOutput } from '../tasks/ekyc-ocr.js';
-import type { VerifyOcrOutput, IdCardType } from '../tasks/ekyc-verify-ocr.js';
 import { ok } from './schemas/common.js';
 import { accountCheck, faceCompare as faceCompareAnswer, holderName as holderNameAnswer, idOcr, liveness as livenessAnswer, verify as verifyAnswer } from './schemas/ekyc.js';
 

@@ -16,7 +16,6 @@ const body = z.object({
   style: z.string().max(1000).optional(),
   storage_type: z.string().min(1).max(64).optional(),
 }).strict();
-type Body = z.infer<typeof body>;
 
 export async function start(services: Services): Promise<void> {
   await startAi(services);

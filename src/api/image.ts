@@ -8,7 +8,6 @@ import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
 import { ApiError, invalid } from '../domain/errors.js';
 import { FAMILIES, type Family } from '../jobs/families.js';
-import type { ChromaKeyOutput } from '../tasks/chroma-key.js';
 import { storageType } from '../catalog/storage.js';
 import { ok } from './schemas/common.js';
 import { removeBackgroundAnswer } from './schemas/jobs.js';

@@ -12,7 +12,7 @@ import type { LawStore } from '../law/store.js';
 import type { DocRec } from '../law/parse.js';
 import { ToolError } from '../law/tools.js';
 import { getArticleAsOf } from '../law/history/asof.js';
-import { enforcementsBetween, versionInForce, diffArticles, type AnyVersion } from '../law/history/versions.js';
+import { enforcementsBetween } from '../law/history/versions.js';
 import { ok } from './schemas/common.js';
 import { amendments as amendmentsAnswer, enforcements as enforcementsAnswer, lawDiff, lawText } from './schemas/law.js';
 

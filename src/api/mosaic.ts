@@ -2,7 +2,6 @@
 // is kept as a studio_mosaic_ job (24 h) and served by GET /api/v1/studio/image?key=<accessKey> (src/api/studio.ts).
 import { z } from 'zod';
 import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
-import type { MosaicOutput } from '../tasks/mosaic.js';
 import { ok } from './schemas/common.js';
 import { mosaicAnswer } from './schemas/jobs.js';
 import { iso } from '../clock.js';

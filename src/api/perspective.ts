@@ -4,7 +4,6 @@
 import { z } from 'zod';
 import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { form } from '../server/validate.js';
-import type { PerspectiveOutput } from '../tasks/perspective.js';
 import { ok } from './schemas/common.js';
 import { perspectiveCrop } from './schemas/ekyc.js';
 

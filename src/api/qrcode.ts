@@ -5,8 +5,6 @@ import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
 import { form } from '../server/validate.js';
 import { ApiError } from '../domain/errors.js';
-import type { QrGenerateOutput } from '../tasks/qr-generate.js';
-import type { QrRecognizeOutput } from '../tasks/qr-recognize.js';
 import { ok } from './schemas/common.js';
 import { qrRecognize } from './schemas/ekyc.js';
 

@@ -5,7 +5,6 @@
 import { z } from 'zod';
 import { defineRoute, type Ctx, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
-import type { ReceiptOutput } from '../tasks/receipt.js';
 import type { Services } from '../services.js';
 import { defineRunner, type JobInput } from '../jobs/runners.js';
 

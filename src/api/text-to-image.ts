@@ -23,7 +23,6 @@ const generateBody = z.object({
   storage_type: z.string().min(1).max(64).optional(),
   ttlHours: ttlHours.optional(),
 }).strict();
-type GenerateBody = z.infer<typeof generateBody>;
 
 const downloadUrl = (services: Services, id: string) => `${services.baseUrl()}/api/v1/text-to-image/download/${id}`;
 

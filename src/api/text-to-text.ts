@@ -17,7 +17,6 @@ const body = z.object({
   max_tokens: z.number().int().min(1).max(MAX_OUTPUT_TOKENS).optional(),
   temperature: z.number().min(0).max(1).optional(),
 }).strict();
-type Body = z.infer<typeof body>;
 
 /** The JSON text of an answer that must be JSON: code fences around it are removed; anything else is a 502. */
 export function jsonAnswer(text: string, model: string): string {

@@ -4,10 +4,6 @@
 // pipeline with its name.
 import { ApiError, isApiError } from '../domain/errors.js';
 import type { Services } from '../services.js';
-import type { PerspectiveOutput } from '../tasks/perspective.js';
-import type { QualityResult } from '../tasks/quality.js';
-import type { EkycOcrOutput } from '../tasks/ekyc-ocr.js';
-import type { DocTypeOutput } from '../tasks/enhance-doctype.js';
 import { runEnhance, qualitySummary, type EnhanceOutcome } from './pipeline.js';
 import { resolveRegions, type DocType, type PrivacyMode, type PrivacyRegion } from './privacy.js';
 

@@ -4,7 +4,7 @@ import { ApiError } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import type { PrivacyRegion, TileOptions } from '../tasks/lib/tiling.js';
 import type { EnhancePrepareInput, EnhancePrepareOutput } from '../tasks/enhance-prepare.js';
-import type { EnhanceTileInput, EnhanceTileOutput } from '../tasks/enhance-tile.js';
+import type { EnhanceTileInput } from '../tasks/enhance-tile.js';
 import type { EnhanceFinishInput, EnhanceFinishOutput } from '../tasks/enhance-finish.js';
 import type { QualityResult } from '../tasks/quality.js';
 

@@ -3,7 +3,7 @@
 // repeat of a job_id is, and how a failed print is settled. Pure functions over the records of ./types.ts.
 import crypto from 'node:crypto';
 import { approvedVersion } from './select.js';
-import type { AlbumInput, AlbumPatch, CreativeInput, SelectOutcome, SelectRequest } from './repo.js';
+import type { AlbumInput, AlbumPatch, CreativeInput, SelectRequest } from './repo.js';
 import type { Advertiser, Album, Application, CreativeVersion, Impression, LedgerEntry, LedgerKind } from './types.js';
 
 const ALPHA = '0123456789abcdefghijklmnopqrstuvwxyz';

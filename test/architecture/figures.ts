@@ -1,7 +1,7 @@
 // The house's figures for docs/architecture.md: import cycles, `any` and `as` casts in src/, the longest functions.
 // Run: npx tsx test/architecture/figures.ts [src-dir]   (not a test: prints the figures)
 import { readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { cycles, importGraph, SRC, walk } from './graph.js';
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer } from '../helpers/server.js';
 import { greenScreen, receiptScene, cardScene } from '../helpers/images.js';
 import { renderCard } from '../helpers/id-cards.js';
 import { imageServer } from '../studio/helpers.js';

@@ -1,6 +1,6 @@
 // get_law: metadata, article list and annex list of one statute or rule.
 import { z } from 'zod';
-import { metaOf, dateSchema, tableTitle, decodeCursor, encodeCursor, entry, findDoc, fingerprint, lawIdSchema, type ToolCtx } from './common.js';
+import { metaOf, dateSchema, tableTitle, decodeCursor, encodeCursor, findDoc, fingerprint, lawIdSchema, type ToolCtx } from './common.js';
 import { bytes, fitCount, PAGE_BYTES } from './bound.js';
 import { getLawAsOf } from '../history/asof.js';
 

@@ -2,7 +2,7 @@
 // field rules (aspect ratios, ttlHours).
 import { z } from 'zod';
 import type { Services } from '../../services.js';
-import { ApiError, isApiError } from '../../domain/errors.js';
+import { isApiError } from '../../domain/errors.js';
 import type { JobRecord } from '../../jobs/engine.js';
 import { AiGateway } from './gateway.js';
 import { UpstreamError } from './http.js';
