@@ -10,6 +10,9 @@ import { cropResize, type Box, type Raster } from './raster.js';
 
 const require = createRequire(import.meta.url);
 
+/** This reader as reported in `engine` (tesseract.js-core 7 wasm, `kor` 4.0.0_best_int traineddata). */
+export const TESSERACT_TAG = 'tesseract-kor@4.0.0_best_int';
+
 interface TessApi {
   Init(dataPath: null, lang: string, oem: number): number;
   SetVariable(name: string, value: string): boolean;
