@@ -162,6 +162,7 @@ export async function readCard(img: RgbImage, doc: DocType, now = new Date()): P
   }
   // weak name / number lines (small, blurred, glared captures): read prepared copies of the line, keep the best
   await rereadWeak(img, fields, doc, numberField);
+  await voteHangulName(img, fields, doc);
   // short codes lose their first glyph on some crops ("F-4" → "-4"): re-read with more context before giving up
   if (doc === 'alien' && fields.status && fields.status.text && !VISA.test(normaliseVisa(fields.status.text))) {
     const { recognizeBoxes } = await import('./ocr.js');
@@ -188,7 +189,8 @@ const REREAD_CONF = 0.9;
  * Fields printed in Latin letters and digits (numbers, alien name, nationality, status, licence number) are read
  * again with the PP-OCRv4 recogniser restricted to the field's alphabet: the Korean model confuses small or blurred
  * Latin capitals with lower case and Hangul, and `*` with Hanja. Alphabets: [class test, validity]. (Hangul names
- * stay with the Korean model: crop jitter, re-scaling and a Hangul-only alphabet were measured and did not help.)
+ * stay with the Korean model here — crop jitter, re-scaling and a Hangul-only alphabet did not help — and are
+ * then voted on with Tesseract's readings, voteHangulName.)
  */
 const LATIN_FIELDS: Record<string, [RegExp, (t: string, doc: DocType) => boolean]> = {
   number: [/^[0-9*-]$/, (t) => numberOk(t)],
@@ -229,6 +231,15 @@ async function rereadWeak(img: RgbImage, fields: Record<string, FieldResult>, do
     if ((valid && !best.valid) || (valid === best.valid && r.confidence > best.confidence)) best = { text: r.text, confidence: r.confidence, valid };
   }
   if (best.text !== f.text) fields.name = { text: best.text, confidence: best.confidence, bbox: f.bbox };
+}
+
+/** A Hangul name is also read by Tesseract at three line heights; the four readings vote per syllable (name-vote.ts). */
+async function voteHangulName(img: RgbImage, fields: Record<string, FieldResult>, doc: DocType): Promise<void> {
+  const f = fields.name;
+  if (doc === 'alien' || !f || !f.text) return;
+  const { voteName } = await import('./name-vote.js');
+  const v = await voteName(img, f.bbox, f);
+  fields.name = { text: v.text, confidence: v.confidence, bbox: f.bbox };
 }
 
 /** The number line across its whole layout region: the masked digits are often a separate (or missed) text box. */

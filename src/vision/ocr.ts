@@ -4,9 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { run, tensor, modelTag, MODEL_DIR } from './models.js';
 import { cropResize, type Box, type Raster, type RgbImage } from './raster.js';
+import { TESSERACT_TAG } from './ocr-tesseract.js';
 
-/** detector and recognisers (Korean for every line, Chinese/Latin for the Latin and digit fields of ID cards) */
-export const OCR_MODELS = { detector: modelTag('ocrDet'), recognizer: `${modelTag('ocrRec')}, ${modelTag('ocrRecLatin')}` };
+/** detector and recognisers (Korean for every line, Chinese/Latin for the Latin and digit fields of ID cards,
+ * Tesseract as a second reader of Hangul names: name-vote.ts) */
+export const OCR_MODELS = { detector: modelTag('ocrDet'), recognizer: `${modelTag('ocrRec')}, ${modelTag('ocrRecLatin')}, ${TESSERACT_TAG}` };
 
 export interface TextLine {
   /** recognised text ('' when nothing was read) */

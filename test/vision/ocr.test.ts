@@ -6,6 +6,10 @@ import { readCard, normaliseRrn, parseDate, birthFromRrn, dateFromGlyphs, rrnChe
 import { parseTd3, buildTd3, checkDigit } from '../../src/vision/mrz.js';
 import { recognizeText } from '../../src/vision/ocr.js';
 
+// ~40 cards through the whole reading pipeline (detector, two recognisers, Tesseract on Hangul names): on the shared
+// 2-core machine under load this file needs more than the default 600 s (a limit, not a timing assertion)
+t.setTimeout(1_800_000);
+
 t.test('rendered cards: field accuracy (3 doc types × 2 degradations)', async (t) => {
   const acc: Record<string, number[]> = {};
   for (const doc of ['jumin', 'driver', 'alien'] as const) {
@@ -124,7 +128,7 @@ t.test('poor captures (photographed at an angle, blurred, glared, JPEG q60, 480�
     i++;
   }
   const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
-  t.ok(mean(accName) >= 0.9, `name char accuracy ${mean(accName).toFixed(3)} ≥ 0.9`);
+  t.ok(mean(accName) >= 0.95, `name char accuracy ${mean(accName).toFixed(3)} ≥ 0.95`);
   t.ok(mean(accNum) >= 0.9, `number char accuracy ${mean(accNum).toFixed(3)} ≥ 0.9`);
 });
 
@@ -151,8 +155,9 @@ t.test('hard poor captures (480 px, motion blur, glare, all combined; fixed seed
   }
   const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
   for (const [kind, a] of Object.entries(acc)) {
-    // measured 1.000 for every number and name here except the all-480 Hangul name 권혜혜 → 권해에 (0.78 for the row)
-    const nameFloor = kind === 'all-480' ? 0.75 : 0.95;
+    // measured 1.000 for every number and name here since the Tesseract vote on Hangul names (ocr20; before it the
+    // all-480 Hangul name 권혜혜 was read 권해에, 0.78 for the row)
+    const nameFloor = 0.95;
     t.ok(mean(a.num) >= 0.95, `${kind}: number char accuracy ${mean(a.num).toFixed(3)} ≥ 0.95`);
     t.ok(mean(a.name) >= nameFloor, `${kind}: name char accuracy ${mean(a.name).toFixed(3)} ≥ ${nameFloor}`);
     t.comment(`${kind}: address ${mean(a.address).toFixed(3)}, issuer ${mean(a.issuer).toFixed(3)}`);
