@@ -68,7 +68,8 @@ export default async function contour(input: ContourInput): Promise<ContourOutpu
     for (let i = 0; i < edges.length; i++) if (edges[i]! >= 128) count++;
   }
   return {
-    png: encodePng1(ow, oh, edges, { threshold: 128 }),
+    // zlib level 6: the same pixels in ~7 % more bytes for a twelfth of the time (1.6 vs 19.5 ms at 1024², pool20)
+    png: encodePng1(ow, oh, edges, { threshold: 128, level: 6 }),
     width: ow,
     height: oh,
     edgePixels: count,

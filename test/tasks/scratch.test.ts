@@ -1,5 +1,8 @@
 import t from 'tap';
-import { Scratch, MAX_REUSED } from '../../src/tasks/lib/scratch.js';
+import sharp from 'sharp';
+import { Scratch, MAX_REUSED, threadScratch } from '../../src/tasks/lib/scratch.js';
+import modelsTrim from '../../src/tasks/models-trim.js';
+import { encodePng1 } from '../../src/tasks/lib/png1.js';
 import { gaussianBlur, sobel, type Grey } from '../../src/tasks/lib/gray.js';
 import { canny, maximaQuantile, quantile, select, sortedMaxima } from '../../src/tasks/lib/canny.js';
 import { prng } from '../helpers/images.js';
@@ -62,4 +65,23 @@ t.test('selection finds the element a sort puts at k (duplicates, zeros of nms s
     const sorted = Float32Array.from(a).sort();
     t.equal(select(Float32Array.from(a), k), sorted[k], `select k=${k}`);
   }
+});
+
+t.test('the idle trim (models-trim) drops the thread\'s reused arrays and says how many bytes', async (t) => {
+  threadScratch.clear();
+  threadScratch.get('f32', 'trim-test', 1000);
+  threadScratch.get('u8', 'trim-test', 4000);
+  t.equal(threadScratch.bytes, 8000);
+  const out = await modelsTrim({});
+  t.equal(out.scratchBytesFreed, 8000);
+  t.equal(threadScratch.bytes, 0);
+});
+
+t.test('contour PNGs at zlib level 6 hold the same pixels as at level 9', async (t) => {
+  const rnd = prng(5);
+  const grey = Uint8Array.from({ length: 97 * 61 }, () => (rnd() < 0.2 ? 255 : 0));
+  const a = await sharp(encodePng1(97, 61, grey)).extractChannel(0).raw().toBuffer();
+  const b = await sharp(encodePng1(97, 61, grey, { level: 6 })).extractChannel(0).raw().toBuffer();
+  t.ok(a.equals(b), 'identical decoded pixels');
+  t.same(Array.from(b), Array.from(grey), 'the pixels drawn');
 });

@@ -28,9 +28,9 @@ function chunk(type: string, data: Buffer): Buffer {
 
 /**
  * Encode a 1-bit image. `isWhite(i)` decides pixel i (row-major); or pass a grey buffer and a threshold
- * (>= threshold → white). `dpi` adds a pHYs chunk.
+ * (>= threshold → white). `dpi` adds a pHYs chunk. `level`: zlib's (default 9, the smallest file).
  */
-export function encodePng1(width: number, height: number, grey: Uint8Array, opts: { threshold?: number; dpi?: number } = {}): Buffer {
+export function encodePng1(width: number, height: number, grey: Uint8Array, opts: { threshold?: number; dpi?: number; level?: number } = {}): Buffer {
   const thr = opts.threshold ?? 128;
   const stride = Math.ceil(width / 8);
   const raw = Buffer.alloc((stride + 1) * height);
@@ -57,7 +57,7 @@ export function encodePng1(width: number, height: number, grey: Uint8Array, opts
     p[8] = 1;
     parts.push(chunk('pHYs', p));
   }
-  parts.push(chunk('IDAT', zlib.deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0)));
+  parts.push(chunk('IDAT', zlib.deflateSync(raw, { level: opts.level ?? 9 })), chunk('IEND', Buffer.alloc(0)));
   return Buffer.concat(parts);
 }
 
