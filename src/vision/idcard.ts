@@ -238,7 +238,12 @@ async function voteHangulName(img: RgbImage, fields: Record<string, FieldResult>
   const f = fields.name;
   if (doc === 'alien' || !f || !f.text) return;
   const { voteName } = await import('./name-vote.js');
-  const v = await voteName(img, f.bbox, f);
+  let v: { text: string; confidence: number };
+  try {
+    v = await voteName(img, f.bbox, f);
+  } catch {
+    return; // the second reader (WebAssembly) failed to load or read: PP-OCR's reading stands, as before the vote
+  }
   fields.name = { text: v.text, confidence: v.confidence, bbox: f.bbox };
 }
 
