@@ -1,0 +1,66 @@
+// Where this server's MCP sessions are hosted, as api/mcp.ts sees it: the main thread (LocalBackend: McpHost here,
+// the tools through the law pool) or the law worker threads (McpWorkers in mcp-workers.ts: the protocol and the tools
+// in the worker a session is pinned to, the main thread only moves bytes).
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { McpHost, type HttpIn, type HttpOut, type Sink } from './mcp-host.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+export type { HttpIn, HttpOut, Sink } from './mcp-host.js';
+
+export interface McpBackend {
+  /** 'main' or 'worker' (health and the benches say where the protocol runs) */
+  readonly where: 'main' | 'worker';
+  /** requests waiting for a worker thread */
+  readonly queued: number;
+  /** called when a session ended on its host's side (DELETE, closed, its worker stopped) */
+  onEnded: (sid: string) => void;
+  /** a Streamable HTTP POST or DELETE (sid absent: a new session) */
+  handle(req: HttpIn): Promise<HttpOut>;
+  /** GET /mcp: the session's SSE stream into sink; the returned function stops it (client gone) */
+  stream(req: HttpIn, sink: Sink): () => void;
+  /** a new HTTP+SSE session: its outgoing messages as SSE frames into sink */
+  sseOpen(sid: string, sink: Sink): void;
+  sseDeliver(sid: string, msgs: JSONRPCMessage[], now: number): void;
+  close(sid: string): void;
+  stop(): Promise<void>;
+}
+
+/** The sessions on the main thread (SEJONG_LAW_WORKERS=0, or SEJONG_MCP_THREAD=main: tools through LawPool). */
+export class LocalBackend implements McpBackend {
+  readonly where = 'main' as const;
+  onEnded: (sid: string) => void = () => undefined;
+  private readonly host: McpHost;
+  private rid = 0;
+
+  constructor(make: () => McpServer, private readonly waiting: () => number) {
+    this.host = new McpHost(make, (sid) => this.onEnded(sid));
+  }
+
+  get queued(): number { return this.waiting(); }
+
+  handle(req: HttpIn): Promise<HttpOut> {
+    return this.host.handle(req);
+  }
+
+  stream(req: HttpIn, sink: Sink): () => void {
+    const rid = ++this.rid;
+    void this.host.stream(rid, req, sink).catch(() => sink.end());
+    return () => this.host.cancel(rid);
+  }
+
+  sseOpen(sid: string, sink: Sink): void {
+    void this.host.sseOpen(sid, sink).catch(() => sink.end());
+  }
+
+  sseDeliver(sid: string, msgs: JSONRPCMessage[], now: number): void {
+    this.host.sseDeliver(sid, msgs, now);
+  }
+
+  close(sid: string): void {
+    this.host.close(sid);
+  }
+
+  stop(): Promise<void> {
+    return this.host.closeAll();
+  }
+}
