@@ -1,9 +1,12 @@
 // /health latency under an MCP tool-call flood: 2,000 search_laws calls at concurrency 50 over Streamable HTTP
 // (loopback), while a prober requests GET /health every 10 ms. The server runs in a child process (so the bench's
 // own client work does not share its event loop), once per configuration:
-//   main-thread : SEJONG_LAW_WORKERS=0, no MCP rate limit   (the old behaviour: search on the event loop)
-//   law-worker  : SEJONG_LAW_WORKERS=1, no MCP rate limit   (search in the law worker thread)
-//   default     : SEJONG_LAW_WORKERS=1, default rate limit  (20/s, burst 100 per address: most of the flood gets 429)
+//   main-thread          : SEJONG_LAW_WORKERS=0, no MCP rate limit (everything on the event loop)
+//   law-worker, protocol on main : SEJONG_LAW_WORKERS=1 SEJONG_MCP_THREAD=main (search in the law worker, the MCP SDK
+//                          on the event loop: the design before mcp20)
+//   law-worker, protocol in worker : SEJONG_LAW_WORKERS=1 (the default: the session's protocol and tools in its worker)
+//   default              : SEJONG_LAW_WORKERS=1, default rate limit (20/s, burst 100 per address: most of the flood gets 429)
+// `--only law-worker` runs the two law-worker rows back to back (the A/B of where the protocol runs).
 // Usage: npm run bench -- mcp-flood [--data DIR (an imported law store; default the test sample)] [--calls 2000] [--conc 50]
 //   [--only TEXT (the configurations whose label contains it)] [--cpu-prof DIR (profile the server processes)]
 // The server runs the built dist/ when it is fresh (bench/lib/built.ts), else the sources through tsx.
@@ -79,17 +82,18 @@ if (process.argv.includes('--serve')) {
     child.send('stop');
     await new Promise((r) => child.once('exit', r));
     fs.rmSync(dir, { recursive: true, force: true });
-    return { label, quiet50: pct(quiet, 50), during50: pct(during, 50), during99: pct(during, 99), probes: during.length, wall, calls50: pct(callMs, 50), cpuPerCall, statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(' ') };
+    return { label, load: os.loadavg()[0]!, quiet50: pct(quiet, 50), during50: pct(during, 50), during99: pct(during, 99), probes: during.length, wall, calls50: pct(callMs, 50), cpuPerCall, statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(' ') };
   }
 
   const unlimited = { SEJONG_MCP_RATE_PER_SECOND: '100000', SEJONG_MCP_RATE_BURST: '100000' };
   const rows = [
     await run('main-thread (SEJONG_LAW_WORKERS=0, no rate limit)', { SEJONG_LAW_WORKERS: '0', ...unlimited }),
-    await run('law-worker (SEJONG_LAW_WORKERS=1, no rate limit)', { SEJONG_LAW_WORKERS: '1', ...unlimited }),
+    await run('law-worker, protocol on main (SEJONG_MCP_THREAD=main, no rate limit)', { SEJONG_LAW_WORKERS: '1', SEJONG_MCP_THREAD: 'main', ...unlimited }),
+    await run('law-worker, protocol in worker (SEJONG_LAW_WORKERS=1, no rate limit)', { SEJONG_LAW_WORKERS: '1', SEJONG_MCP_THREAD: 'worker', ...unlimited }),
     await run('default (1 law worker, 20/s burst 100 per address)', { SEJONG_LAW_WORKERS: '1' }),
   ];
   console.log(`\n### mcp-flood run ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}, ${calls} search_laws calls at concurrency ${conc}, data ${arg('--data') ? 'given store' : 'test sample'}; server code: ${(await import('./lib/built.js')).codeLabel()}\n`);
-  console.log('| configuration | /health p50 quiet | /health p50 / p99 during flood | probes | flood wall time | call p50 | server main-thread CPU per call | answers |');
-  console.log('|---|---|---|---|---|---|---|---|');
-  for (const r of rows) if (r) console.log(`| ${r.label} | ${f2(r.quiet50)} ms | ${f2(r.during50)} / ${f2(r.during99)} ms | ${r.probes} | ${(r.wall / 1000).toFixed(1)} s | ${f2(r.calls50)} ms | ${f2(r.cpuPerCall)} ms | ${r.statuses} |`);
+  console.log('| configuration | /health p50 quiet | /health p50 / p99 during flood | probes | flood wall time | call p50 | server main-thread CPU per call | answers | load (1 min) after |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) if (r) console.log(`| ${r.label} | ${f2(r.quiet50)} ms | ${f2(r.during50)} / ${f2(r.during99)} ms | ${r.probes} | ${(r.wall / 1000).toFixed(1)} s | ${f2(r.calls50)} ms | ${f2(r.cpuPerCall)} ms | ${r.statuses} | ${r.load.toFixed(1)} |`);
 }
