@@ -129,10 +129,16 @@ async function postMessage(ctx: Ctx) {
   return reply.make({ status: 202, body: 'Accepted', contentType: 'text/plain' });
 }
 
-/** The request as the host takes it: the raw body bytes (the host parses them), the headers, the session, the time. */
+/** The request headers the SDK's transport reads (content negotiation, the session, the protocol, resumption). */
+const MCP_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'] as const;
+
+/** The request as the host takes it: the raw body bytes (the host parses them), its headers, the session, the time. */
 function forward(ctx: Ctx, sid?: string): HttpIn {
-  const url = new URL(ctx.path + (ctx.rawQuery.size ? `?${ctx.rawQuery}` : ''), ctx.services.baseUrl()).href;
-  return { method: ctx.method, url, headers: ctx.headers, body: ctx.method === 'POST' ? ctx.rawBody : undefined, sid, now: ctx.services.clock.now() };
+  const headers: Record<string, string> = {};
+  for (const h of MCP_HEADERS) { const v = ctx.headers[h]; if (v !== undefined) headers[h] = v; }
+  const base = ctx.services.baseUrl();
+  const url = (base.endsWith('/') ? base.slice(0, -1) : base) + ctx.path + (ctx.rawQuery.size ? `?${ctx.rawQuery}` : '');
+  return { method: ctx.method, url, headers, body: ctx.method === 'POST' ? ctx.rawBody : undefined, sid, now: ctx.services.clock.now() };
 }
 
 function toReply(out: HttpOut) {

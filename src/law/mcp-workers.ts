@@ -77,8 +77,12 @@ export class McpWorkers implements McpBackend {
     return th;
   }
 
-  private send(th: Thread, m: ToWorker extends infer T ? (T extends unknown ? Omit<T, 'version'> : never) : never): void {
-    th.worker.postMessage({ ...m, version: this.opts.version() });
+  private send(th: Thread, m: ToWorker): void {
+    th.worker.postMessage(m);
+  }
+
+  private get version(): number {
+    return this.opts.version();
   }
 
   private message(th: Thread, m: ToMain): void {
@@ -142,7 +146,7 @@ export class McpWorkers implements McpBackend {
     const rid = ++this.rid;
     return new Promise((resolve) => {
       th.pending.set(rid, resolve);
-      this.send(th, { t: 'http', rid, req });
+      this.send(th, { t: 'http', rid, req, version: this.version });
     });
   }
 
@@ -151,8 +155,8 @@ export class McpWorkers implements McpBackend {
     if (!th) { sink.end(); return () => undefined; }
     const rid = ++this.rid;
     th.streams.set(rid, sink);
-    this.send(th, { t: 'stream', rid, req });
-    return () => { if (th.streams.delete(rid)) this.send(th, { t: 'cancel', rid }); };
+    this.send(th, { t: 'stream', rid, req, version: this.version });
+    return () => { if (th.streams.delete(rid)) this.send(th, { t: 'cancel', rid, version: this.version }); };
   }
 
   sseOpen(sid: string, sink: Sink): void {
@@ -160,17 +164,17 @@ export class McpWorkers implements McpBackend {
     this.pin.set(sid, th);
     th.sessions.add(sid);
     th.sse.set(sid, sink);
-    this.send(th, { t: 'sse-open', sid });
+    this.send(th, { t: 'sse-open', sid, version: this.version });
   }
 
   sseDeliver(sid: string, msgs: JSONRPCMessage[], now: number): void {
     const th = this.pin.get(sid);
-    if (th) this.send(th, { t: 'sse-msg', sid, msgs, now });
+    if (th) this.send(th, { t: 'sse-msg', sid, msgs, now, version: this.version });
   }
 
   close(sid: string): void {
     const th = this.pin.get(sid);
-    if (th) this.send(th, { t: 'close', sid });
+    if (th) this.send(th, { t: 'close', sid, version: this.version });
   }
 
   async stop(): Promise<void> {
