@@ -40,6 +40,10 @@ export interface McpWorkersOptions {
 
 interface Thread {
   worker: Worker;
+  /** when it was started (a thread that dies young is restarted after a pause, not at once) */
+  born: number;
+  /** it has exited; its replacement is on the way */
+  dead?: boolean;
   /** sessions pinned here */
   sessions: Set<string>;
   pending: Map<number, (out: HttpOut) => void>;
@@ -57,6 +61,8 @@ export class McpWorkers implements McpBackend {
   private readonly pin = new Map<string, Thread>();
   private rid = 0;
   private stopping = false;
+  /** ms before a thread that died young is replaced (doubles while they keep dying young) */
+  private pause = 0;
 
   constructor(private readonly opts: McpWorkersOptions) {
     for (let i = 0; i < opts.workers; i++) this.threads.push(this.spawn());
@@ -70,7 +76,7 @@ export class McpWorkers implements McpBackend {
 
   private spawn(): Thread {
     const worker = new Worker(fileURLToPath(ENTRY), { workerData: { dataPath: this.opts.dataPath }, resourceLimits: { maxOldGenerationSizeMb: 1024 } });
-    const th: Thread = { worker, sessions: new Set(), pending: new Map(), streams: new Map(), sse: new Map() };
+    const th: Thread = { worker, born: Date.now(), sessions: new Set(), pending: new Map(), streams: new Map(), sse: new Map() };
     worker.on('message', (m: ToMain) => this.message(th, m));
     worker.on('error', (e) => this.opts.log('error', { msg: 'MCP law worker failed', err: e.message }));
     worker.on('exit', (code) => this.exited(th, code));
@@ -109,8 +115,13 @@ export class McpWorkers implements McpBackend {
   private exited(th: Thread, code: number): void {
     const i = this.threads.indexOf(th);
     if (this.stopping || i < 0) return;
-    this.opts.log('error', { msg: 'MCP law worker stopped; its sessions ended; starting a new one', code, sessions: th.sessions.size });
-    this.threads[i] = this.spawn();
+    th.dead = true;
+    // a thread that keeps dying young (a broken store, out of memory at start) is restarted at most every few seconds
+    this.pause = Date.now() - th.born < 5000 ? Math.min(30_000, Math.max(500, this.pause * 2)) : 0;
+    this.opts.log('error', { msg: 'MCP law worker stopped; its sessions ended; starting a new one', code, sessions: th.sessions.size, restart_in_ms: this.pause });
+    const restart = () => { if (!this.stopping && this.threads[i] === th) this.threads[i] = this.spawn(); };
+    if (this.pause) setTimeout(restart, this.pause).unref();
+    else restart();
     const reason = `the law worker hosting this session stopped (exit code ${code}); the session ended, open a new one`;
     for (const done of th.pending.values()) done(rpcOut(503, -32030, `SERVICE_BUSY: ${reason}`, 1));
     th.pending.clear();
@@ -129,7 +140,9 @@ export class McpWorkers implements McpBackend {
   private pick(): Thread {
     let best = this.threads[0]!;
     for (const th of this.threads) {
-      if (th.sessions.size < best.sessions.size || (th.sessions.size === best.sessions.size && th.pending.size < best.pending.size)) best = th;
+      if (best.dead && !th.dead) best = th;
+      else if (th.dead) continue;
+      else if (th.sessions.size < best.sessions.size || (th.sessions.size === best.sessions.size && th.pending.size < best.pending.size)) best = th;
     }
     return best;
   }
@@ -138,6 +151,7 @@ export class McpWorkers implements McpBackend {
     const th = req.sid !== undefined ? this.pin.get(req.sid) : this.pick();
     if (!th) return Promise.resolve(rpcOut(404, -32001, `Session not found: ${req.sid!.slice(0, 60)} (initialize again)`));
     if (this.stopping) return Promise.resolve(rpcOut(503, -32030, 'SERVICE_BUSY: the server is shutting down', 5));
+    if (th.dead) return Promise.resolve(rpcOut(503, -32030, 'SERVICE_BUSY: the law worker is restarting; retry shortly', Math.max(1, Math.ceil(this.pause / 1000))));
     const { workers, queueSize } = this.opts;
     const queued = this.queued;
     if (queued >= queueSize) {
@@ -161,6 +175,7 @@ export class McpWorkers implements McpBackend {
 
   sseOpen(sid: string, sink: Sink): void {
     const th = this.pick();
+    if (th.dead) return sink.end('the law worker is restarting; retry shortly');
     this.pin.set(sid, th);
     th.sessions.add(sid);
     th.sse.set(sid, sink);
