@@ -6,6 +6,7 @@
 //                          on the event loop: the design before mcp20)
 //   law-worker, protocol in worker : SEJONG_LAW_WORKERS=1 (the default: the session's protocol and tools in its worker)
 //   default              : SEJONG_LAW_WORKERS=1, default rate limit (20/s, burst 100 per address: most of the flood gets 429)
+//   2 law workers        : SEJONG_LAW_WORKERS=2, protocol in worker (sessions spread over the two threads)
 // `--only law-worker` runs the two law-worker rows back to back (the A/B of where the protocol runs).
 // Usage: npm run bench -- mcp-flood [--data DIR (an imported law store; default the test sample)] [--calls 2000] [--conc 50]
 //   [--only TEXT (the configurations whose label contains it)] [--cpu-prof DIR (profile the server processes)]
@@ -104,6 +105,7 @@ if (process.argv.includes('--serve')) {
     await run('main-thread (SEJONG_LAW_WORKERS=0, no rate limit)', { SEJONG_LAW_WORKERS: '0', ...unlimited }),
     await run('law-worker, protocol on main (SEJONG_MCP_THREAD=main, no rate limit)', { SEJONG_LAW_WORKERS: '1', SEJONG_MCP_THREAD: 'main', ...unlimited }),
     await run('law-worker, protocol in worker (SEJONG_LAW_WORKERS=1, no rate limit)', { SEJONG_LAW_WORKERS: '1', SEJONG_MCP_THREAD: 'worker', ...unlimited }),
+    await run('2 law workers, protocol in worker (no rate limit)', { SEJONG_LAW_WORKERS: '2', SEJONG_MCP_THREAD: 'worker', ...unlimited }),
     await run('default (1 law worker, 20/s burst 100 per address)', { SEJONG_LAW_WORKERS: '1' }),
   ];
   console.log(`\n### mcp-flood run ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}, ${calls} search_laws calls at concurrency ${conc}, data ${arg('--data') ? 'given store' : 'test sample'}; server code: ${(await import('./lib/built.js')).codeLabel()}\n`);
