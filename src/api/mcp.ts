@@ -4,7 +4,6 @@
 // bytes; the protocol of each session (the SDK's transports, McpServer, the tools) runs where services.ext.mcp's
 // backend hosts it: in the law worker the session is pinned to (law/mcp-workers.ts), or on this thread.
 import { randomUUID } from 'node:crypto';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { reply, type Ctx, type HandlerResult, type RouteDef, type StreamHandle } from '../server/types.js';
 import { ApiError } from '../domain/errors.js';
 import type { Services } from '../services.js';
@@ -101,31 +100,25 @@ async function openSse(ctx: Ctx, stream: StreamHandle): Promise<void> {
   st.backend.sseOpen(sid, { write: (c) => { if (!stream.closed()) stream.write(bytes(c)); }, end });
 }
 
-function parseRpc(raw: Buffer): JSONRPCMessage[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(raw.toString('utf8'));
-  } catch (e) {
-    throw new ApiError('INVALID_REQUEST', `The body is not valid JSON: ${(e as Error).message}`, { field: 'body' });
-  }
-  const list = Array.isArray(data) ? data : [data];
-  return list.map((m, i) => {
-    const r = JSONRPCMessageSchema.safeParse(m);
-    if (!r.success) throw new ApiError('INVALID_REQUEST', `Expected a JSON-RPC 2.0 message for body${Array.isArray(data) ? `[${i}]` : ''}`, { field: 'body' });
-    return r.data;
-  });
-}
-
 async function postMessage(ctx: Ctx) {
   const st = mcpState(ctx.services);
   const id = ctx.rawQuery.get('sessionId') ?? '';
   const slot = st.sessions.get('sse', id);
-  if (!slot || !st.sse.has(id)) throw new ApiError('NOT_FOUND', `No open MCP SSE session "${id.slice(0, 60)}"; open GET /mcp/sse first and post to the endpoint it announces`, { field: 'sessionId' });
-  const msgs = parseRpc(ctx.rawBody);
-  const over = await limited(ctx, msgs.length);
-  if (over) return over;
-  if (!(await st.sessions.touch(slot))) throw new ApiError('NOT_FOUND', `The MCP SSE session "${id.slice(0, 60)}" ended (an idle session of this client address made room for a newer one); open GET /mcp/sse again`, { field: 'sessionId' });
-  st.backend.sseDeliver(id, msgs, ctx.services.clock.now());
+  const gone = () => new ApiError('NOT_FOUND', `No open MCP SSE session "${id.slice(0, 60)}"; open GET /mcp/sse first and post to the endpoint it announces`, { field: 'sessionId' });
+  if (!slot || !st.sse.has(id)) throw gone();
+  // the body is checked where the session lives (JSON, each a JSON-RPC 2.0 message); its messages wait there
+  const checked = await st.backend.ssePost(id, ctx.rawBody);
+  if ('gone' in checked) throw gone();
+  if ('error' in checked) throw new ApiError('INVALID_REQUEST', checked.error, { field: 'body' });
+  let now: number | null = null;
+  try {
+    const over = await limited(ctx, checked.count);
+    if (over) return over;
+    if (!(await st.sessions.touch(slot))) throw new ApiError('NOT_FOUND', `The MCP SSE session "${id.slice(0, 60)}" ended (an idle session of this client address made room for a newer one); open GET /mcp/sse again`, { field: 'sessionId' });
+    now = ctx.services.clock.now();
+  } finally {
+    st.backend.sseRelease(id, checked.rid, now);
+  }
   return reply.make({ status: 202, body: 'Accepted', contentType: 'text/plain' });
 }
 

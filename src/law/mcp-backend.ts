@@ -1,11 +1,10 @@
 // Where this server's MCP sessions are hosted, as api/mcp.ts sees it: the main thread (LocalBackend: McpHost here,
 // the tools through the law pool) or the law worker threads (McpWorkers in mcp-workers.ts: the protocol and the tools
 // in the worker a session is pinned to, the main thread only moves bytes).
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { McpHost, type HttpIn, type HttpOut, type Sink } from './mcp-host.js';
+import { McpHost, type HttpIn, type HttpOut, type SseChecked, type Sink } from './mcp-host.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 
-export type { HttpIn, HttpOut, Sink } from './mcp-host.js';
+export type { HttpIn, HttpOut, SseChecked, Sink } from './mcp-host.js';
 
 export interface McpBackend {
   /** 'main' or 'worker' (health and the benches say where the protocol runs) */
@@ -20,7 +19,10 @@ export interface McpBackend {
   stream(req: HttpIn, sink: Sink): () => void;
   /** a new HTTP+SSE session: its outgoing messages as SSE frames into sink */
   sseOpen(sid: string, sink: Sink): void;
-  sseDeliver(sid: string, msgs: JSONRPCMessage[], now: number): void;
+  /** check a POST body of an SSE session where the session lives (its messages then wait for sseRelease) */
+  ssePost(sid: string, body: Uint8Array): Promise<SseChecked>;
+  /** deliver the checked messages at now, or drop them (now null: refused by the rate limit, session gone) */
+  sseRelease(sid: string, rid: number, now: number | null): void;
   close(sid: string): void;
   stop(): Promise<void>;
 }
@@ -52,8 +54,12 @@ export class LocalBackend implements McpBackend {
     void this.host.sseOpen(sid, sink).catch(() => sink.end());
   }
 
-  sseDeliver(sid: string, msgs: JSONRPCMessage[], now: number): void {
-    this.host.sseDeliver(sid, msgs, now);
+  ssePost(_sid: string, body: Uint8Array): Promise<SseChecked> {
+    return Promise.resolve(this.host.ssePost(++this.rid, body));
+  }
+
+  sseRelease(sid: string, rid: number, now: number | null): void {
+    this.host.sseRelease(sid, rid, now);
   }
 
   close(sid: string): void {

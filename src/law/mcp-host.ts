@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { callTime } from './mcp-server.js';
 
@@ -39,6 +39,9 @@ export interface Sink {
   write(chunk: string | Uint8Array): void;
   end(reason?: string): void;
 }
+
+/** A checked SSE POST body: its message count and where they wait; what is wrong with it; or the session is gone. */
+export type SseChecked = { count: number; rid: number } | { error: string } | { gone: string };
 
 const EMPTY = new Uint8Array(0);
 
@@ -83,6 +86,7 @@ export class McpHost {
   private readonly http = new Map<string, WebStandardStreamableHTTPServerTransport>();
   private readonly sse = new Map<string, SinkTransport>();
   private readonly streams = new Map<number, ReadableStreamDefaultReader<Uint8Array>>();
+  private readonly held = new Map<number, JSONRPCMessage[]>();
 
   /** make: a fresh McpServer per session; ended(sid): a session ended here (DELETE, closed, evicted). */
   constructor(private readonly make: () => McpServer, private readonly ended: (sid: string) => void) {}
@@ -168,7 +172,36 @@ export class McpHost {
     await server.connect(t);
   }
 
-  /** Messages POSTed for an SSE session (already checked by the main thread); its answers go to the sink. */
+  /**
+   * A POST body for an SSE session, checked here (JSON, each a JSON-RPC 2.0 message): its messages wait under rid
+   * for sseRelease (the main thread counts them against the rate limit first); else what is wrong with it.
+   */
+  ssePost(rid: number, raw: Uint8Array): SseChecked {
+    let data: unknown;
+    try {
+      data = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
+    } catch (e) {
+      return { error: `The body is not valid JSON: ${(e as Error).message}` };
+    }
+    const list = Array.isArray(data) ? data : [data];
+    const msgs: JSONRPCMessage[] = [];
+    for (const [i, m] of list.entries()) {
+      const r = JSONRPCMessageSchema.safeParse(m);
+      if (!r.success) return { error: `Expected a JSON-RPC 2.0 message for body${Array.isArray(data) ? `[${i}]` : ''}` };
+      msgs.push(r.data);
+    }
+    this.held.set(rid, msgs);
+    return { count: msgs.length, rid };
+  }
+
+  /** The held messages of rid go to the session (now: the request's time) or are dropped (now null). */
+  sseRelease(sid: string, rid: number, now: number | null): void {
+    const msgs = this.held.get(rid);
+    this.held.delete(rid);
+    if (msgs && now !== null) this.sseDeliver(sid, msgs, now);
+  }
+
+  /** Messages for an SSE session; its answers go to the sink. */
   sseDeliver(sid: string, msgs: JSONRPCMessage[], now: number): void {
     const t = this.sse.get(sid);
     if (!t) return;

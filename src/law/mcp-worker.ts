@@ -49,8 +49,10 @@ async function onMessage(m: ToWorker): Promise<void> {
         write: (c) => post({ t: 'sse', sid: m.sid, data: c }),
         end: () => post({ t: 'sse-end', sid: m.sid }),
       });
-    case 'sse-msg':
-      return host.sseDeliver(m.sid, m.msgs, m.now);
+    case 'sse-post':
+      return post({ t: 'checked', rid: m.rid, result: host.ssePost(m.rid, m.body) });
+    case 'sse-release':
+      return host.sseRelease(m.sid, m.rid, m.now);
     case 'close':
       return host.close(m.sid);
   }

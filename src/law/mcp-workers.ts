@@ -5,8 +5,7 @@
 // sessions (their streams get an error event, waiting requests a 503) and is started again; the server stays up.
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { rpcOut, type HttpIn, type HttpOut, type Sink } from './mcp-host.js';
+import { rpcOut, type HttpIn, type HttpOut, type SseChecked, type Sink } from './mcp-host.js';
 import type { McpBackend } from './mcp-backend.js';
 
 /** main → worker (each with the main thread's catalogue version: a new one reloads the worker's law store) */
@@ -15,12 +14,14 @@ export type ToWorker = { version: number } & (
   | { t: 'stream'; rid: number; req: HttpIn }
   | { t: 'cancel'; rid: number }
   | { t: 'sse-open'; sid: string }
-  | { t: 'sse-msg'; sid: string; msgs: JSONRPCMessage[]; now: number }
+  | { t: 'sse-post'; rid: number; body: Uint8Array }
+  | { t: 'sse-release'; sid: string; rid: number; now: number | null }
   | { t: 'close'; sid: string });
 
 /** worker → main */
 export type ToMain =
   | { t: 'res'; rid: number; out: HttpOut }
+  | { t: 'checked'; rid: number; result: SseChecked }
   | { t: 'chunk'; rid: number; data: string | Uint8Array }
   | { t: 'end'; rid: number }
   | { t: 'sse'; sid: string; data: string | Uint8Array }
@@ -47,6 +48,7 @@ interface Thread {
   /** sessions pinned here */
   sessions: Set<string>;
   pending: Map<number, (out: HttpOut) => void>;
+  checks: Map<number, (r: SseChecked) => void>;
   streams: Map<number, Sink>;
   sse: Map<string, Sink>;
 }
@@ -76,7 +78,7 @@ export class McpWorkers implements McpBackend {
 
   private spawn(): Thread {
     const worker = new Worker(fileURLToPath(ENTRY), { workerData: { dataPath: this.opts.dataPath }, resourceLimits: { maxOldGenerationSizeMb: 1024 } });
-    const th: Thread = { worker, born: Date.now(), sessions: new Set(), pending: new Map(), streams: new Map(), sse: new Map() };
+    const th: Thread = { worker, born: Date.now(), sessions: new Set(), pending: new Map(), checks: new Map(), streams: new Map(), sse: new Map() };
     worker.on('message', (m: ToMain) => this.message(th, m));
     worker.on('error', (e) => this.opts.log('error', { msg: 'MCP law worker failed', err: e.message }));
     worker.on('exit', (code) => this.exited(th, code));
@@ -98,6 +100,11 @@ export class McpWorkers implements McpBackend {
         th.pending.delete(m.rid);
         if (m.out.sessionId) { this.pin.set(m.out.sessionId, th); th.sessions.add(m.out.sessionId); }
         return done?.(m.out);
+      }
+      case 'checked': {
+        const done = th.checks.get(m.rid);
+        th.checks.delete(m.rid);
+        return done?.(m.result);
       }
       case 'chunk': return th.streams.get(m.rid)?.write(m.data);
       case 'end': { const s = th.streams.get(m.rid); th.streams.delete(m.rid); return s?.end(); }
@@ -125,6 +132,8 @@ export class McpWorkers implements McpBackend {
     const reason = `the law worker hosting this session stopped (exit code ${code}); the session ended, open a new one`;
     for (const done of th.pending.values()) done(rpcOut(503, -32030, `SERVICE_BUSY: ${reason}`, 1));
     th.pending.clear();
+    for (const done of th.checks.values()) done({ gone: reason });
+    th.checks.clear();
     for (const s of th.streams.values()) s.end(reason);
     th.streams.clear();
     for (const s of th.sse.values()) s.end(reason);
@@ -182,9 +191,19 @@ export class McpWorkers implements McpBackend {
     this.send(th, { t: 'sse-open', sid, version: this.version });
   }
 
-  sseDeliver(sid: string, msgs: JSONRPCMessage[], now: number): void {
+  ssePost(sid: string, body: Uint8Array): Promise<SseChecked> {
     const th = this.pin.get(sid);
-    if (th) this.send(th, { t: 'sse-msg', sid, msgs, now, version: this.version });
+    if (!th || th.dead) return Promise.resolve({ gone: 'the session ended' });
+    const rid = ++this.rid;
+    return new Promise((resolve) => {
+      th.checks.set(rid, resolve);
+      this.send(th, { t: 'sse-post', rid, body, version: this.version });
+    });
+  }
+
+  sseRelease(sid: string, rid: number, now: number | null): void {
+    const th = this.pin.get(sid);
+    if (th && !th.dead) this.send(th, { t: 'sse-release', sid, rid, now, version: this.version });
   }
 
   close(sid: string): void {
@@ -197,6 +216,8 @@ export class McpWorkers implements McpBackend {
     for (const th of this.threads) {
       for (const done of th.pending.values()) done(rpcOut(503, -32030, 'SERVICE_BUSY: the server is shutting down', 5));
       th.pending.clear();
+      for (const done of th.checks.values()) done({ gone: 'the server is shutting down' });
+      th.checks.clear();
     }
     await Promise.all(this.threads.map((th) => th.worker.terminate()));
   }

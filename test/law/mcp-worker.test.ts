@@ -139,5 +139,21 @@ for (const [label, env] of [['law workers (default)', {}], ['SEJONG_MCP_THREAD=m
     let n = (await sessions(srv)).streamable_http;
     for (let i = 0; i < 50 && n !== 0; i++) { await new Promise((r) => setTimeout(r, 20)); n = (await sessions(srv)).streamable_http; }
     t.equal(n, 0, 'DELETE gave back the slot');
+
+    // HTTP+SSE: the body is checked where the session lives; a bad one is 400 naming the message, a good one 202
+    const sse = await sseOpen(srv);
+    const to = srv.url + `/mcp/messages?sessionId=${sse.sid}`;
+    const wrong = await fetch(to, { method: 'POST', headers: H, body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { hello: 1 }]) });
+    t.equal(wrong.status, 400);
+    t.match(((await wrong.json()) as any).error.message, /Expected a JSON-RPC 2\.0 message for body\[1\]/);
+    const notJson = await fetch(to, { method: 'POST', headers: H, body: '{nope' });
+    t.equal(notJson.status, 400);
+    t.match(((await notJson.json()) as any).error.message, /The body is not valid JSON/);
+    const init = await fetch(to, { method: 'POST', headers: H, body: JSON.stringify({ ...INIT, params: { ...INIT.params, protocolVersion: '2024-11-05' } }) });
+    t.equal(init.status, 202);
+    const ev = await sse.next();
+    t.equal(ev?.event, 'message');
+    t.equal(JSON.parse(ev!.data).result.protocolVersion, '2024-11-05');
+    sse.close();
   });
 }
