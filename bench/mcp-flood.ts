@@ -1,9 +1,13 @@
 // /health latency under an MCP tool-call flood: 2,000 search_laws calls at concurrency 50 over Streamable HTTP
 // (loopback), while a prober requests GET /health every 10 ms. The server runs in a child process (so the bench's
 // own client work does not share its event loop), once per configuration:
-//   main-thread : SEJONG_LAW_WORKERS=0, no MCP rate limit   (the old behaviour: search on the event loop)
-//   law-worker  : SEJONG_LAW_WORKERS=1, no MCP rate limit   (search in the law worker thread)
-//   default     : SEJONG_LAW_WORKERS=1, default rate limit  (20/s, burst 100 per address: most of the flood gets 429)
+//   main-thread          : SEJONG_LAW_WORKERS=0, no MCP rate limit (everything on the event loop)
+//   law-worker, protocol on main : SEJONG_LAW_WORKERS=1 SEJONG_MCP_THREAD=main (search in the law worker, the MCP SDK
+//                          on the event loop: the design before mcp20)
+//   law-worker, protocol in worker : SEJONG_LAW_WORKERS=1 (the default: the session's protocol and tools in its worker)
+//   default              : SEJONG_LAW_WORKERS=1, default rate limit (20/s, burst 100 per address: most of the flood gets 429)
+//   2 law workers        : SEJONG_LAW_WORKERS=2, protocol in worker (sessions spread over the two threads)
+// `--only law-worker` runs the two law-worker rows back to back (the A/B of where the protocol runs).
 // Usage: npm run bench -- mcp-flood [--data DIR (an imported law store; default the test sample)] [--calls 2000] [--conc 50]
 //   [--only TEXT (the configurations whose label contains it)] [--cpu-prof DIR (profile the server processes)]
 // The server runs the built dist/ when it is fresh (bench/lib/built.ts), else the sources through tsx.
@@ -52,44 +56,60 @@ if (process.argv.includes('--serve')) {
       const r = await fetch(url + '/mcp', { method: 'POST', headers: H, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'flood', version: '0' } } }) });
       sids.push(r.headers.get('mcp-session-id') ?? '');
     }
+    // calibration: the main thread's CPU per plain GET /health at the flood's concurrency (uWS, the front end, the
+    // kernel's loopback: the floor any request pays on this machine at this load)
+    const mainCpu = () => (snapshot(child.pid!).get(child.pid!)?.cpu ?? 0) * 1000; // ms
+    const h0 = mainCpu();
+    let hn = 0;
+    await Promise.all(Array.from({ length: conc }, async () => { while (hn < calls) { hn++; await (await fetch(url + '/health')).arrayBuffer(); } }));
+    const healthCpu = (mainCpu() - h0) / calls;
     const during: number[] = [];
     let flooding = true;
     const prober = (async () => { while (flooding) { during.push(await health()); await new Promise((r) => setTimeout(r, 10)); } })();
     const statuses = new Map<number, number>();
     const callMs: number[] = [];
+    let bytes = 0;
     let next = 0;
     // the server's main thread CPU (utime + stime of its task, clock ticks of 10 ms) around the flood
-    const mainCpu = () => (snapshot(child.pid!).get(child.pid!)?.cpu ?? 0) * 1000; // ms
-    const cpu0 = mainCpu();
+    const allCpu = () => [...snapshot(child.pid!).values()].reduce((a, x) => a + x.cpu, 0) * 1000; // ms, every thread
+    // the main thread's user and system (kernel: socket writes, loopback delivery, wake-ups) CPU, ms
+    const userSys = () => { const st = fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/stat`, 'utf8'); const f = st.slice(st.lastIndexOf(')') + 2).split(' '); return [Number(f[11]) * 10, Number(f[12]) * 10]; };
+    const us0 = userSys();
+    const cpu0 = mainCpu(), all0 = allCpu();
     const t0 = performance.now();
     await Promise.all(sids.map(async (sid) => {
       while (next < calls) {
         const i = next++;
         const c0 = performance.now();
         const r = await fetch(url + '/mcp', { method: 'POST', headers: { ...H, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-03-26' }, body: JSON.stringify({ jsonrpc: '2.0', id: i + 2, method: 'tools/call', params: { name: 'search_laws', arguments: { query: queries[i], limit: 10 } } }) });
-        await r.arrayBuffer();
+        bytes += (await r.arrayBuffer()).byteLength;
         callMs.push(performance.now() - c0);
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
       }
     }));
     const wall = performance.now() - t0;
     const cpuPerCall = (mainCpu() - cpu0) / calls;
+    const allPerCall = (allCpu() - all0) / calls;
+    const us1 = userSys();
+    const split = `${f2((us1[0]! - us0[0]!) / calls)} / ${f2((us1[1]! - us0[1]!) / calls)}`;
     flooding = false;
     await prober;
     child.send('stop');
     await new Promise((r) => child.once('exit', r));
     fs.rmSync(dir, { recursive: true, force: true });
-    return { label, quiet50: pct(quiet, 50), during50: pct(during, 50), during99: pct(during, 99), probes: during.length, wall, calls50: pct(callMs, 50), cpuPerCall, statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(' ') };
+    return { label, load: os.loadavg()[0]!, quiet50: pct(quiet, 50), during50: pct(during, 50), during99: pct(during, 99), probes: during.length, wall, calls50: pct(callMs, 50), cpuPerCall, split, allPerCall, healthCpu, statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(' '), kb: bytes / calls / 1024 };
   }
 
   const unlimited = { SEJONG_MCP_RATE_PER_SECOND: '100000', SEJONG_MCP_RATE_BURST: '100000' };
   const rows = [
     await run('main-thread (SEJONG_LAW_WORKERS=0, no rate limit)', { SEJONG_LAW_WORKERS: '0', ...unlimited }),
-    await run('law-worker (SEJONG_LAW_WORKERS=1, no rate limit)', { SEJONG_LAW_WORKERS: '1', ...unlimited }),
+    await run('law-worker, protocol on main (SEJONG_MCP_THREAD=main, no rate limit)', { SEJONG_LAW_WORKERS: '1', SEJONG_MCP_THREAD: 'main', ...unlimited }),
+    await run('law-worker, protocol in worker (SEJONG_LAW_WORKERS=1, no rate limit)', { SEJONG_LAW_WORKERS: '1', SEJONG_MCP_THREAD: 'worker', ...unlimited }),
+    await run('2 law workers, protocol in worker (no rate limit)', { SEJONG_LAW_WORKERS: '2', SEJONG_MCP_THREAD: 'worker', ...unlimited }),
     await run('default (1 law worker, 20/s burst 100 per address)', { SEJONG_LAW_WORKERS: '1' }),
   ];
   console.log(`\n### mcp-flood run ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}, ${calls} search_laws calls at concurrency ${conc}, data ${arg('--data') ? 'given store' : 'test sample'}; server code: ${(await import('./lib/built.js')).codeLabel()}\n`);
-  console.log('| configuration | /health p50 quiet | /health p50 / p99 during flood | probes | flood wall time | call p50 | server main-thread CPU per call | answers |');
-  console.log('|---|---|---|---|---|---|---|---|');
-  for (const r of rows) if (r) console.log(`| ${r.label} | ${f2(r.quiet50)} ms | ${f2(r.during50)} / ${f2(r.during99)} ms | ${r.probes} | ${(r.wall / 1000).toFixed(1)} s | ${f2(r.calls50)} ms | ${f2(r.cpuPerCall)} ms | ${r.statuses} |`);
+  console.log('| configuration | /health p50 quiet | /health p50 / p99 during flood | probes | flood wall time | call p50 | server main-thread CPU per call (user / sys) | main-thread CPU per plain /health (same conc) | whole server CPU per call | answers (mean KB) | load (1 min) after |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) if (r) console.log(`| ${r.label} | ${f2(r.quiet50)} ms | ${f2(r.during50)} / ${f2(r.during99)} ms | ${r.probes} | ${(r.wall / 1000).toFixed(1)} s | ${f2(r.calls50)} ms | ${f2(r.cpuPerCall)} ms (${r.split}) | ${f2(r.healthCpu)} ms | ${f2(r.allPerCall)} ms | ${r.statuses} (${r.kb.toFixed(1)} KB) | ${r.load.toFixed(1)} |`);
 }

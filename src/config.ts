@@ -141,6 +141,7 @@ export const SETTINGS = {
   mcpRatePerSecond: s('SEJONG_MCP_RATE_PER_SECOND', '20', num(0.01, 100000), 'MCP messages per second per client address (token bucket refill); beyond it 429 with Retry-After.'),
   mcpRateBurst: s('SEJONG_MCP_RATE_BURST', '100', int(1, 1000000), 'MCP messages a client address may send at once (token bucket size).'),
   lawWorkers: s('SEJONG_LAW_WORKERS', '1', int(0, 16), 'Worker threads running the legal-information tools off the event loop (0 = on the main thread).'),
+  mcpThread: s('SEJONG_MCP_THREAD', 'worker', oneOf('worker', 'main'), 'Where the MCP protocol of a session runs when SEJONG_LAW_WORKERS > 0: worker = in the law worker the session is pinned to (the event loop only admits and moves bytes), main = on the event loop with the tools in the law workers (the earlier design).'),
   lawQueueSize: s('SEJONG_LAW_QUEUE_SIZE', '200', int(1, 100000), 'Law tool calls that may wait for a law worker; beyond it the call is refused (busy, Retry-After).'),
   databaseUrl: s('SEJONG_DATABASE_URL', '', dsn('postgres', 'postgresql'), 'Shared (fleet) mode: PostgreSQL URL of the system of record (postgres://user:pass@host:port/db). Set together with SEJONG_REDIS_URL; unset = embedded LMDB mode.'),
   redisUrl: s('SEJONG_REDIS_URL', '', dsn('redis', 'rediss'), 'Shared (fleet) mode: Redis URL for exact rate limits, the work queue and fleet-wide notices (redis://host:port). Set together with SEJONG_DATABASE_URL.'),

@@ -1,55 +1,17 @@
 // MCP transports for the legal-information tools: HTTP+SSE (protocol revision 2024-11-05) at GET /mcp/sse with its
 // message endpoint POST /mcp/messages?sessionId=…, Streamable HTTP at /mcp, and GET /mcp/health. No key (the spec's
-// client configurations use none).
+// client configurations use none). This module admits (the session registry, the per-address limits) and moves
+// bytes; the protocol of each session (the SDK's transports, McpServer, the tools) runs where services.ext.mcp's
+// backend hosts it: in the law worker the session is pinned to (law/mcp-workers.ts), or on this thread.
 import { randomUUID } from 'node:crypto';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { reply, type Ctx, type HandlerResult, type RouteDef, type StreamHandle } from '../server/types.js';
 import { ApiError } from '../domain/errors.js';
 import type { Services } from '../services.js';
-import { createMcpServer, getLaw, getLawPool, MCP_PROTOCOL, startLaw } from '../law/service.js';
-import { SessionRegistry, type McpState, type Refusal, type SessionEntry, type SseSession } from '../law/mcp-sessions.js';
+import { createMcpBackend, getLaw, MCP_PROTOCOL, startLaw } from '../law/service.js';
+import { SessionRegistry, type McpState, type Refusal, type SessionEntry } from '../law/mcp-sessions.js';
+import type { HttpIn, HttpOut } from '../law/mcp-backend.js';
 import { ok } from './schemas/common.js';
 import { jsonRpc, mcpHealth } from './schemas/system.js';
-
-/** The server side of one SSE session: messages out as `event: message`, messages in through POST. */
-class UwsSseTransport implements SseSession {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
-  sessionId: string;
-  private closed = false;
-  private keepAlive?: NodeJS.Timeout;
-
-  constructor(private readonly stream: StreamHandle, private readonly endpoint: string) {
-    this.sessionId = randomUUID();
-  }
-
-  async start(): Promise<void> {
-    this.stream.write(`event: endpoint\ndata: ${this.endpoint}?sessionId=${this.sessionId}\n\n`);
-    this.keepAlive = setInterval(() => this.stream.write(': keep-alive\n\n'), 25_000);
-    this.keepAlive.unref();
-    this.stream.onClose(() => void this.close());
-  }
-
-  async send(message: JSONRPCMessage): Promise<void> {
-    if (this.closed) throw new Error('SSE session closed');
-    this.stream.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
-  }
-
-  receive(message: JSONRPCMessage): void {
-    this.onmessage?.(message);
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    clearInterval(this.keepAlive);
-    this.stream.end();
-    this.onclose?.();
-  }
-}
 
 /** This server's MCP sessions (per server instance, never module-level) over the per-address limits chosen at start. */
 function mcpState(services: Services): McpState {
@@ -57,11 +19,11 @@ function mcpState(services: Services): McpState {
   if (!st) {
     const { config, clock, mcpLimits: limits } = services;
     const now = () => clock.now();
-    st = {
-      sessions: new SessionRegistry({ max: config.mcpMaxSessions, idleMs: config.mcpIdleSeconds * 1000 }, limits, now),
-      limits,
-      http: new Map(), sse: new Map(),
-    };
+    const sessions = new SessionRegistry({ max: config.mcpMaxSessions, idleMs: config.mcpIdleSeconds * 1000 }, limits, now);
+    const backend = createMcpBackend(services);
+    // a Streamable HTTP session ended where it is hosted (DELETE, its worker stopped): its slot is free
+    backend.onEnded = (sid) => { const e = sessions.get('http', sid); if (e) sessions.remove(e); };
+    st = { sessions, limits, backend, sse: new Map() };
     services.ext.mcp = st;
   }
   return st;
@@ -96,147 +58,145 @@ async function limited(ctx: Ctx, n = 1) {
   return rpcError(429, RATE_CODE, `RATE_LIMITED: this client address sends more than ${rate} MCP messages a second (burst ${burst}); retry after ${wait} s`, wait);
 }
 
+const bytes = (c: string | Uint8Array) => (typeof c === 'string' ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength));
+
 async function openSse(ctx: Ctx, stream: StreamHandle): Promise<void> {
   const st = mcpState(ctx.services);
   const refuse = (code: string, message: string, retryAfter: number) => {
     stream.write(`event: error\ndata: ${JSON.stringify({ code, message, retry_after: retryAfter })}\n\n`);
     stream.end();
   };
-  const transport = new UwsSseTransport(stream, '/mcp/messages');
-  let slot: SessionEntry | Refusal;
+  const sid = randomUUID();
+  let slot: SessionEntry | Refusal | undefined;
+  let keepAlive: NodeJS.Timeout | undefined;
+  let ended = false;
+  // the session's end, from any side: the client left, evicted, the host closed it, its worker stopped (reason)
+  const end = (reason?: string) => {
+    if (ended) return;
+    ended = true;
+    clearInterval(keepAlive);
+    if (reason && !stream.closed()) stream.write(`event: error\ndata: ${JSON.stringify({ code: 'SERVICE_BUSY', message: reason, retry_after: 1 })}\n\n`);
+    stream.end();
+    if (slot && !('status' in slot)) st.sessions.remove(slot);
+    st.sse.delete(sid);
+    st.backend.close(sid);
+  };
   try {
     const wait = await st.limits.take(ctx.ip, 1, ctx.services.clock.now());
     if (wait) return refuse('RATE_LIMITED', `too many MCP requests from this client address; retry after ${wait} s`, wait);
-    slot = await st.sessions.admit('sse', ctx.ip, () => transport.close());
+    slot = await st.sessions.admit('sse', ctx.ip, () => end());
   } catch (e) {
     if (!(e instanceof ApiError)) throw e; // Redis away (shared mode): SERVICE_BUSY on the stream
     return refuse(e.code, e.message, Number(e.headers?.['retry-after'] ?? 1));
   }
   if ('status' in slot) return refuse(slot.status === 429 ? 'RATE_LIMITED' : 'SERVICE_BUSY', slot.message, slot.retryAfter);
   if (stream.closed()) return st.sessions.remove(slot); // the client left while the slot was claimed
-  const server = createMcpServer(ctx.services);
-  const id = transport.sessionId;
-  st.sessions.bind(slot, id);
-  st.sse.set(id, transport);
-  transport.onclose = () => {
-    st.sessions.remove(slot);
-    st.sse.delete(id);
-    void server.close().catch(() => undefined);
-  };
-  await server.connect(transport);
-}
-
-function parseRpc(raw: Buffer): JSONRPCMessage[] {
-  let data: unknown;
-  try {
-    data = JSON.parse(raw.toString('utf8'));
-  } catch (e) {
-    throw new ApiError('INVALID_REQUEST', `The body is not valid JSON: ${(e as Error).message}`, { field: 'body' });
-  }
-  const list = Array.isArray(data) ? data : [data];
-  return list.map((m, i) => {
-    const r = JSONRPCMessageSchema.safeParse(m);
-    if (!r.success) throw new ApiError('INVALID_REQUEST', `Expected a JSON-RPC 2.0 message for body${Array.isArray(data) ? `[${i}]` : ''}`, { field: 'body' });
-    return r.data;
-  });
+  st.sessions.bind(slot, sid);
+  st.sse.set(sid, end);
+  stream.write(`event: endpoint\ndata: /mcp/messages?sessionId=${sid}\n\n`);
+  keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), 25_000);
+  keepAlive.unref();
+  stream.onClose(() => end());
+  st.backend.sseOpen(sid, { write: (c) => { if (!stream.closed()) stream.write(bytes(c)); }, end });
 }
 
 async function postMessage(ctx: Ctx) {
   const st = mcpState(ctx.services);
   const id = ctx.rawQuery.get('sessionId') ?? '';
   const slot = st.sessions.get('sse', id);
-  const transport = st.sse.get(id);
-  if (!slot || !transport) throw new ApiError('NOT_FOUND', `No open MCP SSE session "${id.slice(0, 60)}"; open GET /mcp/sse first and post to the endpoint it announces`, { field: 'sessionId' });
-  const msgs = parseRpc(ctx.rawBody);
-  const over = await limited(ctx, msgs.length);
-  if (over) return over;
-  if (!(await st.sessions.touch(slot))) throw new ApiError('NOT_FOUND', `The MCP SSE session "${id.slice(0, 60)}" ended (an idle session of this client address made room for a newer one); open GET /mcp/sse again`, { field: 'sessionId' });
-  for (const m of msgs) transport.receive(m);
+  const gone = () => new ApiError('NOT_FOUND', `No open MCP SSE session "${id.slice(0, 60)}"; open GET /mcp/sse first and post to the endpoint it announces`, { field: 'sessionId' });
+  if (!slot || !st.sse.has(id)) throw gone();
+  // the body is checked where the session lives (JSON, each a JSON-RPC 2.0 message); its messages wait there
+  const checked = await st.backend.ssePost(id, ctx.rawBody);
+  if ('gone' in checked) throw gone();
+  if ('error' in checked) throw new ApiError('INVALID_REQUEST', checked.error, { field: 'body' });
+  let now: number | null = null;
+  try {
+    const over = await limited(ctx, checked.count);
+    if (over) return over;
+    if (!(await st.sessions.touch(slot))) throw new ApiError('NOT_FOUND', `The MCP SSE session "${id.slice(0, 60)}" ended (an idle session of this client address made room for a newer one); open GET /mcp/sse again`, { field: 'sessionId' });
+    now = ctx.services.clock.now();
+  } finally {
+    st.backend.sseRelease(id, checked.rid, now);
+  }
   return reply.make({ status: 202, body: 'Accepted', contentType: 'text/plain' });
 }
 
-/**
- * The request as the SDK's web-standard transport takes it. Without a body: every POST hands the transport the
- * already parsed JSON (`parsedBody`), which it uses instead of reading one — and a body would cost a stream per
- * call (about half a millisecond of the main thread under a flood).
- */
-function webRequest(ctx: Ctx): Request {
-  const url = new URL(ctx.path + (ctx.rawQuery.size ? `?${ctx.rawQuery}` : ''), ctx.services.baseUrl());
-  return new Request(url, { method: ctx.method, headers: ctx.headers });
+/** The request headers the SDK's transport reads (content negotiation, the session, the protocol, resumption). */
+const MCP_HEADERS = ['accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'] as const;
+
+/** The request as the host takes it: the raw body bytes (the host parses them), its headers, the session, the time. */
+function forward(ctx: Ctx, sid?: string): HttpIn {
+  const headers: Record<string, string> = {};
+  for (const h of MCP_HEADERS) { const v = ctx.headers[h]; if (v !== undefined) headers[h] = v; }
+  const base = ctx.services.baseUrl();
+  const url = (base.endsWith('/') ? base.slice(0, -1) : base) + ctx.path + (ctx.rawQuery.size ? `?${ctx.rawQuery}` : '');
+  return { method: ctx.method, url, headers, body: ctx.method === 'POST' ? ctx.rawBody : undefined, sid, now: ctx.services.clock.now() };
 }
 
-async function toReply(res: Response) {
-  const headers: Record<string, string> = {};
-  res.headers.forEach((v, k) => { if (k !== 'content-type' && k !== 'content-length') headers[k] = v; });
-  const body = Buffer.from(await res.arrayBuffer());
-  return reply.make({ status: res.status, headers, body, contentType: res.headers.get('content-type') ?? 'application/json' });
+function toReply(out: HttpOut) {
+  return reply.make({ status: out.status, headers: out.headers, body: bytes(out.body) as Buffer, contentType: out.contentType });
+}
+
+/**
+ * The messages a POST body holds, for the rate limit: a batch (`[`) is parsed here to count it (null: not JSON);
+ * anything else counts one, and the host parses it (a bad body is its 400 -32700).
+ */
+function messageCount(raw: Buffer): number | null {
+  let i = 0;
+  while (i < raw.length && (raw[i] === 0x20 || raw[i] === 0x0a || raw[i] === 0x0d || raw[i] === 0x09)) i++;
+  if (raw[i] !== 0x5b) return 1;
+  try {
+    const data: unknown = JSON.parse(raw.toString('utf8'));
+    return Array.isArray(data) ? Math.max(1, data.length) : 1;
+  } catch {
+    return null;
+  }
 }
 
 async function streamableHandle(ctx: Ctx) {
   const st = mcpState(ctx.services);
   const sid = ctx.headers['mcp-session-id'];
-  let parsedBody: unknown;
-  if (ctx.method === 'POST') {
-    try {
-      parsedBody = JSON.parse(ctx.rawBody.toString('utf8'));
-    } catch {
-      return rpcError(400, -32700, 'Parse error: the body is not valid JSON');
-    }
-  }
-  const over = await limited(ctx, Array.isArray(parsedBody) ? Math.max(1, parsedBody.length) : 1);
+  const n = ctx.method === 'POST' ? messageCount(ctx.rawBody) : 1;
+  if (n === null) return rpcError(400, -32700, 'Parse error: the body is not valid JSON');
+  const over = await limited(ctx, n);
   if (over) return over;
   const slot = sid ? st.sessions.get('http', sid) : undefined;
-  let transport = slot ? st.http.get(slot.id) : undefined;
-  if (slot && transport && (await st.sessions.touch(slot))) {
-    return toReply(await transport.handleRequest(webRequest(ctx), { parsedBody }));
-  }
+  if (slot && (await st.sessions.touch(slot))) return toReply(await st.backend.handle(forward(ctx, sid)));
   if (sid) return rpcError(404, -32001, `Session not found: ${sid.slice(0, 60)} (initialize again)`);
   if (ctx.method !== 'POST') return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
   // a new session: reserve its slot first (concurrent initialize calls cannot overshoot the caps)
-  const fresh = await st.sessions.admit('http', ctx.ip, () => transport?.close());
+  let made: string | undefined;
+  const fresh = await st.sessions.admit('http', ctx.ip, () => { if (made) st.backend.close(made); });
   if ('status' in fresh) return rpcError(fresh.status, fresh.status === 429 ? RATE_CODE : BUSY_CODE, fresh.message, fresh.retryAfter);
-  const server = createMcpServer(ctx.services);
-  const t: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: () => randomUUID(),
-    enableJsonResponse: true,
-    onsessioninitialized: (id) => { st.sessions.bind(fresh, id); st.http.set(id, t); },
-    onsessionclosed: (id) => { st.sessions.remove(fresh); st.http.delete(id); },
-  });
-  transport = t;
-  t.onclose = () => {
-    st.sessions.remove(fresh);
-    if (t.sessionId) st.http.delete(t.sessionId);
-    void server.close().catch(() => undefined);
-  };
-  await server.connect(t);
+  let out: HttpOut;
   try {
-    return toReply(await t.handleRequest(webRequest(ctx), { parsedBody }));
-  } finally {
-    if (!t.sessionId) { st.sessions.remove(fresh); void t.close(); } // not an initialize: no session was made
+    out = await st.backend.handle(forward(ctx));
+  } catch (e) {
+    st.sessions.remove(fresh);
+    throw e;
   }
+  if (!out.sessionId) st.sessions.remove(fresh); // not an initialize: no session was made
+  else {
+    made = out.sessionId;
+    st.sessions.bind(fresh, made);
+    if (st.sessions.get('http', made) !== fresh) st.backend.close(made); // its slot went while it was made
+  }
+  return toReply(out);
 }
 
 async function streamableGet(ctx: Ctx, stream: StreamHandle): Promise<void> {
   const st = mcpState(ctx.services);
   const sid = ctx.headers['mcp-session-id'];
   const slot = sid ? st.sessions.get('http', sid) : undefined;
-  const transport = slot ? st.http.get(slot.id) : undefined;
-  const used = slot && transport ? await st.sessions.touch(slot).catch(() => false) : false;
-  if (!slot || !transport || !used) {
+  const used = slot ? await st.sessions.touch(slot).catch(() => false) : false;
+  if (!slot || !used) {
     stream.write(`event: error\ndata: ${JSON.stringify({ message: 'Mcp-Session-Id header of an initialized session is required' })}\n\n`);
     stream.end();
     return;
   }
-  const res = await transport.handleRequest(webRequest(ctx));
-  if (!res.body) { stream.end(); return; }
-  const reader = res.body.getReader();
-  stream.onClose(() => void reader.cancel().catch(() => undefined));
-  for (;;) {
-    const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-    if (done || stream.closed()) break;
-    if (value) stream.write(Buffer.from(value));
-  }
-  stream.end();
+  const stop = st.backend.stream(forward(ctx, sid), { write: (c) => { if (!stream.closed()) stream.write(bytes(c)); }, end: () => stream.end() });
+  stream.onClose(stop);
 }
 
 export function health(services: Services) {
@@ -255,7 +215,7 @@ export function health(services: Services) {
     transports: { sse: '/mcp/sse', messages: '/mcp/messages', streamable_http: '/mcp' },
     corpus: { statutes, admin_rules: rules, articles, indexed_articles: law.indexedArticles(), corpus_date: info.corpus_date, imported_at: info.imported_at, last_sync: info.last_sync, empty: law.catalog.length === 0 },
     sessions: { sse: st.sessions.count('sse'), streamable_http: st.sessions.count('http'), max: services.config.mcpMaxSessions, per_client: services.config.mcpSessionsPerClient },
-    law_workers: { threads: services.config.lawWorkers, queued: getLawPool(services).queued },
+    law_workers: { threads: services.config.lawWorkers, queued: st.backend.queued },
   };
 }
 
@@ -271,7 +231,6 @@ export const routes: RouteDef[] = [
 export async function start(services: Services): Promise<void> {
   await startLaw(services);
   const st = mcpState(services);
-  getLawPool(services);
   // Streamable HTTP sessions unused for an hour end; full rate buckets are dropped
   const t = setInterval(() => { st.sessions.prune(3600_000, 'http'); st.limits.sweep(services.clock.now()); }, 600_000);
   t.unref();
@@ -284,6 +243,7 @@ export async function start(services: Services): Promise<void> {
 export async function stop(services: Services): Promise<void> {
   services.ext.mcpTimerStop?.();
   await services.ext.mcp?.sessions.closeAll();
+  await services.ext.mcp?.backend.stop();
   services.ext.lawStop?.();
   services.ext.lawWatchStop?.();
   await services.ext.lawPool?.close();

@@ -4,24 +4,19 @@
 // by McpLimits (mcp-limits.ts: in memory, or in Redis for the whole fleet). Idle sessions (least recently used
 // first) make room for new ones; an active session is never evicted for a new one.
 import { randomUUID } from 'node:crypto';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { McpBackend } from './mcp-backend.js';
 import type { McpLimits } from './mcp-limits.js';
 
 export { TokenBuckets } from './mcp-limits.js';
 
-/** The server side of one HTTP+SSE session: a transport that also takes the messages POSTed for it. */
-export interface SseSession extends Transport {
-  receive(message: JSONRPCMessage): void;
-}
-
-/** The MCP state of one server (services.ext.mcp): sessions, the per-address limits, open transports by session id. */
+/** The MCP state of one server (services.ext.mcp): sessions, the per-address limits, where the sessions are hosted. */
 export interface McpState {
   sessions: SessionRegistry;
   limits: McpLimits;
-  http: Map<string, WebStandardStreamableHTTPServerTransport>;
-  sse: Map<string, SseSession>;
+  /** the protocol side of the sessions: the main thread or the law worker threads (mcp-backend.ts) */
+  backend: McpBackend;
+  /** the open HTTP+SSE streams of this node by session id: end(reason) ends one */
+  sse: Map<string, (reason?: string) => void>;
 }
 
 export type SessionKind = 'sse' | 'http';

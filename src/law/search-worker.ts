@@ -42,14 +42,17 @@ class ThreadStore {
 let law: LawStore | null = null;
 let stamp = -1;
 
-function lawFor(task: LawTask): LawStore {
-  if (!law) law = openLaw(new ThreadStore(task.dataPath) as unknown as Store);
-  if (stamp !== task.stamp) {
+/** This thread's law store over the env at dataPath, reloaded when the main thread's catalogue version moved. */
+export function threadLaw(dataPath: string, version: number): LawStore {
+  if (!law) law = openLaw(new ThreadStore(dataPath) as unknown as Store);
+  if (stamp !== version) {
     law.reload();
-    stamp = task.stamp;
+    stamp = version;
   }
   return law;
 }
+
+const lawFor = (task: LawTask): LawStore => threadLaw(task.dataPath, task.stamp);
 
 export default function run(task: LawTask): LawTaskResult {
   const tool = TOOLS.find((t) => t.name === task.tool);

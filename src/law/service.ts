@@ -1,17 +1,18 @@
 // The law store as a server singleton (services.ext.law, opened by openLaw in law/open.ts together with its search
 // index), the MCP server factory and the daily sync timer.
 import fs from 'node:fs';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Services } from '../services.js';
 import type { LawStore } from './store.js';
 import { openLaw } from './open.js';
 import { Importer } from './import.js';
-import { TOOLS, ToolError } from './tools.js';
 import { scheduleGitSync } from './history/daily.js';
-import { bounded } from './tools/bound.js';
-import { LawBusyError, LawPool } from './search-pool.js';
+import { LawPool } from './search-pool.js';
+import { buildMcpServer } from './mcp-server.js';
+import { LocalBackend, type McpBackend } from './mcp-backend.js';
+import { McpWorkers } from './mcp-workers.js';
 
-export const MCP_PROTOCOL = '2024-11-05';
+export { MCP_PROTOCOL } from './mcp-server.js';
 
 export function getLaw(services: Services): LawStore {
   let law = services.ext.law;
@@ -84,24 +85,18 @@ export function getLawPool(services: Services): LawPool {
   return pool;
 }
 
-const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
-
-/** A fresh McpServer with the tools bound to the law worker pool (one per session, as the SDK expects). */
+/** A fresh McpServer with the tools bound to the law worker pool (one per session; protocol on the main thread). */
 export function createMcpServer(services: Services): McpServer {
   const pool = getLawPool(services);
-  const server = new McpServer({ name: 'sejong-law', version: '1.0.0' }, { capabilities: { tools: {} }, instructions: 'Korean statutes and administrative rules. Start with search_laws (names, abbreviations, article words; "민법 제750조"), then get_law / get_article / get_table with the law_id (or the exact name) it returns; verify_citation checks a citation such as "근로기준법 제60조 제2항". Long answers come in pages: pass next_cursor back. Dates are YYYYMMDD.' });
-  for (const t of TOOLS) {
-    server.registerTool(t.name, { title: t.title, description: t.description, inputSchema: t.schema, outputSchema: t.output, annotations: { title: t.title, ...ANNOTATIONS } }, async (args: unknown) => {
-      try {
-        const out = bounded(await pool.call(t.name, args, services.clock.now())) as Record<string, unknown>;
-        return { content: [{ type: 'text' as const, text: JSON.stringify(out) }], structuredContent: out };
-      } catch (e) {
-        if (e instanceof ToolError) return { content: [{ type: 'text' as const, text: `${e.field ? `${e.field}: ` : ''}${e.message}` }], isError: true };
-        if (e instanceof LawBusyError) return { content: [{ type: 'text' as const, text: `SERVICE_BUSY: ${e.message} (retry after ${e.retryAfter} s)` }], isError: true };
-        services.log.error({ msg: 'law tool failed', tool: t.name, err: (e as Error).message });
-        return { content: [{ type: 'text' as const, text: `internal error in ${t.name}: ${(e as Error).message}` }], isError: true };
-      }
-    });
+  return buildMcpServer((tool, args, now) => pool.call(tool, args, now), (tool, err) => services.log.error({ msg: 'law tool failed', tool, err: err.message }), () => services.clock.now());
+}
+
+/** Where this server hosts its MCP sessions: the law worker threads (the default), else the main thread. */
+export function createMcpBackend(services: Services): McpBackend {
+  const { config, log } = services;
+  if (config.lawWorkers > 0 && config.mcpThread === 'worker') {
+    const law = getLaw(services);
+    return new McpWorkers({ dataPath: services.store.path, workers: config.lawWorkers, queueSize: config.lawQueueSize, version: () => law.version, log: (level, obj) => log[level](obj) });
   }
-  return server;
+  return new LocalBackend(() => createMcpServer(services), () => getLawPool(services).queued);
 }

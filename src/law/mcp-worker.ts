@@ -1,0 +1,61 @@
+// MCP law worker entry (plain worker_threads, started by mcp-workers.ts): hosts the MCP sessions pinned to this
+// thread (McpHost: the SDK's transports and McpServer, zod checks, JSON both ways) and runs their tool calls here,
+// over this thread's view of the server's LMDB environment. Messages in and out are listed in mcp-workers.ts.
+import { parentPort, workerData } from 'node:worker_threads';
+import { McpHost } from './mcp-host.js';
+import { buildMcpServer } from './mcp-server.js';
+import { threadLaw } from './search-worker.js';
+import { TOOLS, ToolError } from './tools.js';
+import type { ToMain, ToWorker } from './mcp-workers.js';
+
+const port = parentPort!;
+const { dataPath } = workerData as { dataPath: string };
+let version = 0;
+
+const post = (m: ToMain, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer);
+
+function run(tool: string, args: unknown, now: number): unknown {
+  const t = TOOLS.find((x) => x.name === tool);
+  if (!t) throw new ToolError(`unknown tool ${tool}`);
+  return t.run({ law: threadLaw(dataPath, version), now }, args);
+}
+
+const host = new McpHost(
+  () => buildMcpServer(run, (tool, err) => post({ t: 'log', msg: 'law tool failed', tool, err: err.message })),
+  (sid) => post({ t: 'ended', sid }),
+);
+
+/** the bytes of b, handed over without a copy when b owns its whole buffer */
+function own(b: Uint8Array): ArrayBuffer[] | undefined {
+  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? [b.buffer] : undefined;
+}
+
+async function onMessage(m: ToWorker): Promise<void> {
+  version = m.version;
+  switch (m.t) {
+    case 'http': {
+      const out = await host.handle(m.req).catch((e: Error) => ({ status: 500, headers: {}, contentType: 'application/json', body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: `Internal error: ${e.message}` }, id: null })) }));
+      return post({ t: 'res', rid: m.rid, out }, own(out.body));
+    }
+    case 'stream':
+      return host.stream(m.rid, m.req, {
+        write: (c) => post({ t: 'chunk', rid: m.rid, data: c }),
+        end: () => post({ t: 'end', rid: m.rid }),
+      });
+    case 'cancel':
+      return host.cancel(m.rid);
+    case 'sse-open':
+      return host.sseOpen(m.sid, {
+        write: (c) => post({ t: 'sse', sid: m.sid, data: c }),
+        end: () => post({ t: 'sse-end', sid: m.sid }),
+      });
+    case 'sse-post':
+      return post({ t: 'checked', rid: m.rid, result: host.ssePost(m.rid, m.body) });
+    case 'sse-release':
+      return host.sseRelease(m.sid, m.rid, m.now);
+    case 'close':
+      return host.close(m.sid);
+  }
+}
+
+port.on('message', (m: ToWorker) => void onMessage(m).catch((e: Error) => post({ t: 'log', msg: 'MCP worker message failed', tool: m.t, err: e.message })));
