@@ -9,7 +9,7 @@
 // Layout: 0xc1 (a byte msgpack never uses, so a slab is told apart from the batches older versions stored as
 // msgpack) and a version byte, then per entry: time f64, ms f64, status u16, then method, path, requestId and code
 // as u16 byte length + UTF-8 (code: length 0xffff when absent). Little-endian.
-import type { RequestLogEntry } from './request-log.js';
+import type { RequestLogEntry } from './request-log-entry.js';
 
 const MAGIC = 0xc1;
 const VERSION = 1;

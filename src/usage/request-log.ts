@@ -6,16 +6,9 @@ import type { Database } from 'lmdb';
 import { Packr } from 'msgpackr';
 import type { Store } from '../store/env.js';
 import { EntrySlab } from './entry-slab.js';
+import type { RequestLogEntry } from './request-log-entry.js';
 
-export interface RequestLogEntry {
-  time: number;
-  method: string;
-  path: string;
-  status: number;
-  ms: number;
-  requestId: string;
-  code?: string;
-}
+export type { RequestLogEntry };
 
 /**
  * Where requests are logged: LMDB batches (this file, embedded) or PostgreSQL (request-log-pg.ts, shared mode: a log
