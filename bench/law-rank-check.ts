@@ -6,9 +6,8 @@
 import fs from 'node:fs';
 import { Store } from '../src/store/env.js';
 import { openLaw } from '../src/law/open.js';
-import { nameKey } from '../src/law/normalize.js';
-import { categories } from '../src/law/tools/common.js';
 import { loadQuestions } from './law-quality/evaluate.js';
+import { searchCall } from './law-quality/calls.js';
 
 const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
 const dataDir = arg('--data'), writeTo = arg('--write'), checkAgainst = arg('--check');
@@ -22,13 +21,8 @@ const law = openLaw(store);
 law.reload();
 const dump: Dump[] = [];
 for (const q of loadQuestions()) {
-  // the call searchLaws makes (the article reference taken out of the text, type and ministry as filters)
-  const query = q.query.trim();
-  const am = /제?\s*(\d+)\s*조(?:\s*의\s*(\d+))?/.exec(query);
-  const ref = am ? (am[2] ? `${Number(am[1])}-${Number(am[2])}` : String(Number(am[1]))) : null;
-  const rest = am ? (query.slice(0, am.index) + ' ' + query.slice(am.index + am[0].length)).trim() : query;
-  const ministry = q.ministry?.trim() ? nameKey(q.ministry) : null;
-  const hits = law.search.query(rest || query, { categories: categories(q.type), ministry }, ref);
+  const c = searchCall(q); // the call searchLaws makes
+  const hits = law.search.query(c.text, c.filters, c.ref);
   dump.push({
     id: q.id, query: q.query, total: hits.total,
     top: hits.slice(0, 10).map((h) => ({ id: h.doc.id, score: h.score, match: h.match, seqs: h.seqs.slice(), ...(h.ref !== undefined ? { ref: h.ref } : {}) })),

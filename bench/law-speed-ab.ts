@@ -7,9 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Store } from '../src/store/env.js';
 import { openLaw } from '../src/law/open.js';
-import { nameKey } from '../src/law/normalize.js';
-import { categories } from '../src/law/tools/common.js';
 import { loadQuestions } from './law-quality/evaluate.js';
+import { searchCall } from './law-quality/calls.js';
 const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
 const dir = arg('--data'), baseDir = arg('--base'), rounds = Number(arg('--rounds') ?? 4);
 if (!dir || !baseDir) { console.error('Usage: law-speed-ab --data DIR --base DIR [--rounds R]'); process.exit(2); }
@@ -18,13 +17,7 @@ const BaseStore = (await import(path.resolve(baseDir, 'src/store/env.ts'))).Stor
 const sNew = new Store(dir), sBase = new BaseStore(dir);
 const lNew = openLaw(sNew), lBase = baseOpen(sBase as unknown as Store);
 lNew.reload(); lBase.reload();
-const calls = loadQuestions().map((q) => {
-  const query = q.query.trim();
-  const am = /제?\s*(\d+)\s*조(?:\s*의\s*(\d+))?/.exec(query);
-  const ref = am ? (am[2] ? `${Number(am[1])}-${Number(am[2])}` : String(Number(am[1]))) : null;
-  const rest = am ? (query.slice(0, am.index) + ' ' + query.slice(am.index + am[0].length)).trim() : query;
-  return { text: rest || query, filters: { categories: categories(q.type), ministry: q.ministry?.trim() ? nameKey(q.ministry) : null }, ref };
-});
+const calls = loadQuestions().map(searchCall);
 const cpu: Record<string, number[]> = { base: [], new: [] };
 const laws = { base: lBase, new: lNew };
 for (const l of Object.values(laws)) for (const c of calls) l.search.query(c.text, c.filters, c.ref);

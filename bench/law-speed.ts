@@ -7,9 +7,8 @@
 import os from 'node:os';
 import { Store } from '../src/store/env.js';
 import { openLaw } from '../src/law/open.js';
-import { nameKey } from '../src/law/normalize.js';
-import { categories } from '../src/law/tools/common.js';
 import { loadQuestions } from './law-quality/evaluate.js';
+import { searchCall } from './law-quality/calls.js';
 
 const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
 const dataDir = arg('--data');
@@ -21,13 +20,7 @@ const law = openLaw(store);
 const rss0 = process.memoryUsage().rss;
 law.reload();
 // the calls searchLaws makes (article reference out of the text, type and ministry as filters)
-const calls = loadQuestions().map((q) => {
-  const query = q.query.trim();
-  const am = /제?\s*(\d+)\s*조(?:\s*의\s*(\d+))?/.exec(query);
-  const ref = am ? (am[2] ? `${Number(am[1])}-${Number(am[2])}` : String(Number(am[1]))) : null;
-  const rest = am ? (query.slice(0, am.index) + ' ' + query.slice(am.index + am[0].length)).trim() : query;
-  return { text: rest || query, filters: { categories: categories(q.type), ministry: q.ministry?.trim() ? nameKey(q.ministry) : null }, ref };
-});
+const calls = loadQuestions().map(searchCall);
 for (const c of calls) law.search.query(c.text, c.filters, c.ref); // warm-up
 const cpu: number[] = [];
 const minWall = new Float64Array(calls.length).fill(Infinity);

@@ -1,6 +1,6 @@
 // Renders synthetic Korean ID cards (jumin / driver / alien) at 1280×807 with the Noto Sans KR font, random
 // names, numbers and dates, with optional degradations (blur, noise, tint, small rotation). Test and bench data only.
-import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { createRequire } from 'node:module';
 import sharp, { type Sharp } from 'sharp';
 import { LAYOUTS, type DocType } from '../../src/vision/layouts.js';

@@ -4,6 +4,7 @@
 // SEJONG_MCP_THREAD=main and SEJONG_LAW_WORKERS=0 answer the same on the main thread.
 import t from 'tap';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { sseEvents } from '../helpers/sse.js';
 import { sampleDataDir } from './fixture.js';
 import { skipFileWithoutShared } from '../helpers/shared.js';
 import type { McpWorkers } from '../../src/law/mcp-workers.js';
@@ -37,23 +38,7 @@ const sessions = async (srv: TestServer) => ((await (await fetch(srv.url + '/mcp
 async function sseOpen(srv: TestServer) {
   const ac = new AbortController();
   const res = await fetch(srv.url + '/mcp/sse', { signal: ac.signal, headers: { accept: 'text/event-stream' } });
-  const reader = res.body!.getReader();
-  const dec = new TextDecoder();
-  let buf = '';
-  const next = async (): Promise<{ event: string; data: string } | null> => {
-    for (;;) {
-      const i = buf.indexOf('\n\n');
-      if (i >= 0) {
-        const raw = buf.slice(0, i);
-        buf = buf.slice(i + 2);
-        if (raw.startsWith(':')) continue;
-        return { event: /^event: (.*)$/m.exec(raw)?.[1] ?? 'message', data: raw.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n') };
-      }
-      const { value, done } = await reader.read();
-      if (done) return null;
-      buf += dec.decode(value, { stream: true });
-    }
-  };
+  const { next } = sseEvents(res);
   const ep = (await next())!;
   return { sid: /sessionId=(.*)$/.exec(ep.data)![1]!, next, close: () => ac.abort() };
 }

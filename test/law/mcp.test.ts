@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestServer } from '../helpers/server.js';
+import { sseEvents, type SseEvent } from '../helpers/sse.js';
 import { sampleDataDir } from './fixture.js';
 import { skipFileWithoutShared } from '../helpers/shared.js';
 
@@ -316,24 +317,11 @@ t.test('raw HTTP+SSE exchange of revision 2024-11-05 (endpoint event, 202, messa
   const res = await fetch(srv.url + '/mcp/sse', { signal: ac.signal, headers: { accept: 'text/event-stream' } });
   t.equal(res.status, 200);
   t.match(res.headers.get('content-type'), /text\/event-stream/);
-  const reader = res.body!.getReader();
-  const dec = new TextDecoder();
-  let buf = '';
-  const nextEvent = async (): Promise<{ event: string; data: string }> => {
-    for (;;) {
-      const i = buf.indexOf('\n\n');
-      if (i >= 0) {
-        const raw = buf.slice(0, i);
-        buf = buf.slice(i + 2);
-        if (raw.startsWith(':')) continue;
-        const ev = /^event: (.*)$/m.exec(raw)?.[1] ?? 'message';
-        const data = raw.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
-        return { event: ev, data };
-      }
-      const { value, done } = await reader.read();
-      if (done) throw new Error('stream ended');
-      buf += dec.decode(value, { stream: true });
-    }
+  const events = sseEvents(res);
+  const nextEvent = async (): Promise<SseEvent> => {
+    const e = await events.next();
+    if (!e) throw new Error('stream ended');
+    return e;
   };
   const ep = await nextEvent();
   t.equal(ep.event, 'endpoint');
