@@ -75,7 +75,7 @@ export class WorkerPool {
   readonly refused = { queue_full: 0, wait_budget: 0, shutting_down: 0 };
   timedOut = 0;
   /** what the last idle trim did on each worker (diagnostics, tests) */
-  lastTrim?: Array<{ threadId: number; recycled: string[] }>;
+  lastTrim?: Array<{ threadId: number; recycled: string[]; scratchBytesFreed: number }>;
   private trimTimer?: NodeJS.Timeout;
   /** a task other than a trim ran since the last trim */
   private dirty = false;

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { WorkerPool } from '../../src/pool/pool.js';
 
-const nextTrim = async (pool: WorkerPool, before: unknown): Promise<Array<{ threadId: number; recycled: string[] }>> => {
+const nextTrim = async (pool: WorkerPool, before: unknown): Promise<Array<{ threadId: number; recycled: string[]; scratchBytesFreed: number }>> => {
   for (let i = 0; i < 600 && (pool.lastTrim === undefined || pool.lastTrim === before); i++) await new Promise((r) => setTimeout(r, 50));
   return pool.lastTrim!;
 };
@@ -15,12 +15,12 @@ t.test('idle trim recycles the OCR detector after it ran, nothing after other wo
   const ran = await pool.run('pool-selftest', { mode: 'onnx', runs: 1, side: 320 });
   t.equal(ran.runs, 1);
   const first = await nextTrim(pool, undefined);
-  t.same(first, [{ threadId: ran.threadId, recycled: ['ocrDet'] }], 'the detector session that ran was recycled');
+  t.same(first, [{ threadId: ran.threadId, recycled: ['ocrDet'], scratchBytesFreed: 0 }], 'the detector session that ran was recycled (no image arrays were kept)');
 
   const echo = await pool.run('pool-selftest', { mode: 'echo', data: new Uint8Array(2) });
   t.equal(echo.size, 2);
   const second = await nextTrim(pool, first);
-  t.same(second, [{ threadId: ran.threadId, recycled: [] }], 'no OCR since the last trim: nothing recycled');
+  t.same(second, [{ threadId: ran.threadId, recycled: [], scratchBytesFreed: 0 }], 'no OCR since the last trim: nothing recycled');
 
   const again = await pool.run('pool-selftest', { mode: 'onnx', runs: 2, side: 320 });
   t.same([again.runs, again.size, again.threadId], [2, 320, ran.threadId], 'the re-created session runs');
