@@ -10,15 +10,21 @@ import { Store } from '../../src/store/env.js';
 import { RequestLog, type RequestLogEntry } from '../../src/usage/request-log.js';
 import { EntrySlab } from '../../src/usage/entry-slab.js';
 
-const entry = (time: number, status = 200): RequestLogEntry => ({ time, method: 'GET', path: `/p/${time}`, status, ms: 1.5, requestId: `r${time}` });
-
-t.test('array, packed and slab batches list together, newest first, pages by cursor', async (t) => {
+/** a Store in a fresh temporary directory, closed and removed after the test */
+function tempStore(t: { teardown(fn: () => Promise<void>): void }): Store {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-reqlog-'));
   const store = new Store(dir);
   t.teardown(async () => {
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
+  return store;
+}
+
+const entry = (time: number, status = 200): RequestLogEntry => ({ time, method: 'GET', path: `/p/${time}`, status, ms: 1.5, requestId: `r${time}` });
+
+t.test('array, packed and slab batches list together, newest first, pages by cursor', async (t) => {
+  const store = tempStore(t);
   // batches as earlier versions wrote them: the entries array itself, encoded by LMDB; then msgpackr bytes
   const raw = store.db<RequestLogEntry[] | Uint8Array, [string, number, number]>('request-log-batches');
   await raw.put(['k1', 1002, 0], [entry(1001), entry(1002, 404)]);
@@ -63,12 +69,7 @@ t.test('a slab keeps every value: non-ASCII paths, fractional ms, large times, g
 });
 
 t.test('a list right after a flush it did not start (the timer\'s) still sees that flush\'s entries', async (t) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-reqlog-'));
-  const store = new Store(dir);
-  t.teardown(async () => {
-    await store.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const store = tempStore(t);
   const log = new RequestLog(store, 86_400_000);
   log.add('k', entry(1));
   log.add('k', entry(2));
