@@ -10,6 +10,7 @@ import type { Services } from '../services.js';
 import { createMcpBackend, getLaw, MCP_PROTOCOL, startLaw } from '../law/service.js';
 import { SessionRegistry, type McpState, type Refusal, type SessionEntry } from '../law/mcp-sessions.js';
 import type { HttpIn, HttpOut } from '../law/mcp-backend.js';
+import { rpcOut } from '../law/mcp-host.js';
 import { ok } from './schemas/common.js';
 import { jsonRpc, mcpHealth } from './schemas/system.js';
 
@@ -33,9 +34,9 @@ const RATE_CODE = -32029;
 const SLOT_REFRESH_MS = 15_000;
 const BUSY_CODE = -32030;
 
+/** A JSON-RPC error answered by the main thread (admission: rate limit, caps, unknown session), as the hosts make it. */
 function rpcError(status: number, code: number, message: string, retryAfter?: number) {
-  const headers: Record<string, string> = retryAfter ? { 'retry-after': String(retryAfter) } : {};
-  return reply.json({ jsonrpc: '2.0', error: { code, message, ...(retryAfter ? { data: { retry_after: retryAfter } } : {}) }, id: null }, status, headers);
+  return toReply(rpcOut(status, code, message, retryAfter));
 }
 
 /** A handler whose engine (Redis) is away answers a JSON-RPC error 503 with Retry-After, not the REST error body. */
