@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { McpHost } from './mcp-host.js';
 import { buildMcpServer } from './mcp-server.js';
 import { threadLaw } from './search-worker.js';
-import { TOOLS, ToolError } from './tools.js';
+import { runTool } from './tools.js';
 import type { ToMain, ToWorker } from './mcp-workers.js';
 
 const port = parentPort!;
@@ -15,9 +15,7 @@ let version = 0;
 const post = (m: ToMain, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer);
 
 function run(tool: string, args: unknown, now: number): unknown {
-  const t = TOOLS.find((x) => x.name === tool);
-  if (!t) throw new ToolError(`unknown tool ${tool}`);
-  return t.run({ law: threadLaw(dataPath, version), now }, args);
+  return runTool(tool, { law: threadLaw(dataPath, version), now }, args);
 }
 
 const host = new McpHost(

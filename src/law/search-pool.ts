@@ -4,7 +4,7 @@
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
 import type { LawStore } from './store.js';
-import { TOOLS, ToolError } from './tools.js';
+import { runTool, ToolError } from './tools.js';
 import type { LawTask, LawTaskResult } from './search-worker.js';
 
 export interface LawPoolOptions {
@@ -47,11 +47,7 @@ export class LawPool {
   /** Run a tool by name with parsed arguments; tool errors come back as ToolError, a full queue as LawBusyError. */
   async call(tool: string, args: unknown, now: number): Promise<unknown> {
     if (this.closed) throw new LawBusyError(5, 'the server is shutting down');
-    if (!this.piscina) {
-      const t = TOOLS.find((x) => x.name === tool);
-      if (!t) throw new ToolError(`unknown tool ${tool}`);
-      return t.run({ law: this.law, now }, args);
-    }
+    if (!this.piscina) return runTool(tool, { law: this.law, now }, args);
     const { workers, queueSize } = this.opts;
     if (this.piscina.queueSize >= queueSize) {
       throw new LawBusyError(Math.max(1, Math.ceil(this.piscina.queueSize / (workers * 50))), `all ${workers} law workers are busy and ${queueSize} calls are waiting; retry shortly`);

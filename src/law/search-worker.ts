@@ -4,7 +4,7 @@ import { open, type RootDatabase, type Database, type DatabaseOptions } from 'lm
 import type { Store } from '../store/env.js';
 import type { LawStore } from './store.js';
 import { openLaw } from './open.js';
-import { TOOLS, ToolError } from './tools.js';
+import { runTool, ToolError } from './tools.js';
 
 export interface LawTask {
   dataPath: string;
@@ -55,10 +55,8 @@ export function threadLaw(dataPath: string, version: number): LawStore {
 const lawFor = (task: LawTask): LawStore => threadLaw(task.dataPath, task.stamp);
 
 export default function run(task: LawTask): LawTaskResult {
-  const tool = TOOLS.find((t) => t.name === task.tool);
-  if (!tool) return { ok: false, error: { message: `unknown tool ${task.tool}`, code: 'INVALID_REQUEST' } };
   try {
-    return { ok: true, out: tool.run({ law: lawFor(task), now: task.now }, task.args) };
+    return { ok: true, out: runTool(task.tool, { law: lawFor(task), now: task.now }, task.args) };
   } catch (e) {
     if (e instanceof ToolError) return { ok: false, error: { message: e.message, field: e.field, code: e.code } };
     throw e;

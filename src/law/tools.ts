@@ -1,7 +1,7 @@
 // The legal-information tools (the spec's eight plus verify_citation and compare_versions) as plain functions over the LawStore, with their zod input schemas and descriptions.
 // The tools live in tools/ by concern; this module is the tool table and re-exports what other modules import.
 import { z } from 'zod';
-import type { ToolCtx } from './tools/common.js';
+import { ToolError, type ToolCtx } from './tools/common.js';
 import { getArticle, getArticleSchema } from './tools/article.js';
 import { getChangelog, getChangelogSchema } from './tools/changelog.js';
 import { getHistory, getHistorySchema } from './tools/history.js';
@@ -117,3 +117,10 @@ export const TOOLS: ToolDef[] = [
     run: compareVersions,
   },
 ];
+
+/** Run the tool named `name` (ToolError for a name that is not one): the one lookup every thread that runs tools uses. */
+export function runTool(name: string, ctx: ToolCtx, args: unknown): unknown {
+  const t = TOOLS.find((x) => x.name === name);
+  if (!t) throw new ToolError(`unknown tool ${name}`);
+  return t.run(ctx, args);
+}
