@@ -12,9 +12,10 @@ import { decodeRgb } from '../src/tasks/lib/image-io.js';
 import { detectFaces } from '../src/vision/index.js';
 import { livenessCheck, combineLiveness, cueScore, LIVENESS_THRESHOLD } from '../src/vision/liveness.js';
 import type { SpoofCues } from '../src/vision/spoof-cues.js';
+import { screenMoire, type ScreenMoire } from '../src/vision/screen-moire.js';
 import { table } from './lib/load.js';
 
-type Row = { group: string; attack: boolean; file: string; model: number | null; served: number | null; signals: Record<string, number> };
+type Row = { group: string; attack: boolean; file: string; model: number | null; served: number | null; signals: Record<string, number>; box?: number[]; moire?: ScreenMoire; moireMs?: number };
 
 const args = process.argv.slice(2);
 const many = (flag: string) => args.flatMap((a, k) => (args[k - 1] === flag ? [a] : []));
@@ -33,7 +34,10 @@ async function score(group: string, attack: boolean, file: string): Promise<Row>
   const [face] = await detectFaces(img);
   if (!face) return { group, attack, file: path.basename(file), model: null, served: null, signals: {} };
   const r = await livenessCheck(img, face.box);
-  return { group, attack, file: path.basename(file), model: r.model, served: r.score, signals: r.signals };
+  const t0 = performance.now();
+  const moire = screenMoire(img, face.box);
+  const moireMs = performance.now() - t0;
+  return { group, attack, file: path.basename(file), model: r.model, served: r.score, signals: r.signals, box: face.box.map((v) => Math.round(v * 10) / 10), moire, moireMs };
 }
 
 async function measure(): Promise<Row[]> {
