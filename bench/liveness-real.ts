@@ -5,16 +5,18 @@
 //        --attack print=/work/data/liveness/attacks/print --attack replay=/work/data/liveness/attacks/replay [--dump f.json]
 //      a real group is named by its folder and the one above (`visagetrack/live`); `--attack type=dir` names an attack group.
 //      re-score a dump with the current rule: … liveness-real --from-dump f.json
-// Groups of ≤ 10 images also get one line per image (file, model, cue score, served).
+// Groups of ≤ 10 images also get one line per image (file, model, cue score, served). The dump also keeps each
+// face box, the image's path and the screen-moiré measure (screen-moire.ts) for liveness-split / liveness-moire.
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodeRgb } from '../src/tasks/lib/image-io.js';
 import { detectFaces } from '../src/vision/index.js';
 import { livenessCheck, combineLiveness, cueScore, LIVENESS_THRESHOLD } from '../src/vision/liveness.js';
 import type { SpoofCues } from '../src/vision/spoof-cues.js';
+import { screenMoire, type ScreenMoire } from '../src/vision/screen-moire.js';
 import { table } from './lib/load.js';
 
-type Row = { group: string; attack: boolean; file: string; model: number | null; served: number | null; signals: Record<string, number> };
+type Row = { group: string; attack: boolean; file: string; model: number | null; served: number | null; signals: Record<string, number>; box?: number[]; path?: string; moire?: ScreenMoire; moireMs?: number };
 
 const args = process.argv.slice(2);
 const many = (flag: string) => args.flatMap((a, k) => (args[k - 1] === flag ? [a] : []));
@@ -33,7 +35,10 @@ async function score(group: string, attack: boolean, file: string): Promise<Row>
   const [face] = await detectFaces(img);
   if (!face) return { group, attack, file: path.basename(file), model: null, served: null, signals: {} };
   const r = await livenessCheck(img, face.box);
-  return { group, attack, file: path.basename(file), model: r.model, served: r.score, signals: r.signals };
+  const t0 = performance.now();
+  const moire = screenMoire(img, face.box);
+  const moireMs = performance.now() - t0;
+  return { group, attack, file: path.basename(file), model: r.model, served: r.score, signals: r.signals, box: face.box.map((v) => Math.round(v * 10) / 10), path: path.resolve(file), moire, moireMs };
 }
 
 async function measure(): Promise<Row[]> {

@@ -5,53 +5,9 @@
 // - specular glare: near-white, colourless blobs (a screen or glossy print catching a lamp).
 // Pure pixel work (raster.ts only), no onnxruntime.
 import { cropResize, toGrey, type Box, type RgbImage } from './raster.js';
+import { spectrum } from './spectrum.js';
 
 const N = 128;
-
-/** In-place radix-2 FFT of one row/column (re, im of length n, n a power of two). */
-function fft1(re: Float64Array, im: Float64Array): void {
-  const n = re.length;
-  for (let i = 1, j = 0; i < n; i++) {
-    let bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) { [re[i], re[j]] = [re[j]!, re[i]!]; [im[i], im[j]] = [im[j]!, im[i]!]; }
-  }
-  for (let len = 2; len <= n; len <<= 1) {
-    const a = (-2 * Math.PI) / len, wr = Math.cos(a), wi = Math.sin(a);
-    for (let i = 0; i < n; i += len) {
-      let cr = 1, ci = 0;
-      for (let k = 0; k < len / 2; k++) {
-        const ur = re[i + k]!, ui = im[i + k]!;
-        const vr = re[i + k + len / 2]! * cr - im[i + k + len / 2]! * ci, vi = re[i + k + len / 2]! * ci + im[i + k + len / 2]! * cr;
-        re[i + k] = ur + vr; im[i + k] = ui + vi; re[i + k + len / 2] = ur - vr; im[i + k + len / 2] = ui - vi;
-        const nr = cr * wr - ci * wi; ci = cr * wi + ci * wr; cr = nr;
-      }
-    }
-  }
-}
-
-/** Magnitude spectrum (N×N, DC at 0,0) of a Hann-windowed, mean-removed grey patch. */
-export function spectrum(grey: Uint8Array): Float64Array {
-  let mean = 0;
-  for (const v of grey) mean += v;
-  mean /= grey.length;
-  const re = new Float64Array(N * N), im = new Float64Array(N * N);
-  for (let y = 0; y < N; y++) for (let x = 0; x < N; x++) {
-    const w = (0.5 - 0.5 * Math.cos((2 * Math.PI * x) / (N - 1))) * (0.5 - 0.5 * Math.cos((2 * Math.PI * y) / (N - 1)));
-    re[y * N + x] = (grey[y * N + x]! - mean) * w;
-  }
-  const r = new Float64Array(N), i = new Float64Array(N);
-  for (let y = 0; y < N; y++) { r.set(re.subarray(y * N, y * N + N)); i.set(im.subarray(y * N, y * N + N)); fft1(r, i); re.set(r, y * N); im.set(i, y * N); }
-  for (let x = 0; x < N; x++) {
-    for (let y = 0; y < N; y++) { r[y] = re[y * N + x]!; i[y] = im[y * N + x]!; }
-    fft1(r, i);
-    for (let y = 0; y < N; y++) { re[y * N + x] = r[y]!; im[y * N + x] = i[y]!; }
-  }
-  const mag = new Float64Array(N * N);
-  for (let k = 0; k < mag.length; k++) mag[k] = Math.hypot(re[k]!, im[k]!);
-  return mag;
-}
 
 export interface SpoofCues {
   /** share of the non-DC spectral energy at radius ≥ N/4 (fine texture: grids, halftone, moiré) */
@@ -70,7 +26,7 @@ export interface SpoofCues {
 export function spoofCues(img: RgbImage, box: Box, wide: Box): SpoofCues {
   const [x1, y1, x2, y2] = box;
   const face = toGrey(cropResize(img, x1, y1, x2 - x1, y2 - y1, N, N));
-  const mag = spectrum(face.data);
+  const mag = spectrum(face.data, N);
   let total = 0, high = 0;
   const band: number[] = [];
   for (let v = 0; v < N; v++) for (let u = 0; u < N; u++) {
