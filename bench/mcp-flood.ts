@@ -47,7 +47,7 @@ if (process.argv.includes('--serve')) {
 
   const only = arg('--only');
   const self = fileURLToPath(import.meta.url);
-  const eldPreload = path.join(path.dirname(self), 'mcp-flood-eld.ts');
+  const eldPreload = path.join(path.dirname(self), 'mcp-flood-eld.mjs');
   async function run(label: string, env: Record<string, string>, tree?: string) {
     if (only && !label.includes(only)) return undefined;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-flood-'));
@@ -74,7 +74,10 @@ if (process.argv.includes('--serve')) {
     await Promise.all(Array.from({ length: conc }, async () => { while (hn < calls) { hn++; await (await fetch(url + '/health')).arrayBuffer(); } }));
     const healthCpu = (mainCpu() - h0) / calls;
     const during: number[] = [];
-    const prober = await startProber(url + '/health', 10);
+    const prober = await startProber(url + '/health', 20);
+    // the main thread's time on a CPU, waiting for one (runnable, not running), and its slices (schedstat, ns)
+    const sched = () => fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/schedstat`, 'utf8').trim().split(' ').map(Number);
+    const sc0 = sched();
     const eldMark = () => { process.kill(child.pid!, 'SIGUSR2'); };
     eldMark(); // a new histogram from here
     let flooding = true;
@@ -106,6 +109,7 @@ if (process.argv.includes('--serve')) {
     const us1 = userSys();
     const split = `${f2((us1[0]! - us0[0]!) / calls)} / ${f2((us1[1]! - us0[1]!) / calls)}`;
     eldMark();
+    const sc1 = sched();
     flooding = false;
     await inProc;
     const apart = await prober.stop();
@@ -116,7 +120,8 @@ if (process.argv.includes('--serve')) {
     child.send('stop');
     await new Promise((r) => child.once('exit', r));
     fs.rmSync(dir, { recursive: true, force: true });
-    return { label: (tree ? 'base: ' : '') + label, load: os.loadavg()[0]!, quiet50: pct(quiet, 50), during50: pct(during, 50), during99: pct(during, 99), probes: during.length, apart50: pct(apart, 50), apart99: pct(apart, 99), apartMax: Math.max(...apart), eld, rss, wall, calls50: pct(callMs, 50), cpuPerCall, split, allPerCall, healthCpu, statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(' '), kb: bytes / calls / 1024 };
+    return { label: (tree ? 'base: ' : '') + label, load: os.loadavg()[0]!, quiet50: pct(quiet, 50), during50: pct(during, 50), during99: pct(during, 99), probes: during.length, apart50: pct(apart, 50), apart99: pct(apart, 99), apartMax: Math.max(...apart), eld, rss, runqMs: (sc1[1]! - sc0[1]!) / 1e6, runMs: (sc1[0]! - sc0[0]!) / 1e6, slices: sc1[2]! - sc0[2]!,
+      netPerCall: cpuPerCall - ((during.length + apart.length) * healthCpu) / calls, wall, calls50: pct(callMs, 50), cpuPerCall, split, allPerCall, healthCpu, statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(' '), kb: bytes / calls / 1024 };
   }
 
   const unlimited = { SEJONG_MCP_RATE_PER_SECOND: '100000', SEJONG_MCP_RATE_BURST: '100000' };
@@ -136,7 +141,7 @@ if (process.argv.includes('--serve')) {
     }
   }
   console.log(`\n### mcp-flood run ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, node ${process.version}, load average ${os.loadavg()[0]!.toFixed(1)}, ${calls} search_laws calls at concurrency ${conc}, data ${arg('--data') ? 'given store' : 'test sample'}; server code: ${(await import('./lib/built.js')).codeLabel()}\n`);
-  console.log('| configuration | /health p50 quiet | /health p50 / p99 during flood (this process) | /health p50 / p99 / max (separate prober) | server event-loop delay p50 / p99 / max | probes | flood wall time | call p50 | server main-thread CPU per call (user / sys) | main-thread CPU per plain /health (same conc) | whole server CPU per call | RSS after | answers (mean KB) | load (1 min) after |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const r of rows) if (r) console.log(`| ${r.label} | ${f2(r.quiet50)} ms | ${f2(r.during50)} / ${f2(r.during99)} ms | ${f2(r.apart50)} / ${f2(r.apart99)} / ${f2(r.apartMax)} ms | ${f2(r.eld.p50)} / ${f2(r.eld.p99)} / ${f2(r.eld.max)} ms | ${r.probes} | ${(r.wall / 1000).toFixed(1)} s | ${f2(r.calls50)} ms | ${f2(r.cpuPerCall)} ms (${r.split}) | ${f2(r.healthCpu)} ms | ${f2(r.allPerCall)} ms | ${r.rss.toFixed(0)} MB | ${r.statuses} (${r.kb.toFixed(1)} KB) | ${r.load.toFixed(1)} |`);
+  console.log('| configuration | /health p50 quiet | /health p50 / p99 during flood (this process) | /health p50 / p99 / max (separate prober) | server event-loop delay p50 / p99 / max | probes | flood wall time | call p50 | server main-thread CPU per call (user / sys) | main-thread CPU per plain /health (same conc) | main-thread CPU per call net of the probes | main thread on CPU / waiting for a CPU (runqueue) during the flood, mean wait per slice | whole server CPU per call | RSS after | answers (mean KB) | load (1 min) after |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) if (r) console.log(`| ${r.label} | ${f2(r.quiet50)} ms | ${f2(r.during50)} / ${f2(r.during99)} ms | ${f2(r.apart50)} / ${f2(r.apart99)} / ${f2(r.apartMax)} ms | ${f2(r.eld.p50)} / ${f2(r.eld.p99)} / ${f2(r.eld.max)} ms | ${r.probes} | ${(r.wall / 1000).toFixed(1)} s | ${f2(r.calls50)} ms | ${f2(r.cpuPerCall)} ms (${r.split}) | ${f2(r.healthCpu)} ms | ${f2(r.netPerCall)} ms | ${r.runMs.toFixed(0)} / ${r.runqMs.toFixed(0)} ms, ${f2(r.runqMs / Math.max(1, r.slices))} ms | ${f2(r.allPerCall)} ms | ${r.rss.toFixed(0)} MB | ${r.statuses} (${r.kb.toFixed(1)} KB) | ${r.load.toFixed(1)} |`);
 }
