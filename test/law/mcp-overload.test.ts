@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { sampleDataDir } from './fixture.js';
 import { skipFileWithoutShared } from '../helpers/shared.js';
 import type { McpWorkers } from '../../src/law/mcp-workers.js';
+import { transferOf } from '../../src/law/mcp-host.js';
 
 await skipFileWithoutShared('law-corpus', 'sample');
 
@@ -101,4 +102,16 @@ t.test('a flood of tool calls from 30 sessions: an active client keeps getting i
   t.same(mine, ['750', '751', '752', '753', '754', '755'], 'every call of the active session answered with its article');
   t.same(health, [200, 200, 200, 200, 200, 200]);
   t.same([...statuses], [[200, 300]], 'the flood stayed within the queue: every call answered');
+});
+
+t.test('transferOf: only bytes spanning their own buffer are handed over (never a pooled Buffer or a view)', async (t) => {
+  const whole = Buffer.allocUnsafeSlow(64);
+  t.same(transferOf(whole), [whole.buffer]);
+  const encoded = new TextEncoder().encode('event: message\ndata: {}\n\n');
+  t.same(transferOf(encoded), [encoded.buffer]);
+  t.equal(transferOf(Buffer.from('{"jsonrpc":"2.0"}')), undefined, 'a small Buffer lives in the shared pool');
+  t.equal(transferOf(whole.subarray(0, 10)), undefined, 'a view of part of a buffer');
+  t.equal(transferOf(new Uint8Array(new SharedArrayBuffer(8))), undefined, 'shared memory is not transferable');
+  t.equal(transferOf(new Uint8Array(0)), undefined);
+  t.equal(transferOf(undefined), undefined);
 });
