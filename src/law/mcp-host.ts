@@ -45,6 +45,18 @@ export type SseChecked = { count: number; rid: number } | { error: string } | { 
 
 const EMPTY = new Uint8Array(0);
 
+/** the text of b (no copy of the bytes first) */
+const utf8 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8');
+
+/**
+ * The transfer list that hands b's bytes to another thread without a copy, when b spans its whole ArrayBuffer (a
+ * body read into one buffer of its declared size, an answer made here); undefined (copied) for a view into a shared
+ * pool or a larger buffer. b is unusable here afterwards.
+ */
+export function transferOf(b: Uint8Array | undefined): ArrayBuffer[] | undefined {
+  return b && b.byteLength > 0 && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? [b.buffer] : undefined;
+}
+
 /** A JSON-RPC error answer made without the SDK (session unknown, bad JSON, worker gone). */
 export function rpcOut(status: number, code: number, message: string, retryAfter?: number): HttpOut {
   const body = { jsonrpc: '2.0', error: { code, message, ...(retryAfter ? { data: { retry_after: retryAfter } } : {}) }, id: null };
@@ -98,7 +110,7 @@ export class McpHost {
     let parsedBody: unknown;
     if (req.method === 'POST') {
       try {
-        parsedBody = JSON.parse(Buffer.from(req.body ?? EMPTY).toString('utf8'));
+        parsedBody = JSON.parse(utf8(req.body ?? EMPTY));
       } catch {
         return rpcOut(400, -32700, 'Parse error: the body is not valid JSON');
       }
@@ -179,7 +191,7 @@ export class McpHost {
   ssePost(rid: number, raw: Uint8Array): SseChecked {
     let data: unknown;
     try {
-      data = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8'));
+      data = JSON.parse(utf8(raw));
     } catch (e) {
       return { error: `The body is not valid JSON: ${(e as Error).message}` };
     }

@@ -2,7 +2,7 @@
 // thread (McpHost: the SDK's transports and McpServer, zod checks, JSON both ways) and runs their tool calls here,
 // over this thread's view of the server's LMDB environment. Messages in and out are listed in mcp-workers.ts.
 import { parentPort, workerData } from 'node:worker_threads';
-import { McpHost } from './mcp-host.js';
+import { McpHost, transferOf } from './mcp-host.js';
 import { buildMcpServer } from './mcp-server.js';
 import { threadLaw } from './search-worker.js';
 import { runTool } from './tools.js';
@@ -14,6 +14,14 @@ let version = 0;
 
 const post = (m: ToMain, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer);
 
+const utf8 = new TextEncoder();
+/** a stream's chunk for the main thread: frames made here as text go as UTF-8 bytes handed over without a copy */
+function chunk(c: string | Uint8Array): { data: Uint8Array | string; transfer?: ArrayBuffer[] } {
+  if (typeof c !== 'string') return { data: c };
+  const data = utf8.encode(c);
+  return { data, transfer: transferOf(data) };
+}
+
 function run(tool: string, args: unknown, now: number): unknown {
   return runTool(tool, { law: threadLaw(dataPath, version), now }, args);
 }
@@ -23,28 +31,23 @@ const host = new McpHost(
   (sid) => post({ t: 'ended', sid }),
 );
 
-/** the bytes of b, handed over without a copy when b owns its whole buffer */
-function own(b: Uint8Array): ArrayBuffer[] | undefined {
-  return b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer ? [b.buffer] : undefined;
-}
-
 async function onMessage(m: ToWorker): Promise<void> {
   version = m.version;
   switch (m.t) {
     case 'http': {
       const out = await host.handle(m.req).catch((e: Error) => ({ status: 500, headers: {}, contentType: 'application/json', body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: `Internal error: ${e.message}` }, id: null })) }));
-      return post({ t: 'res', rid: m.rid, out }, own(out.body));
+      return post({ t: 'res', rid: m.rid, out }, transferOf(out.body));
     }
     case 'stream':
       return host.stream(m.rid, m.req, {
-        write: (c) => post({ t: 'chunk', rid: m.rid, data: c }),
+        write: (c) => { const { data, transfer } = chunk(c); post({ t: 'chunk', rid: m.rid, data }, transfer); },
         end: () => post({ t: 'end', rid: m.rid }),
       });
     case 'cancel':
       return host.cancel(m.rid);
     case 'sse-open':
       return host.sseOpen(m.sid, {
-        write: (c) => post({ t: 'sse', sid: m.sid, data: c }),
+        write: (c) => { const { data, transfer } = chunk(c); post({ t: 'sse', sid: m.sid, data }, transfer); },
         end: () => post({ t: 'sse-end', sid: m.sid }),
       });
     case 'sse-post':

@@ -5,7 +5,7 @@
 // sessions (their streams get an error event, waiting requests a 503) and is started again; the server stays up.
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import { rpcOut, type HttpIn, type HttpOut, type SseChecked, type Sink } from './mcp-host.js';
+import { rpcOut, transferOf, type HttpIn, type HttpOut, type SseChecked, type Sink } from './mcp-host.js';
 import type { McpBackend } from './mcp-backend.js';
 
 /** main → worker (each with the main thread's catalogue version: a new one reloads the worker's law store) */
@@ -53,6 +53,17 @@ interface Thread {
   sse: Map<string, Sink>;
 }
 
+const isLive = (th: Thread): boolean => !th.dead;
+
+/** a is the better home for a new session than b: it holds fewer sessions, or as many and fewer requests in flight */
+function lighter(a: Thread, b: Thread): boolean {
+  if (a.sessions.size !== b.sessions.size) return a.sessions.size < b.sessions.size;
+  return a.pending.size < b.pending.size;
+}
+
+/** the lighter of two threads; on a tie the one met first (best) */
+const lighterOf = (best: Thread, th: Thread): Thread => (lighter(th, best) ? th : best);
+
 const ENTRY = new URL(import.meta.url.endsWith('.js') ? './mcp-worker.js' : './mcp-boot.mjs', import.meta.url);
 
 export class McpWorkers implements McpBackend {
@@ -85,8 +96,9 @@ export class McpWorkers implements McpBackend {
     return th;
   }
 
-  private send(th: Thread, m: ToWorker): void {
-    th.worker.postMessage(m);
+  /** post m to th's thread; transfer: the buffers handed over without a copy (the request body it owns) */
+  private send(th: Thread, m: ToWorker, transfer?: ArrayBuffer[]): void {
+    th.worker.postMessage(m, transfer);
   }
 
   private get version(): number {
@@ -145,15 +157,13 @@ export class McpWorkers implements McpBackend {
     th.sessions.clear();
   }
 
-  /** the thread for a new session: the one holding the fewest sessions, then the least busy */
+  /**
+   * The thread for a new session: among the live threads, the lightest (fewest sessions, then fewest requests in
+   * flight; the first of equals); when every thread is restarting, the first (its requests are answered 503).
+   */
   private pick(): Thread {
-    let best = this.threads[0]!;
-    for (const th of this.threads) {
-      if (best.dead && !th.dead) best = th;
-      else if (th.dead) continue;
-      else if (th.sessions.size < best.sessions.size || (th.sessions.size === best.sessions.size && th.pending.size < best.pending.size)) best = th;
-    }
-    return best;
+    const live = this.threads.filter(isLive);
+    return live.length ? live.reduce(lighterOf) : this.threads[0]!;
   }
 
   handle(req: HttpIn): Promise<HttpOut> {
@@ -169,7 +179,7 @@ export class McpWorkers implements McpBackend {
     const rid = ++this.rid;
     return new Promise((resolve) => {
       th.pending.set(rid, resolve);
-      this.send(th, { t: 'http', rid, req, version: this.version });
+      this.send(th, { t: 'http', rid, req, version: this.version }, transferOf(req.body));
     });
   }
 
@@ -197,7 +207,7 @@ export class McpWorkers implements McpBackend {
     const rid = ++this.rid;
     return new Promise((resolve) => {
       th.checks.set(rid, resolve);
-      this.send(th, { t: 'sse-post', rid, body, version: this.version });
+      this.send(th, { t: 'sse-post', rid, body, version: this.version }, transferOf(body));
     });
   }
 
