@@ -1,6 +1,7 @@
 // MCP law worker entry (plain worker_threads, started by mcp-workers.ts): hosts the MCP sessions pinned to this
 // thread (McpHost: the SDK's transports and McpServer, zod checks, JSON both ways) and runs their tool calls here,
 // over this thread's view of the server's LMDB environment. Messages in and out are listed in mcp-workers.ts.
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { McpHost, transferOf } from './mcp-host.js';
 import { buildMcpServer } from './mcp-server.js';
@@ -9,7 +10,12 @@ import { runTool } from './tools.js';
 import type { ToMain, ToWorker } from './mcp-workers.js';
 
 const port = parentPort!;
-const { dataPath } = workerData as { dataPath: string };
+const { dataPath, nice } = workerData as { dataPath: string; nice: number };
+// this thread's niceness only (Linux: setpriority(PRIO_PROCESS, 0) names the calling thread); raising it needs no
+// privilege; where the platform refuses, the thread keeps the event loop's priority
+if (nice > 0) {
+  try { os.setPriority(Math.min(19, os.getPriority() + nice)); } catch { /* not permitted here: same priority */ }
+}
 let version = 0;
 
 const post = (m: ToMain, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer);

@@ -34,6 +34,8 @@ export interface McpWorkersOptions {
   workers: number;
   /** requests that may wait for a thread; beyond it 503 with Retry-After */
   queueSize: number;
+  /** niceness the threads add to their own (Linux: per thread); 0 = none */
+  nice?: number;
   /** the main thread's law catalogue version */
   version: () => number;
   log: (level: 'error' | 'warn', obj: Record<string, unknown>) => void;
@@ -88,7 +90,7 @@ export class McpWorkers implements McpBackend {
   }
 
   private spawn(): Thread {
-    const worker = new Worker(fileURLToPath(ENTRY), { workerData: { dataPath: this.opts.dataPath }, resourceLimits: { maxOldGenerationSizeMb: 1024 } });
+    const worker = new Worker(fileURLToPath(ENTRY), { workerData: { dataPath: this.opts.dataPath, nice: this.opts.nice ?? 0 }, resourceLimits: { maxOldGenerationSizeMb: 1024 } });
     const th: Thread = { worker, born: Date.now(), sessions: new Set(), pending: new Map(), checks: new Map(), streams: new Map(), sse: new Map() };
     worker.on('message', (m: ToMain) => this.message(th, m));
     worker.on('error', (e) => this.opts.log('error', { msg: 'MCP law worker failed', err: e.message }));

@@ -13,6 +13,8 @@ export interface LawPoolOptions {
   workers: number;
   /** calls that may wait for a worker; beyond it LawBusyError */
   queueSize: number;
+  /** niceness added to the worker threads (Linux: per thread; Piscina applies it in each thread); default 0 */
+  nice?: number;
 }
 
 /** The law pool is full: answer 503 / a JSON-RPC error with retryAfter seconds. */
@@ -33,6 +35,7 @@ export class LawPool {
         minThreads: opts.workers,
         maxThreads: opts.workers,
         maxQueue: opts.queueSize,
+        niceIncrement: opts.nice ?? 0,
         idleTimeout: 2 ** 31 - 1,
         resourceLimits: { maxOldGenerationSizeMb: 1024 },
       })

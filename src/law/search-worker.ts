@@ -1,5 +1,7 @@
 // Law worker entry: opens the server's LMDB environment (lmdb-js shares one env between the threads of a process),
 // keeps its own catalogue and search index, and runs a legal-information tool off the main event loop.
+import fs from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 import { open, type RootDatabase, type Database, type DatabaseOptions } from 'lmdb';
 import type { Store } from '../store/env.js';
 import type { LawStore } from './store.js';
@@ -37,6 +39,12 @@ class ThreadStore {
   transaction<T>(): Promise<T> {
     throw new Error('the law worker reads only');
   }
+}
+
+// name the law threads (this module is the Piscina law worker and is loaded by the MCP law worker too) for top -H,
+// /proc and the test of their niceness (Linux; elsewhere names are diagnostics only)
+if (!isMainThread) {
+  try { fs.writeFileSync('/proc/thread-self/comm', 'sejong-law'); } catch { /* not Linux */ }
 }
 
 let law: LawStore | null = null;
