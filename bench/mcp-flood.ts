@@ -129,6 +129,7 @@ if (process.argv.includes('--serve')) {
     ['main-thread (SEJONG_LAW_WORKERS=0, no rate limit)', { SEJONG_LAW_WORKERS: '0', ...unlimited }],
     ['law-worker, protocol on main (SEJONG_MCP_THREAD=main, no rate limit)', { SEJONG_LAW_WORKERS: '1', SEJONG_MCP_THREAD: 'main', ...unlimited }],
     ['law-worker, protocol in worker (SEJONG_LAW_WORKERS=1, no rate limit)', { SEJONG_LAW_WORKERS: '1', SEJONG_MCP_THREAD: 'worker', ...unlimited }],
+    ['law-worker at the event loop\'s priority, protocol in worker (SEJONG_LAW_WORKER_NICE=0, no rate limit)', { SEJONG_LAW_WORKERS: '1', SEJONG_MCP_THREAD: 'worker', SEJONG_LAW_WORKER_NICE: '0', ...unlimited }],
     ['2 law workers, protocol in worker (no rate limit)', { SEJONG_LAW_WORKERS: '2', SEJONG_MCP_THREAD: 'worker', ...unlimited }],
     ['default (1 law worker, 20/s burst 100 per address)', { SEJONG_LAW_WORKERS: '1' }],
   ];
