@@ -14,6 +14,12 @@ export function nameKey(s: string): string {
   return s.normalize('NFKC').replace(ALL_DOTS, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
+/** nameKey of every line of s (one pass over the whole text instead of one per line: the article titles of a
+ * document, read for title evidence). Same keys as s.split('\n').map(nameKey). */
+export function nameKeyLines(s: string): string[] {
+  return s.normalize('NFKC').replace(ALL_DOTS, '').toLowerCase().replace(/[^\p{L}\p{N}\n]+/gu, '').split('\n');
+}
+
 /** Trailing particles (josa) and a few endings stripped from a token when enough of the word is left. */
 const JOSA = ['에서는', '으로서', '으로써', '에게서', '에서', '에게', '으로', '부터', '까지', '이나', '라도', '마다', '은', '는', '이', '가', '을', '를', '의', '에', '와', '과', '로', '도', '만'];
 
