@@ -21,7 +21,7 @@ export const searchSchema = z.object({
 type Hits = ReturnType<LawStore['search']['query']>;
 const searchCaches = new WeakMap<LawStore, ByteCache<string, { version: number; hits: Hits }>>();
 /** cached search results per store and thread: a full list of 1,000 hits is ~0.2 MB with its page's snippets */
-const SEARCH_CACHE_BYTES = 16 * 1024 * 1024;
+const SEARCH_CACHE_BYTES = 8 * 1024 * 1024;
 /** a hit object with its article positions (~200 bytes; measured by bench/law-rss.ts), the snippets of a page's hits
  * (~500 bytes each, read once shown) and the lazy snippet getters of the first 50 */
 const hitsBytes = (hits: Hits) => 400 + 200 * hits.length + 3 * 500 * Math.min(hits.length, 20) + 200 * Math.min(hits.length, 50);
