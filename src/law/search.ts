@@ -2,7 +2,7 @@
 // (exact / prefix / abbreviation / substring / bigram overlap on statute and rule names) with boosts.
 import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
-import { nameKey, termIds } from './normalize.js';
+import { nameKey, nameKeyLines, termIds } from './normalize.js';
 import { analyseQuery, type AnalysedQuery } from './search/query.js';
 import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
 import { SEARCH_SWITCHES } from './search/switches.js';
@@ -12,6 +12,7 @@ import { NameWords } from './search/name-words.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
 import { bestOf, titleEvidence, titleSet, type TitleSet } from './search/titles.js';
 import { buildIndex, dropGenerationsBefore } from './search/build.js';
+import { ByteCache } from './cache.js';
 
 export { ABBREVIATIONS };
 
@@ -45,6 +46,12 @@ const PLAIN_COORD = 0.4;
 const SPLIT_RATIO = 20;
 /** documents whose article titles are read for title evidence (the best by name and text) */
 const TITLE_DOCS = 12;
+/** decoded posting lists kept per thread (the hot bigrams; least recently used out first). 8 MB costs no CPU against
+ * 32 or 64 MB (bench/RESULTS.md, speed17): a miss is one LMDB read and a copy */
+const POSTING_CACHE_BYTES = 8 * 1024 * 1024;
+/** article-title sets kept per thread (a document's titles as name keys, for title evidence); 12 MB holds every set
+ * the 386 evaluation questions read, 4 MB costs +1.3 ms a query */
+const TITLE_CACHE_BYTES = 12 * 1024 * 1024;
 
 export class SearchIndex {
   gen = 0;
@@ -54,8 +61,7 @@ export class SearchIndex {
   owner = new Uint32Array(0);
   seq = new Uint32Array(0);
   len = new Uint16Array(0);
-  private cache = new Map<number, Posting | null>();
-  private cacheBytes = 0;
+  private cache = new ByteCache<number, Posting | null>(POSTING_CACHE_BYTES);
   abbr = new Map<string, string>();
   private nameIndex = new NameIndex([]);
   private nameWords = new NameWords([]);
@@ -79,7 +85,6 @@ export class SearchIndex {
   open(gen: number): void {
     this.cache.clear();
     this.titles.clear();
-    this.cacheBytes = 0;
     this.gen = gen;
     this.abbr = new Map(Object.entries(ABBREVIATIONS).map(([k, v]) => [nameKey(k), v]));
     for (const d of this.law.catalog) if (d.abbreviation) this.abbr.set(nameKey(d.abbreviation), d.name);
@@ -147,16 +152,14 @@ export class SearchIndex {
       let c: Uint8Array = b;
       if (b.byteOffset % 4) { c = new Uint8Array(b.length); c.set(b); }
       p = { ids: new Uint32Array(c.buffer, c.byteOffset, n), tfs: c.subarray(n * 4) };
-      this.cacheBytes += b.length;
     }
-    // 32 MB of decoded postings (the hot bigrams); LMDB pages are mapped, not copied
-    if (this.cacheBytes > 32 * 1024 * 1024) { this.cache.clear(); this.cacheBytes = 0; }
-    this.cache.set(t, p);
+    // LMDB pages are mapped, not copied: the cache holds the decoded lists
+    this.cache.set(t, p, b ? b.length + 200 : 32);
     return p;
   }
 
   /** article titles per document (name keys; a bounded cache), the index owner position of each document id */
-  private titles = new Map<string, TitleSet>();
+  private titles = new ByteCache<string, TitleSet>(TITLE_CACHE_BYTES);
   private ownerIx = new Map<string, number>();
 
   /** Article titles of a document as name keys (persisted per document with the index; none for older indexes). */
@@ -167,9 +170,10 @@ export class SearchIndex {
       const b = o === undefined ? undefined : this.law.idx.getBinary([this.gen, `t${o}`]);
       if (!b) return null;
       // kept as name keys: the title evidence compares keys only
-      ts = titleSet(b.toString('utf8').split('\n').map(nameKey));
-      if (this.titles.size >= 4000) this.titles.delete(this.titles.keys().next().value!);
-      this.titles.set(id, ts);
+      ts = titleSet(nameKeyLines(b.toString('utf8')));
+      // the keys and their joined copy (two bytes a character), a string header and a start per title (as measured
+      // by bench/law-rss.ts)
+      this.titles.set(id, ts, 5 * ts.joined.length + 40 * ts.keys.length + 150);
     }
     return ts;
   }

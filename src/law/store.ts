@@ -6,6 +6,7 @@ import type { Article, DocRec, TableRec } from './parse.js';
 import { nameKey } from './normalize.js';
 import type { SearchIndex } from './search.js';
 import type { SearchSource } from './search/source.js';
+import { ByteCache, stringBytes } from './cache.js';
 
 export interface TocEntry { no: string; title: string; preview: string; deleted?: boolean }
 
@@ -239,15 +240,17 @@ export class LawStore implements SearchSource {
     return a ? { no: a.no, title: a.title } : undefined;
   }
 
-  private tocCache = new Map<string, TocEntry[]>();
+  /** article lists by document (8 MB: a code's list with its previews is ~250 KB), dropped on reload */
+  private tocCache = new ByteCache<string, TocEntry[]>(8 * 1024 * 1024);
 
-  /** Article list of a document (cached: up to 2,000 documents, dropped on reload). */
+  /** Article list of a document (cached, least recently used out first). */
   tocOf(id: string): TocEntry[] {
     let t = this.tocCache.get(id);
     if (!t) {
       t = this.toc.get(id) ?? [];
-      if (this.tocCache.size >= 2000) this.tocCache.delete(this.tocCache.keys().next().value!);
-      this.tocCache.set(id, t);
+      let n = 64;
+      for (const e of t) n += 48 + stringBytes(e.no) + stringBytes(e.title) + stringBytes(e.preview);
+      this.tocCache.set(id, t, n);
     }
     return t;
   }

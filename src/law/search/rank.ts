@@ -104,8 +104,12 @@ export function snippetOf(a: Article, words: string[]): string {
   if (at < 0) for (const w of words) { const i = w.length >= 3 ? text.indexOf(w.slice(0, 2)) : -1; if (i >= 0) { at = i; break; } }
   const start = Math.max(0, (at < 0 ? 0 : at) - 30);
   const s = text.slice(start, start + 80);
-  return (start > 0 ? '…' : '') + s + (start + 80 < text.length ? '…' : '');
+  return flat((start > 0 ? '…' : '') + s + (start + 80 < text.length ? '…' : ''));
 }
+
+/** a copy of s that holds its own characters: a slice of a string keeps the whole string alive in V8, and a cached
+ * search result must not keep every article it quotes (tens of KB each) for 80 characters of it */
+const flat = (s: string): string => Buffer.from(s, 'utf16le').toString('utf16le');
 
 /** The matching articles of a hit: number, title and a snippet with the hit. */
 export function snippetMatches(read: (seq: number) => Article | undefined, seqs: number[], words: string[]): ArticleMatch[] {

@@ -4,7 +4,8 @@ import type { LawStore } from '../store.js';
 import type { DocRec } from '../parse.js';
 import { nameKey } from '../normalize.js';
 import { fitCount } from './bound.js';
-import { cacheOf, categories, checkLimit, decodeCursor, encodeCursor, entry, fingerprint, SUBTYPE_MAP, ToolError, typeSchema, type ToolCtx } from './common.js';
+import { ByteCache } from '../cache.js';
+import { categories, checkLimit, decodeCursor, encodeCursor, entry, fingerprint, SUBTYPE_MAP, ToolError, typeSchema, type ToolCtx } from './common.js';
 
 // ---------- search_laws ----------
 
@@ -16,8 +17,21 @@ export const searchSchema = z.object({
   cursor: z.string().max(500).optional().describe('next_cursor of the previous page'),
 }).strict();
 
-// result caches per store (WeakMap: several stores may live in one process, e.g. tests)
-const searchCaches = new WeakMap<LawStore, Map<string, { version: number; hits: ReturnType<LawStore['search']['query']> }>>();
+// result caches per store (WeakMap: several stores may live in one process, e.g. tests), each bounded by bytes
+type Hits = ReturnType<LawStore['search']['query']>;
+const searchCaches = new WeakMap<LawStore, ByteCache<string, { version: number; hits: Hits }>>();
+/** cached search results per store and thread: a full list of 1,000 hits is ~0.2 MB with its page's snippets */
+const SEARCH_CACHE_BYTES = 8 * 1024 * 1024;
+/** a hit object with its article positions (~200 bytes; measured by bench/law-rss.ts), the snippets of a page's hits
+ * (~500 bytes each, read once shown) and the lazy snippet getters of the first 50 */
+const hitsBytes = (hits: Hits) => 400 + 200 * hits.length + 3 * 500 * Math.min(hits.length, 20) + 200 * Math.min(hits.length, 50);
+
+/** the search_laws result cache of a store in this thread (entries and bytes: bench/law-rss.ts) */
+export function searchCacheOf(law: LawStore): ByteCache<string, { version: number; hits: Hits }> {
+  let c = searchCaches.get(law);
+  if (!c) { c = new ByteCache(SEARCH_CACHE_BYTES); searchCaches.set(law, c); }
+  return c;
+}
 
 export function searchLaws(ctx: ToolCtx, args: z.infer<typeof searchSchema>) {
   const { law, now } = ctx;
@@ -33,12 +47,11 @@ export function searchLaws(ctx: ToolCtx, args: z.infer<typeof searchSchema>) {
   const ref = am ? (am[2] ? `${Number(am[1])}-${Number(am[2])}` : String(Number(am[1]))) : null;
   const rest = am ? (query.slice(0, am.index) + ' ' + query.slice(am.index + am[0].length)).trim() : query;
   const key = fp;
-  const searchCache = cacheOf(searchCaches, law);
+  const searchCache = searchCacheOf(law);
   let cached = searchCache.get(key);
   if (!cached || cached.version !== law.version) {
     cached = { version: law.version, hits: law.search.query(rest || query, { categories: cats, ministry }, ref) };
-    if (searchCache.size > 500) searchCache.clear();
-    searchCache.set(key, cached);
+    searchCache.set(key, cached, hitsBytes(cached.hits));
   }
   const hits = cached.hits;
   const page = hits.slice(offset, offset + limit);
@@ -70,7 +83,7 @@ export const listSchema = z.object({
   cursor: z.string().max(500).optional().describe('next_cursor of the previous page'),
 }).strict();
 
-const listCaches = new WeakMap<LawStore, Map<string, { version: number; docs: DocRec[] }>>();
+const listCaches = new WeakMap<LawStore, ByteCache<string, { version: number; docs: DocRec[] }>>();
 
 export function listLaws(ctx: ToolCtx, args: z.infer<typeof listSchema>) {
   const { law, now } = ctx;
@@ -85,7 +98,8 @@ export function listLaws(ctx: ToolCtx, args: z.infer<typeof listSchema>) {
   }
   const ministry = args.ministry?.trim() ? nameKey(args.ministry) : null;
   const fp = fingerprint([args.type ?? 'all', subtype, ministry, sort]);
-  const listCache = cacheOf(listCaches, law);
+  let listCache = listCaches.get(law);
+  if (!listCache) { listCache = new ByteCache(4 * 1024 * 1024); listCaches.set(law, listCache); }
   let cached = listCache.get(fp);
   if (!cached || cached.version !== law.version) {
     const docs = law.catalog.filter((d) => (!cats || cats.has(d.category)) && (!subtype || d.law_type === subtype) && (!ministry || d.ministries.some((m) => nameKey(m).includes(ministry))));
@@ -93,8 +107,7 @@ export function listLaws(ctx: ToolCtx, args: z.infer<typeof listSchema>) {
     if (sort === 'name') docs.sort((a, b) => a.name.localeCompare(b.name, 'ko') || a.id.localeCompare(b.id));
     else docs.sort((a, b) => dkey(b).localeCompare(dkey(a)) || a.id.localeCompare(b.id));
     cached = { version: law.version, docs };
-    if (listCache.size > 200) listCache.clear();
-    listCache.set(fp, cached);
+    listCache.set(fp, cached, 100 + 8 * docs.length);
   }
   const docs = cached.docs;
   let start = 0;
