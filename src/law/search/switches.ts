@@ -3,6 +3,8 @@
 export const SEARCH_SWITCHES = {
   /** the general everyday → statutory vocabulary (vocabulary.ts) for plain questions */
   everyday: 1,
+  /** the broader everyday vocabulary of vocabulary-life.ts  */
+  lifeVocabulary: 1,
   /** a rule asked for by its kind or subject gets the statutes' prior (rank.ts namesRuleSubject) */
   /** the general list's terms weigh as mapped statutory terms (1) or as the question's own words (0) */
   everydayMapped: 1,

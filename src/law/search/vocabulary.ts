@@ -6,6 +6,9 @@
 // One map with the core hand list (CORE, applied to every query): mapWord gives a word's best core key and, for a
 // question, its longest key of both lists.
 
+import { LIFE_AREAS, LIFE_WORDS } from './vocabulary-life.js';
+import { SEARCH_SWITCHES } from './switches.js';
+
 /** [everyday word start, statutory terms] by area; the first (longest) matching key of a word wins */
 const AREAS: Array<Array<[string, string]>> = [
   // work
@@ -130,45 +133,62 @@ const WORDS: Record<string, string> = {
   집: '주택', 차: '자동차', 돈: '금전', 빚: '채무', 욕: '모욕', 겁: '협박', 밤: '야간', 땅: '토지', 개: '개 동물', 약: '의약품', 병: '질병', 술: '주류 음주',
 };
 
-/** key → terms, keys grouped by first character, longest first */
-const BY_FIRST = new Map<string, Array<[string, string]>>();
-for (const area of AREAS) for (const [k, v] of area) {
-  const l = BY_FIRST.get(k[0]!) ?? [];
-  if (!l.some(([x]) => x === k)) l.push([k, v]);
-  BY_FIRST.set(k[0]!, l);
+/** the lookup tables of one vocabulary (with or without the life list: the switch is read when a query is analysed) */
+interface Tables {
+  /** everyday keys grouped by first character, longest first */
+  byFirst: Map<string, Array<[string, string]>>;
+  /** phrase keys (three or more characters) for questions that write them across words (불을 지르면, 이름을 바꾸려면) */
+  phrases: Array<[string, string]>;
+  /** all keys, core first on equal length, grouped by first character, longest first (one map for both lists) */
+  allByFirst: Map<string, Array<[string, string, boolean]>>;
+  words: Record<string, string>;
 }
-for (const l of BY_FIRST.values()) l.sort((a, b) => b[0].length - a[0].length);
+
+function buildTables(life: boolean): Tables {
+  const byFirst = new Map<string, Array<[string, string]>>();
+  for (const area of life ? [...AREAS, ...LIFE_AREAS] : AREAS) for (const [k, v] of area) {
+    const l = byFirst.get(k[0]!) ?? [];
+    if (!l.some(([x]) => x === k)) l.push([k, v]);
+    byFirst.set(k[0]!, l);
+  }
+  for (const l of byFirst.values()) l.sort((a, b) => b[0].length - a[0].length);
+  const allByFirst = new Map<string, Array<[string, string, boolean]>>();
+  for (const [k, v] of CORE) { const l = allByFirst.get(k[0]!) ?? []; if (!l.some(([x]) => x === k)) l.push([k, v, true]); allByFirst.set(k[0]!, l); }
+  for (const [c, l0] of byFirst) { const l = allByFirst.get(c) ?? []; for (const [k, v] of l0) if (!l.some(([x]) => x === k)) l.push([k, v, false]); allByFirst.set(c, l); }
+  for (const l of allByFirst.values()) l.sort((a, b) => b[0].length - a[0].length || Number(b[2]) - Number(a[2]));
+  const phrases = [...byFirst.values()].flat().filter(([k]) => k.length >= 3);
+  return { byFirst, phrases, allByFirst, words: life ? { ...LIFE_WORDS, ...WORDS } : WORDS };
+}
+
+const TABLES = [buildTables(false), buildTables(true)] as const;
+const tables = (): Tables => TABLES[SEARCH_SWITCHES.lifeVocabulary ? 1 : 0];
 
 /** phrase keys (three or more characters) for questions that write them across words (불을 지르면, 이름을 바꾸려면) */
-export const PHRASES: Array<[string, string]> = [...BY_FIRST.values()].flat().filter(([k]) => k.length >= 3);
-
-/** all keys, core first on equal length, grouped by first character, longest first (one map for both lists) */
-const ALL_BY_FIRST = new Map<string, Array<[string, string, boolean]>>();
-for (const [k, v] of CORE) { const l = ALL_BY_FIRST.get(k[0]!) ?? []; if (!l.some(([x]) => x === k)) l.push([k, v, true]); ALL_BY_FIRST.set(k[0]!, l); }
-for (const [c, l0] of BY_FIRST) { const l = ALL_BY_FIRST.get(c) ?? []; for (const [k, v] of l0) if (!l.some(([x]) => x === k)) l.push([k, v, false]); ALL_BY_FIRST.set(c, l); }
-for (const l of ALL_BY_FIRST.values()) l.sort((a, b) => b[0].length - a[0].length || Number(b[2]) - Number(a[2]));
+export function phrases(): Array<[string, string]> { return tables().phrases; }
 
 /** a word's terms in the one map: the best core key (every query) and the best key of all (questions) */
 export interface WordMap { core: string | null; any: string | null; anyIsCore: boolean }
 export function mapWord(w: string): WordMap {
   const r: WordMap = { core: null, any: null, anyIsCore: false };
-  for (const [k, v, isCore] of ALL_BY_FIRST.get(w[0]!) ?? []) {
+  const t = tables();
+  for (const [k, v, isCore] of t.allByFirst.get(w[0]!) ?? []) {
     // everyday keys of a one-syllable word only whole (WORDS); core keys are prefixes (술 in 술을)
     if (!w.startsWith(k) || (w.length === 1 && !isCore)) continue;
     if (!r.any) { r.any = v; r.anyIsCore = isCore; }
     if (isCore) { r.core = v; break; }
   }
-  if (w.length === 1 && WORDS[w] && !r.any) r.any = WORDS[w]!;
+  if (w.length === 1 && t.words[w] && !r.any) r.any = t.words[w]!;
   return r;
 }
 
 /** number of everyday keys (for the report) */
-export const EVERYDAY_SIZE = [...BY_FIRST.values()].reduce((n, l) => n + l.length, 0) + Object.keys(WORDS).length;
+export const EVERYDAY_SIZE = [...TABLES[1].byFirst.values()].reduce((n, l) => n + l.length, 0) + Object.keys(TABLES[1].words).length;
 
 /** the statutory terms of an everyday word (stripped of particles and endings), or null */
 export function everydayTerms(w: string): string | null {
-  if (w.length === 1) return WORDS[w] ?? null;
-  const l = BY_FIRST.get(w[0]!);
+  const t = tables();
+  if (w.length === 1) return t.words[w] ?? null;
+  const l = t.byFirst.get(w[0]!);
   if (l) for (const [k, v] of l) if (w.startsWith(k)) return v;
   return null;
 }
