@@ -24,4 +24,10 @@ export const SEARCH_SWITCHES = {
   nameWordsAll: 0,
   /** administrative rules' names as name-word evidence too (read at open) */
   nameWordsRules: 0,
+  /** the article chosen inside a document: the weight of query words in the document's own name (1 = as any word) */
+  titleNameWeight: 0.3,
+  /** the article chosen inside a document: a purpose/definitions/scope article's evidence × this (1 = as any) */
+  titleDefinitions: 1,
+  /** the article choice also for the first hits of the final order that the title evidence did not read */
+  titleChoiceAfter: 1,
 };
