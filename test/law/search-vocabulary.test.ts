@@ -46,6 +46,12 @@ t.test('rules asked for by kind or subject', async (t) => {
   // a longer name needs most of its words: two of four are not enough
   t.equal(namesRuleSubject('건설업 산업안전보건관리비 계상 및 사용기준', ['건설공사', '산업안전보건관리비', '사용기준']), false);
   t.equal(namesRuleSubject('개인정보의 안전성 확보조치 기준', ['개인정보', '파기']), false);
+  // a long compound of a multi-word name written whole in a keyword query names the rule alone; not in a plain question
+  // (its long words are mostly mapped terms), not a short part (개인정보: four syllables)
+  t.equal(namesRuleSubject('사업장 위험성평가에 관한 지침', ['위험성평가', '실시', '시기'], true), true);
+  t.equal(namesRuleSubject('사업장 위험성평가에 관한 지침', ['위험성평가', '실시', '시기']), false);
+  t.equal(namesRuleSubject('화학물질의 분류ㆍ표시 및 물질안전보건자료에 관한 기준', ['물질안전보건자료대상물질', '경고표지'], true), true);
+  t.equal(namesRuleSubject('개인정보의 안전성 확보조치 기준', ['개인정보', '파기'], true), false);
 });
 
 t.test('a two-syllable verb form the vocabulary knows is not a one-syllable noun with a particle', async (t) => {

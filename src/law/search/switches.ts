@@ -9,6 +9,8 @@ export const SEARCH_SWITCHES = {
   /** the general list's terms weigh as mapped statutory terms (1) or as the question's own words (0) */
   everydayMapped: 1,
   rulePrior: 1,
+  /** a multi-word rule name's part this long (syllables) written whole in the query names the rule alone (0 = off) */
+  ruleLongSubject: 5,
   /** postings read per query at most (the rarest terms first; at least one term): bounds the BM25 work */
   postings: 60_000,
   /** compounds split where an inner bigram is far rarer than its neighbours (search.ts compoundTerms) */
