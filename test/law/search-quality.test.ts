@@ -84,9 +84,9 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.ok(rate(r.holdout2.hits5, r.holdout2.n) >= 0.91, `holdout2 hits@5 ${r.holdout2.hits5}/${r.holdout2.n}`);
   t.ok(rate(r.holdout3.hits1, r.holdout3.n) >= 0.69, `holdout3 hits@1 ${r.holdout3.hits1}/${r.holdout3.n}`);
   t.ok(rate(r.holdout3.hits5, r.holdout3.n) >= 0.86, `holdout3 hits@5 ${r.holdout3.hits5}/${r.holdout3.n}`);
-  t.ok(rate(r.holdout4.hits1, r.holdout4.n) >= 0.64, `holdout4 hits@1 ${r.holdout4.hits1}/${r.holdout4.n}`);
+  t.ok(rate(r.holdout4.hits1, r.holdout4.n) >= 0.67, `holdout4 hits@1 ${r.holdout4.hits1}/${r.holdout4.n}`);
   t.ok(rate(r.holdout4.hits5, r.holdout4.n) >= 0.92, `holdout4 hits@5 ${r.holdout4.hits5}/${r.holdout4.n}`);
-  t.ok(rate(r.holdout5.hits1, r.holdout5.n) >= 0.69, `holdout5 hits@1 ${r.holdout5.hits1}/${r.holdout5.n}`);
+  t.ok(rate(r.holdout5.hits1, r.holdout5.n) >= 0.72, `holdout5 hits@1 ${r.holdout5.hits1}/${r.holdout5.n}`);
   t.ok(rate(r.holdout5.hits5, r.holdout5.n) >= 0.89, `holdout5 hits@5 ${r.holdout5.hits5}/${r.holdout5.n}`);
   // rules asked for by their subject come first (holdout2, holdout3 and holdout4 rule questions: 25)
   const rules = r.outcomes.filter((o) => (o.q.holdout2 || o.q.holdout3 || o.q.holdout4) && o.q.category === 'admrul');
