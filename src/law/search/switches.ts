@@ -32,4 +32,6 @@ export const SEARCH_SWITCHES = {
   titleDefinitions: 1,
   /** the article choice also for the first hits of the final order that the title evidence did not read */
   titleChoiceAfter: 1,
+  /** the article choice weighs each word by its rarity among the document's own titles (1) or not (0) */
+  titleDocIdf: 1,
 };

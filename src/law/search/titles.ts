@@ -77,7 +77,9 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
     // for the choice of the article inside this document, the words of its own name say little (every article of
     // 국민연금법 is about 국민연금: 국민연금연구원 is not the answer to a question about 국민연금)
     const own = nameW !== 1 && h.doc.name ? nameKey(h.doc.name) : '';
-    const aw = own && qw.some((x) => own.includes(x.w)) ? qw.map((x) => (own.includes(x.w) ? { ...x, wt: x.wt * nameW } : x)) : null;
+    let aw = own && qw.some((x) => own.includes(x.w)) ? qw.map((x) => (own.includes(x.w) ? { ...x, wt: x.wt * nameW } : x)) : null;
+    // a word in many of this document's titles (퇴직금 in 근퇴법) tells its articles apart less than a rare one
+    if (SEARCH_SWITCHES.titleDocIdf && all && seqs.length) aw = (aw ?? qw).map((x) => ({ ...x, wt: x.wt * docIdf(all, x.w) }));
     let best = 0, bestSeq = -1, bestF = 0, pick = -1, pickV = -1;
     for (const s of seqs) {
       const tk = all ? all.keys[s]! : nameKey(titleOf(h.doc.id, s));
@@ -100,6 +102,13 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
     }
   }
   if (defW !== 1 && all && h.seqs.length > 1 && GENERAL_TITLE.test(all.keys[h.seqs[0]!] ?? '')) h.seqs = [...h.seqs.slice(1), h.seqs[0]!];
+}
+
+/** log(1 + titles / (1 + titles holding the word)): the word's rarity among one document's titles */
+function docIdf(ts: TitleSet, w: string): number {
+  let n = 0;
+  for (let at = ts.joined.indexOf(w); at >= 0; at = ts.joined.indexOf(w, at + w.length)) n++;
+  return Math.log(1 + ts.keys.length / (1 + n));
 }
 
 /** the titles of an instrument's general articles (purpose, definitions, scope): an answer only when nothing else is */
