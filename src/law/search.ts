@@ -10,7 +10,7 @@ import { ABBREVIATIONS } from './search/names.js';
 import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
-import { bestOf, titleEvidence, titleSet, type TitleSet } from './search/titles.js';
+import { bestOf, chooseArticles, titleEvidence, titleSet, type TitleSet } from './search/titles.js';
 import { buildIndex, dropGenerationsBefore } from './search/build.js';
 import { ByteCache } from './cache.js';
 
@@ -295,7 +295,8 @@ export class SearchIndex {
   /** Order the hits: article-title evidence, kind and citation priors, older duplicates down, the named article. */
   private rank(hits: Hits, aq: AnalysedQuery, articleRef: string | null): Hit[] {
     const { out, at } = hits;
-    titleEvidence(out, aq, TITLE_DOCS, (id) => this.titlesOf(id), (id, s) => this.law.arts.get([id, s])?.title ?? '');
+    const titleOf = (id: string, s: number) => this.law.arts.get([id, s])?.title ?? '';
+    const titled = titleEvidence(out, aq, TITLE_DOCS, (id) => this.titlesOf(id), titleOf);
     const k = aq.plain ? 1 : 0, prior = this.prior;
     // a rule asked for by its kind (…규정, 고시) or by its subject (은행 → 은행업감독규정) competes with the statutes on
     // evidence alone: its prior is the best statute prior among the hits; other rules keep the parent-law prior
@@ -313,11 +314,13 @@ export class SearchIndex {
     if (cover) for (const h of out) { const c = cover.get(h.doc); if (c) h.score *= 1 + SEARCH_SWITCHES.nameWords * c; }
     for (let i = 0; i < out.length; i++) {
       const h = out[i]!, p = prior[at[i]! * 2 + k]!;
-      h.score *= top > p && rule[at[i]!] === 1 && near!.has(h) && (ruleAsked || namesRuleSubject(h.doc.name, aq.words)) ? top : p;
+      h.score *= top > p && rule[at[i]!] === 1 && near!.has(h) && (ruleAsked || namesRuleSubject(h.doc.name, aq.words, !aq.plain)) ? top : p;
       // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
       if (this.older[at[i]!]) h.score *= 0.5;
     }
     out.sort(byScore);
+    // the article shown first by the first hits that rose by the priors (the title evidence read the best 12 before them)
+    chooseArticles(out, 5, aq, titled, (id) => this.titlesOf(id), titleOf);
     if (articleRef) {
       const head = out.slice(0, 50);
       for (const h of head) {

@@ -72,23 +72,22 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.ok(law.articleSeq(fi.id, '1-2-2') !== undefined);
   const r = evaluate(law);
   const rate = (a: number, n: number) => a / n;
-  // floors: the figures of bench/RESULTS.md (law-quality, branch search16, 386 questions with holdout5) less about three
-  // points (all hits@5 is lower than session 7's 0.89 floor only because holdout5, 72.5 %, joined the set)
-  t.ok(rate(r.all.hits1, r.all.n) >= 0.77, `hits@1 ${r.all.hits1}/${r.all.n}`);
-  t.ok(rate(r.all.hits5, r.all.n) >= 0.87, `hits@5 ${r.all.hits5}/${r.all.n}`);
-  t.ok(r.all.mrr >= 0.82, `MRR ${r.all.mrr.toFixed(3)}`);
-  t.ok(rate(r.all.article1, r.all.articleN) >= 0.57, `article@1 ${r.all.article1}/${r.all.articleN}`);
+  // floors: the figures of bench/RESULTS.md (law-quality, branch search17, 386 questions) less about three points
+  t.ok(rate(r.all.hits1, r.all.n) >= 0.79, `hits@1 ${r.all.hits1}/${r.all.n}`);
+  t.ok(rate(r.all.hits5, r.all.n) >= 0.91, `hits@5 ${r.all.hits5}/${r.all.n}`);
+  t.ok(r.all.mrr >= 0.84, `MRR ${r.all.mrr.toFixed(3)}`);
+  t.ok(rate(r.all.article1, r.all.articleN) >= 0.6, `article@1 ${r.all.article1}/${r.all.articleN}`);
   t.ok(rate(r.tuned.hits1, r.tuned.n) >= 0.88, `tuned hits@1 ${r.tuned.hits1}/${r.tuned.n}`);
   t.ok(rate(r.tuned.hits5, r.tuned.n) >= 0.94, `tuned hits@5 ${r.tuned.hits5}/${r.tuned.n}`);
   t.ok(rate(r.holdout.hits1, r.holdout.n) >= 0.77, `holdout hits@1 ${r.holdout.hits1}/${r.holdout.n}`);
-  t.ok(rate(r.holdout2.hits1, r.holdout2.n) >= 0.8, `holdout2 hits@1 ${r.holdout2.hits1}/${r.holdout2.n}`);
-  t.ok(rate(r.holdout2.hits5, r.holdout2.n) >= 0.9, `holdout2 hits@5 ${r.holdout2.hits5}/${r.holdout2.n}`);
-  t.ok(rate(r.holdout3.hits1, r.holdout3.n) >= 0.67, `holdout3 hits@1 ${r.holdout3.hits1}/${r.holdout3.n}`);
-  t.ok(rate(r.holdout3.hits5, r.holdout3.n) >= 0.85, `holdout3 hits@5 ${r.holdout3.hits5}/${r.holdout3.n}`);
-  t.ok(rate(r.holdout4.hits1, r.holdout4.n) >= 0.64, `holdout4 hits@1 ${r.holdout4.hits1}/${r.holdout4.n}`);
-  t.ok(rate(r.holdout4.hits5, r.holdout4.n) >= 0.77, `holdout4 hits@5 ${r.holdout4.hits5}/${r.holdout4.n}`);
-  t.ok(rate(r.holdout5.hits1, r.holdout5.n) >= 0.57, `holdout5 hits@1 ${r.holdout5.hits1}/${r.holdout5.n}`);
-  t.ok(rate(r.holdout5.hits5, r.holdout5.n) >= 0.69, `holdout5 hits@5 ${r.holdout5.hits5}/${r.holdout5.n}`);
+  t.ok(rate(r.holdout2.hits1, r.holdout2.n) >= 0.83, `holdout2 hits@1 ${r.holdout2.hits1}/${r.holdout2.n}`);
+  t.ok(rate(r.holdout2.hits5, r.holdout2.n) >= 0.91, `holdout2 hits@5 ${r.holdout2.hits5}/${r.holdout2.n}`);
+  t.ok(rate(r.holdout3.hits1, r.holdout3.n) >= 0.69, `holdout3 hits@1 ${r.holdout3.hits1}/${r.holdout3.n}`);
+  t.ok(rate(r.holdout3.hits5, r.holdout3.n) >= 0.86, `holdout3 hits@5 ${r.holdout3.hits5}/${r.holdout3.n}`);
+  t.ok(rate(r.holdout4.hits1, r.holdout4.n) >= 0.67, `holdout4 hits@1 ${r.holdout4.hits1}/${r.holdout4.n}`);
+  t.ok(rate(r.holdout4.hits5, r.holdout4.n) >= 0.92, `holdout4 hits@5 ${r.holdout4.hits5}/${r.holdout4.n}`);
+  t.ok(rate(r.holdout5.hits1, r.holdout5.n) >= 0.72, `holdout5 hits@1 ${r.holdout5.hits1}/${r.holdout5.n}`);
+  t.ok(rate(r.holdout5.hits5, r.holdout5.n) >= 0.89, `holdout5 hits@5 ${r.holdout5.hits5}/${r.holdout5.n}`);
   // rules asked for by their subject come first (holdout2, holdout3 and holdout4 rule questions: 25)
   const rules = r.outcomes.filter((o) => (o.q.holdout2 || o.q.holdout3 || o.q.holdout4) && o.q.category === 'admrul');
   t.ok(rules.filter((o) => o.rank === 1).length >= 19, `held-out rule questions first: ${rules.filter((o) => o.rank === 1).length}/${rules.length}`);

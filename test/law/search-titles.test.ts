@@ -1,7 +1,7 @@
 // Article-title evidence helpers (src/law/search/titles.ts): the k best hits (the set of a stable sort's first k,
 // ties at the cut keep the earlier hits) and the titles found through the joined keys.
 import t from 'tap';
-import { bestOf, titleEvidence, titleSet } from '../../src/law/search/titles.js';
+import { bestOf, chooseArticles, titleEvidence, titleSet } from '../../src/law/search/titles.js';
 
 /** the reference: the first k of a stable sort by score, best first */
 const stableTop = <H extends { score: number }>(out: H[], k: number) => out.slice().sort((a, b) => b.score - a.score).slice(0, k);
@@ -34,4 +34,34 @@ t.test('titleEvidence: the title holding the most query words lifts its document
   t.ok(Math.abs(out[0]!.score - (10 + 25 + 10 + 10 * 0.4)) < 1e-9, `score ${out[0]!.score}`);
   // B has no title with the word: unchanged
   t.same(out[1], { doc: { id: 'B' }, score: 12, seqs: [0] });
+});
+
+t.test('the article chosen inside a document: the words of its own name count less (국민연금연구원 is not the answer)', async (t) => {
+  const titles = new Map([['N', titleSet(['목적', '국민연금연구원', '노령연금수급권자', '연금액'])]]);
+  const hit = () => ({ doc: { id: 'N', name: '국민연금법' }, score: 10, seqs: [2, 3] });
+  const q = { named: [], core: '국민연금 노령연금', mapped: '' };
+  const a = [hit()];
+  const done = titleEvidence(a, q, 12, (id) => titles.get(id) ?? null, () => '');
+  // 노령연금 (a word not in the name) picks 노령연금수급권자 over 국민연금연구원 (which holds the name's word)
+  t.equal(a[0]!.seqs[0], 2);
+  t.ok(done.has(a[0]!));
+  // only the name's word in the query: discounted alike everywhere, the title holding it still comes first
+  const b = [hit()];
+  b[0]!.seqs = [3, 2];
+  titleEvidence(b, { named: [], core: '국민연금', mapped: '' }, 12, (id) => titles.get(id) ?? null, () => '');
+  t.same(b[0]!.seqs, [1, 3, 2]);
+  // the document's score still takes the title evidence of every word (10 + 25 × recall 1 + 10 + 10 × precision)
+  t.ok(b[0]!.score > 40, `score ${b[0]!.score}`);
+});
+
+t.test('chooseArticles: the first hits the title evidence did not read get the same article choice, scores unchanged', async (t) => {
+  const titles = new Map([['W', titleSet(['목적', '정의', '폐기물의투기금지등', '벌칙'])]]);
+  const out = [{ doc: { id: 'W', name: '폐기물관리법' }, score: 50, seqs: [1, 2] }];
+  const q = { named: [], core: '쓰레기', mapped: '폐기물 투기' };
+  chooseArticles(out, 5, q, new Set(), (id) => titles.get(id) ?? null, () => '');
+  t.same(out[0], { doc: { id: 'W', name: '폐기물관리법' }, score: 50, seqs: [2, 1] });
+  // a hit already read is left alone
+  const read = { doc: { id: 'W', name: '폐기물관리법' }, score: 50, seqs: [1, 2] };
+  chooseArticles([read], 5, q, new Set([read]), (id) => titles.get(id) ?? null, () => '');
+  t.same(read.seqs, [1, 2]);
 });

@@ -3,6 +3,7 @@
 import t from 'tap';
 import { analyseQuery } from '../../src/law/search/query.js';
 import { EVERYDAY_SIZE, everydayTerms, mapWord } from '../../src/law/search/vocabulary.js';
+import { SEARCH_SWITCHES } from '../../src/law/search/switches.js';
 import { asksForRule, namesRuleSubject } from '../../src/law/search/rank.js';
 import { NameWords, nameWords } from '../../src/law/search/name-words.js';
 import type { DocRec } from '../../src/law/parse.js';
@@ -45,6 +46,12 @@ t.test('rules asked for by kind or subject', async (t) => {
   // a longer name needs most of its words: two of four are not enough
   t.equal(namesRuleSubject('건설업 산업안전보건관리비 계상 및 사용기준', ['건설공사', '산업안전보건관리비', '사용기준']), false);
   t.equal(namesRuleSubject('개인정보의 안전성 확보조치 기준', ['개인정보', '파기']), false);
+  // a long compound of a multi-word name written whole in a keyword query names the rule alone; not in a plain question
+  // (its long words are mostly mapped terms), not a short part (개인정보: four syllables)
+  t.equal(namesRuleSubject('사업장 위험성평가에 관한 지침', ['위험성평가', '실시', '시기'], true), true);
+  t.equal(namesRuleSubject('사업장 위험성평가에 관한 지침', ['위험성평가', '실시', '시기']), false);
+  t.equal(namesRuleSubject('화학물질의 분류ㆍ표시 및 물질안전보건자료에 관한 기준', ['물질안전보건자료대상물질', '경고표지'], true), true);
+  t.equal(namesRuleSubject('개인정보의 안전성 확보조치 기준', ['개인정보', '파기'], true), false);
 });
 
 t.test('a two-syllable verb form the vocabulary knows is not a one-syllable noun with a particle', async (t) => {
@@ -81,4 +88,24 @@ t.test('name words: a plain question\'s words in a statute\'s name (name-words.t
   // a word in more statutes' names than the limit is no evidence
   t.equal(nw.cover(['자동차'], 8).size, 4);
   t.equal(nw.cover(['자동차'], 3).size, 0);
+});
+
+t.test('the life vocabulary (vocabulary-life.ts): statute-name words for plain questions, read per query by its switch', async (t) => {
+  t.ok(EVERYDAY_SIZE >= 1000, `${EVERYDAY_SIZE} keys`);
+  t.equal(everydayTerms('생계비'), '생계급여 수급자 기초생활');
+  t.equal(everydayTerms('잃어버린'), '분실 유실물');
+  t.equal(everydayTerms('칼'), '도검 흉기');
+  // a phrase across words (나라가 물어주나요) and an age in years (13살 → 13세)
+  const q = analyseQuery('공무원 실수로 다쳤는데 나라가 물어주나요', none);
+  t.ok(q.text.split(' ').includes('국가배상'), q.text);
+  t.same(mapWord('13살'), { core: null, any: '13세 연령', anyIsCore: false });
+  // 정당한 (justified) is no party, 제대로 (properly) no discharge: such keys were left out
+  t.equal(everydayTerms('정당한'), null);
+  t.equal(everydayTerms('제대로'), null);
+  // the switch off: the older list alone
+  SEARCH_SWITCHES.lifeVocabulary = 0;
+  t.teardown(() => { SEARCH_SWITCHES.lifeVocabulary = 1; });
+  t.equal(everydayTerms('생계비'), null);
+  t.same(mapWord('13살'), { core: null, any: null, anyIsCore: false });
+  t.notOk(analyseQuery('공무원 실수로 다쳤는데 나라가 물어주나요', none).text.split(' ').includes('국가배상'));
 });

@@ -2,7 +2,7 @@
 // abbreviations expanded inside phrases, question endings and particles stripped, filler words dropped,
 // everyday words mapped to statutory terms (the originals are kept), compounds left to the bigram index.
 import { nameKey, stripJosa } from '../normalize.js';
-import { CORE, everydayTerms, mapWord, PHRASES, type WordMap } from './vocabulary.js';
+import { CORE, everydayTerms, mapWord, phrases, type WordMap } from './vocabulary.js';
 import { SEARCH_SWITCHES } from './switches.js';
 
 
@@ -103,7 +103,7 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
   for (const [from, to] of CORE) if (from.length >= 3 && compact.includes(from) && !extra.includes(to)) extra.push(to);
   const general: string[] = [];
   if (plain && SEARCH_SWITCHES.everyday) {
-    for (const [from, to] of PHRASES) if (compact.includes(from) && !everyday.includes(to)) everyday.push(to);
+    for (const [from, to] of phrases()) if (compact.includes(from) && !everyday.includes(to)) everyday.push(to);
     // the general list weighs like the question's own words unless the switch says otherwise (measured)
     for (const e of everyday) if (!extra.includes(e) && !general.includes(e)) (SEARCH_SWITCHES.everydayMapped ? extra : general).push(e);
   }

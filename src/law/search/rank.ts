@@ -1,5 +1,6 @@
 // Ranking priors (instrument kind, citations), more abbreviations, and the article snippets of search hits.
 import type { Article, DocRec } from '../parse.js';
+import { SEARCH_SWITCHES } from './switches.js';
 
 /** Abbreviations (약칭) in common use, beyond the core list of search.ts. */
 export const MORE_ABBREVIATIONS: Record<string, string> = {
@@ -68,13 +69,16 @@ export function asksForRule(words: string[]): boolean {
  * → 여신전문금융) is a query word, starts one (보험 in 보험회사) or is mostly one (저축은행 in 상호저축은행); a rule
  * named in several words needs most of its words (other than the kind) in the query.
  */
-export function namesRuleSubject(name: string, words: string[]): boolean {
+export function namesRuleSubject(name: string, words: string[], keywords = false): boolean {
   const sub = subjectOf(name);
   if (!sub) return false;
   if (typeof sub === 'string') return words.some((w) => w.length >= 2 && (w.startsWith(sub) || (sub.endsWith(w) && w.length >= sub.length * 0.6)));
-  let hit = 0;
-  for (const p of sub) if (words.some((w) => w.length >= 2 && (p.includes(w) || w.includes(p)))) hit++;
-  return hit >= 2 && hit >= sub.length * 0.6;
+  let hit = 0, long = false;
+  const minLong = keywords ? SEARCH_SWITCHES.ruleLongSubject : 0;
+  for (const p of sub) if (words.some((w) => w.length >= 2 && (p.includes(w) || w.includes(p)))) { hit++; if (minLong && p.length >= minLong && words.some((w) => w.includes(p))) long = true; }
+  // a long compound of the name written whole in a keyword query (작업환경측정, 위험성평가, 물질안전보건자료) names the
+  // rule alone (a plain question's long words are mostly its mapped terms: 영상정보처리기기 names many rules)
+  return long || (hit >= 2 && hit >= sub.length * 0.6);
 }
 
 /** a rule's subject: one word (its name less the kind) or the content words of a longer name; null: none (memoised) */

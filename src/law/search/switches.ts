@@ -3,10 +3,14 @@
 export const SEARCH_SWITCHES = {
   /** the general everyday → statutory vocabulary (vocabulary.ts) for plain questions */
   everyday: 1,
+  /** the broader everyday vocabulary of vocabulary-life.ts  */
+  lifeVocabulary: 1,
   /** a rule asked for by its kind or subject gets the statutes' prior (rank.ts namesRuleSubject) */
   /** the general list's terms weigh as mapped statutory terms (1) or as the question's own words (0) */
   everydayMapped: 1,
   rulePrior: 1,
+  /** a multi-word rule name's part this long (syllables) written whole in the query names the rule alone (0 = off) */
+  ruleLongSubject: 5,
   /** postings read per query at most (the rarest terms first; at least one term): bounds the BM25 work */
   postings: 60_000,
   /** compounds split where an inner bigram is far rarer than its neighbours (search.ts compoundTerms) */
@@ -22,4 +26,12 @@ export const SEARCH_SWITCHES = {
   nameWordsAll: 0,
   /** administrative rules' names as name-word evidence too (read at open) */
   nameWordsRules: 0,
+  /** the article chosen inside a document: the weight of query words in the document's own name (1 = as any word) */
+  titleNameWeight: 0.3,
+  /** the article chosen inside a document: a purpose/definitions/scope article's evidence × this (1 = as any) */
+  titleDefinitions: 1,
+  /** the article choice also for the first hits of the final order that the title evidence did not read */
+  titleChoiceAfter: 1,
+  /** the article choice weighs each word by its rarity among the document's own titles (1) or not (0) */
+  titleDocIdf: 1,
 };

@@ -3,6 +3,7 @@
 // its first matching article. A document's titles are kept as one joined string of name keys, so the titles that can
 // match (those holding a word's first two characters) are found by native substring search, not title by title.
 import { bigrams, nameKey } from '../normalize.js';
+import { SEARCH_SWITCHES } from './switches.js';
 
 /** The article titles of one document as name keys, joined by '\n' (a key never holds one), with each title's start. */
 export interface TitleSet { keys: string[]; joined: string; starts: Int32Array }
@@ -15,48 +16,103 @@ export function titleSet(keys: string[]): TitleSet {
 }
 
 /** What titleEvidence needs of a hit (search.ts Hit). */
-export interface TitleHit { doc: { id: string }; score: number; seqs: number[] }
+export interface TitleHit { doc: { id: string; name?: string }; score: number; seqs: number[] }
 
 /** statutory terms a plain question was mapped to weigh this much more than its own words (as in the text score) */
 const MAPPED_WEIGHT = 2;
 
-/**
- * Apply the title evidence to the `docs` best hits of out (best by score). titlesOf answers a document's titles
- * (null: none persisted; then titleOf reads the title of each of the hit's matching articles).
- */
-export function titleEvidence<H extends TitleHit>(out: H[], q: { named: string[]; core: string; mapped: string }, docs: number,
-  titlesOf: (id: string) => TitleSet | null, titleOf: (id: string, seq: number) => string): void {
+/** what the title evidence reads of an analysed query (query.ts AnalysedQuery) */
+export interface QueryWords { named: string[]; core: string; mapped: string }
+
+/** a query's words as the title evidence reads them (prepared once per query) */
+export interface TitleQuery { qw: QueryWord[]; qb: Set<number>; heads: string[] }
+
+/** the query's words for title evidence (null: none left once the named statutes' words are taken out) */
+export function titleQuery(q: QueryWords): TitleQuery | null {
   const nk = q.named.map(nameKey);
   const keys = (s: string) => s.split(/\s+/).map((w) => nameKey(w.replace(/죄$/, ''))).filter((w) => w.length >= 2 && !nk.some((n) => n.includes(w)));
   const weight = new Map<string, number>();
   for (const w of keys(q.core)) weight.set(w, 1);
   for (const w of keys(q.mapped)) weight.set(w, MAPPED_WEIGHT);
   const words = [...weight.keys()];
-  if (!words.length) return;
-  const wts = words.map((w) => weight.get(w)!);
+  if (!words.length) return null;
   // each word with its first three characters and its bigrams (read for every candidate title)
-  const qw: QueryWord[] = words.map((w, j) => ({ w, wt: wts[j]!, w3: w.slice(0, 3), grams: bigrams(w) }));
+  const qw: QueryWord[] = words.map((w) => ({ w, wt: weight.get(w)!, w3: w.slice(0, 3), grams: bigrams(w) }));
   const qb = new Set(words.flatMap((w) => bigrams(w)).map((g) => g.charCodeAt(0) * 65536 + g.charCodeAt(1)));
-  const heads = [...new Set(words.map((w) => w.slice(0, 2)))];
-  for (const h of bestOf(out, docs)) {
-    const all = titlesOf(h.doc.id);
+  return { qw, qb, heads: [...new Set(words.map((w) => w.slice(0, 2)))] };
+}
+
+/**
+ * Apply the title evidence to the `docs` best hits of out (best by score). titlesOf answers a document's titles
+ * (null: none persisted; then titleOf reads the title of each of the hit's matching articles). Answers the hits it read.
+ */
+export function titleEvidence<H extends TitleHit>(out: H[], q: QueryWords, docs: number,
+  titlesOf: (id: string) => TitleSet | null, titleOf: (id: string, seq: number) => string): Set<H> {
+  const done = new Set<H>();
+  const tq = titleQuery(q);
+  if (!tq) return done;
+  for (const h of bestOf(out, docs)) { done.add(h); readTitles(h, tq, titlesOf, titleOf, true); }
+  return done;
+}
+
+/**
+ * The article shown first for the first `k` hits of the final order that the title evidence did not read (they rose
+ * by the priors or the name evidence): the same choice, without a score.
+ */
+export function chooseArticles<H extends TitleHit>(out: H[], k: number, q: QueryWords, done: Set<H>,
+  titlesOf: (id: string) => TitleSet | null, titleOf: (id: string, seq: number) => string): void {
+  if (!SEARCH_SWITCHES.titleChoiceAfter) return;
+  const tq = titleQuery(q);
+  for (let i = 0; i < out.length && i < k; i++) if (!done.has(out[i]!)) readTitles(out[i]!, tq, titlesOf, titleOf, false);
+}
+
+/** one hit's title evidence: its score (when scored) and the article it shows first */
+function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) => TitleSet | null, titleOf: (id: string, seq: number) => string, scored: boolean): void {
+  const nameW = SEARCH_SWITCHES.titleNameWeight, defW = SEARCH_SWITCHES.titleDefinitions;
+  const all = titlesOf(h.doc.id);
+  if (tq) {
+    const { qw, qb, heads } = tq;
     // the titles that can match: those holding a word's first two characters (in order)
     const seqs = all ? candidates(all, heads) : h.seqs.filter((s) => { const tk = nameKey(titleOf(h.doc.id, s)); return tk && heads.some((x) => tk.includes(x)); });
-    let best = 0, bestSeq = -1, bestF = 0;
+    // for the choice of the article inside this document, the words of its own name say little (every article of
+    // 국민연금법 is about 국민연금: 국민연금연구원 is not the answer to a question about 국민연금)
+    const own = nameW !== 1 && h.doc.name ? nameKey(h.doc.name) : '';
+    let aw = own && qw.some((x) => own.includes(x.w)) ? qw.map((x) => (own.includes(x.w) ? { ...x, wt: x.wt * nameW } : x)) : null;
+    // a word in many of this document's titles (퇴직금 in 근퇴법) tells its articles apart less than a rare one
+    if (SEARCH_SWITCHES.titleDocIdf && all && seqs.length) aw = (aw ?? qw).map((x) => ({ ...x, wt: x.wt * docIdf(all, x.w) }));
+    let best = 0, bestSeq = -1, bestF = 0, pick = -1, pickV = -1;
     for (const s of seqs) {
       const tk = all ? all.keys[s]! : nameKey(titleOf(h.doc.id, s));
       const f = titleRecall(tk, qw);
       if (f === 0) continue;
       // how much of the title the query covers, and a little for an article the text also matched
-      const v = f + 0.4 * titlePrecision(tk, qb) + (h.seqs.includes(s) ? 0.02 : 0);
+      const p = 0.4 * titlePrecision(tk, qb) + (h.seqs.includes(s) ? 0.02 : 0);
+      const v = f + p;
       if (v > best) { best = v; bestSeq = s; bestF = f; }
+      // the article chosen: the same evidence with the name's words discounted, a definitions or purpose article last
+      const fa = aw ? titleRecall(tk, aw) : f;
+      const a = (fa > 0 ? fa + p : 0) * (defW !== 1 && GENERAL_TITLE.test(tk) ? defW : 1);
+      if (a > pickV) { pickV = a; pick = s; }
     }
     if (bestSeq >= 0) {
-      h.score += 25 * bestF + (bestF === 1 ? 10 : 0) + 10 * (best - bestF);
-      h.seqs = [bestSeq, ...h.seqs.filter((x) => x !== bestSeq)].slice(0, 3);
+      if (scored) h.score += 25 * bestF + (bestF === 1 ? 10 : 0) + 10 * (best - bestF);
+      // only the name's words matched any title and they weigh nothing (titleNameWeight 0): the text's best stays first
+      const first = aw && pickV <= 0 ? -1 : aw || defW !== 1 ? pick : bestSeq;
+      if (first >= 0) h.seqs = [first, ...h.seqs.filter((x) => x !== first)].slice(0, 3);
     }
   }
+  if (defW !== 1 && all && h.seqs.length > 1 && GENERAL_TITLE.test(all.keys[h.seqs[0]!] ?? '')) h.seqs = [...h.seqs.slice(1), h.seqs[0]!];
 }
+
+/** log(1 + titles / (1 + titles holding the word)): the word's rarity among one document's titles */
+function docIdf(ts: TitleSet, w: string): number {
+  let n = 0;
+  for (let at = ts.joined.indexOf(w); at >= 0; at = ts.joined.indexOf(w, at + w.length)) n++;
+  return Math.log(1 + ts.keys.length / (1 + n));
+}
+
+/** the titles of an instrument's general articles (purpose, definitions, scope): an answer only when nothing else is */
+const GENERAL_TITLE = /^(목적|정의|정의등|용어의정의|[가-힣]{0,12}의정의|적용범위|기본이념|기본원칙|다른법률과의관계)$/;
 
 /** positions (ascending, once each) of the titles holding one of the heads */
 function candidates(ts: TitleSet, heads: string[]): number[] {

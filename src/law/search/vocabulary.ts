@@ -6,6 +6,9 @@
 // One map with the core hand list (CORE, applied to every query): mapWord gives a word's best core key and, for a
 // question, its longest key of both lists.
 
+import { LIFE_AREAS, LIFE_WORDS } from './vocabulary-life.js';
+import { SEARCH_SWITCHES } from './switches.js';
+
 /** [everyday word start, statutory terms] by area; the first (longest) matching key of a word wins */
 const AREAS: Array<Array<[string, string]>> = [
   // work
@@ -68,7 +71,7 @@ const AREAS: Array<Array<[string, string]>> = [
     ['할부', '할부 할부거래'], ['빚', '채무'], ['갚', '변제 채무'], ['빌리', '차용 대여 소비대차'], ['차용증', '금전소비대차 차용'], ['보증인', '보증인 보증채무'],
      ['돌려받', '반환'], ['돌려주', '반환'], ['돌려줘', '반환'], ['물어주', '손해배상 배상'], ['물어줘', '손해배상 배상'], ['배상', '손해배상'],
     ['사채', '대부업 이자'], ['고금리', '이자율 제한 대부업'], ['이자', '이자 이율'], ['연체', '연체 지연'], ['늦게', '지연 지체'], ['파산', '파산 면책'],
-    ['개인회생', '개인회생'], ['압류', '압류'], ['통장', '예금 계좌'], ['계좌', '계좌'], ['송금', '송금 이체'], ['투자', '투자 금융투자상품'], ['주식', '주식 증권'],
+    ['개인회생', '개인회생'], ['압류', '압류 압류금지'], ['통장', '예금 계좌'], ['계좌', '계좌'], ['송금', '송금 이체'], ['투자', '투자 금융투자상품'], ['주식', '주식 증권'],
     ['코인', '가상자산'], ['가상화폐', '가상자산'], ['보험금', '보험금 보험'], ['상품권', '상품권 선불'], ['포인트', '선불전자지급수단']],
   // privacy and the internet
   [['주민번호', '주민등록번호'], ['주민등록번호', '주민등록번호'], ['신상', '개인정보 공개'], ['전화번호', '개인정보 연락처'], ['연락처', '개인정보 연락처'],
@@ -130,45 +133,64 @@ const WORDS: Record<string, string> = {
   집: '주택', 차: '자동차', 돈: '금전', 빚: '채무', 욕: '모욕', 겁: '협박', 밤: '야간', 땅: '토지', 개: '개 동물', 약: '의약품', 병: '질병', 술: '주류 음주',
 };
 
-/** key → terms, keys grouped by first character, longest first */
-const BY_FIRST = new Map<string, Array<[string, string]>>();
-for (const area of AREAS) for (const [k, v] of area) {
-  const l = BY_FIRST.get(k[0]!) ?? [];
-  if (!l.some(([x]) => x === k)) l.push([k, v]);
-  BY_FIRST.set(k[0]!, l);
+/** the lookup tables of one vocabulary (with or without the life list: the switch is read when a query is analysed) */
+interface Tables {
+  /** everyday keys grouped by first character, longest first */
+  byFirst: Map<string, Array<[string, string]>>;
+  /** phrase keys (three or more characters) for questions that write them across words (불을 지르면, 이름을 바꾸려면) */
+  phrases: Array<[string, string]>;
+  /** all keys, core first on equal length, grouped by first character, longest first (one map for both lists) */
+  allByFirst: Map<string, Array<[string, string, boolean]>>;
+  words: Record<string, string>;
 }
-for (const l of BY_FIRST.values()) l.sort((a, b) => b[0].length - a[0].length);
+
+function buildTables(life: boolean): Tables {
+  const byFirst = new Map<string, Array<[string, string]>>();
+  for (const area of life ? [...AREAS, ...LIFE_AREAS] : AREAS) for (const [k, v] of area) {
+    const l = byFirst.get(k[0]!) ?? [];
+    if (!l.some(([x]) => x === k)) l.push([k, v]);
+    byFirst.set(k[0]!, l);
+  }
+  for (const l of byFirst.values()) l.sort((a, b) => b[0].length - a[0].length);
+  const allByFirst = new Map<string, Array<[string, string, boolean]>>();
+  for (const [k, v] of CORE) { const l = allByFirst.get(k[0]!) ?? []; if (!l.some(([x]) => x === k)) l.push([k, v, true]); allByFirst.set(k[0]!, l); }
+  for (const [c, l0] of byFirst) { const l = allByFirst.get(c) ?? []; for (const [k, v] of l0) if (!l.some(([x]) => x === k)) l.push([k, v, false]); allByFirst.set(c, l); }
+  for (const l of allByFirst.values()) l.sort((a, b) => b[0].length - a[0].length || Number(b[2]) - Number(a[2]));
+  const phrases = [...byFirst.values()].flat().filter(([k]) => k.length >= 3);
+  return { byFirst, phrases, allByFirst, words: life ? { ...LIFE_WORDS, ...WORDS } : WORDS };
+}
+
+const TABLES = [buildTables(false), buildTables(true)] as const;
+const tables = (): Tables => TABLES[SEARCH_SWITCHES.lifeVocabulary ? 1 : 0];
 
 /** phrase keys (three or more characters) for questions that write them across words (불을 지르면, 이름을 바꾸려면) */
-export const PHRASES: Array<[string, string]> = [...BY_FIRST.values()].flat().filter(([k]) => k.length >= 3);
-
-/** all keys, core first on equal length, grouped by first character, longest first (one map for both lists) */
-const ALL_BY_FIRST = new Map<string, Array<[string, string, boolean]>>();
-for (const [k, v] of CORE) { const l = ALL_BY_FIRST.get(k[0]!) ?? []; if (!l.some(([x]) => x === k)) l.push([k, v, true]); ALL_BY_FIRST.set(k[0]!, l); }
-for (const [c, l0] of BY_FIRST) { const l = ALL_BY_FIRST.get(c) ?? []; for (const [k, v] of l0) if (!l.some(([x]) => x === k)) l.push([k, v, false]); ALL_BY_FIRST.set(c, l); }
-for (const l of ALL_BY_FIRST.values()) l.sort((a, b) => b[0].length - a[0].length || Number(b[2]) - Number(a[2]));
+export function phrases(): Array<[string, string]> { return tables().phrases; }
 
 /** a word's terms in the one map: the best core key (every query) and the best key of all (questions) */
 export interface WordMap { core: string | null; any: string | null; anyIsCore: boolean }
 export function mapWord(w: string): WordMap {
   const r: WordMap = { core: null, any: null, anyIsCore: false };
-  for (const [k, v, isCore] of ALL_BY_FIRST.get(w[0]!) ?? []) {
+  const t = tables();
+  for (const [k, v, isCore] of t.allByFirst.get(w[0]!) ?? []) {
     // everyday keys of a one-syllable word only whole (WORDS); core keys are prefixes (술 in 술을)
     if (!w.startsWith(k) || (w.length === 1 && !isCore)) continue;
     if (!r.any) { r.any = v; r.anyIsCore = isCore; }
     if (isCore) { r.core = v; break; }
   }
-  if (w.length === 1 && WORDS[w] && !r.any) r.any = WORDS[w]!;
+  if (w.length === 1 && t.words[w] && !r.any) r.any = t.words[w]!;
+  // an age in years as people say it (13살, 65살이면): the statutes write 13세
+  if (!r.any && SEARCH_SWITCHES.lifeVocabulary) { const age = /^(\d{1,3})살/.exec(w); if (age) r.any = `${age[1]}세 연령`; }
   return r;
 }
 
 /** number of everyday keys (for the report) */
-export const EVERYDAY_SIZE = [...BY_FIRST.values()].reduce((n, l) => n + l.length, 0) + Object.keys(WORDS).length;
+export const EVERYDAY_SIZE = [...TABLES[1].byFirst.values()].reduce((n, l) => n + l.length, 0) + Object.keys(TABLES[1].words).length;
 
 /** the statutory terms of an everyday word (stripped of particles and endings), or null */
 export function everydayTerms(w: string): string | null {
-  if (w.length === 1) return WORDS[w] ?? null;
-  const l = BY_FIRST.get(w[0]!);
+  const t = tables();
+  if (w.length === 1) return t.words[w] ?? null;
+  const l = t.byFirst.get(w[0]!);
   if (l) for (const [k, v] of l) if (w.startsWith(k)) return v;
   return null;
 }
