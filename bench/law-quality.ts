@@ -12,6 +12,8 @@ import { SEARCH_SWITCHES } from '../src/law/search/switches.js';
 import { evaluate, formatScore, isTuned, loadQuestions, type Question } from './law-quality/evaluate.js';
 
 const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
+// holdout6 is the blind set: its misses are refused before anything is imported or run
+if (process.argv.includes('--misses') && arg('--misses') === 'holdout6') { console.error('law-quality: holdout6 is the blind set; its misses are not printed'); process.exit(2); }
 let dataDir = arg('--data');
 if (!dataDir) {
   const full = [shared('law-corpus', 'full', 'statutes.tar.gz'), shared('law-corpus', 'full', 'admrul.tar.gz')];
@@ -75,7 +77,6 @@ console.log(`search compute over ${times.length} queries (load ${load0.toFixed(1
 // prints the misses of a held-out set already studied (the newest, holdout6, is refused: it stays blind)
 if (process.argv.includes('--misses')) {
   const set = arg('--misses');
-  if (set === 'holdout6') { console.error('law-quality: holdout6 is the blind set; its misses are not printed'); process.exit(2); }
   const pick = set && /^holdout\d?$/.test(set) ? (q: Question) => Boolean((q as unknown as Record<string, unknown>)[set]) : isTuned;
   for (const o of r.outcomes) if (pick(o.q) && (o.rank !== 1 || o.articleOk === false)) console.log(`  ${o.q.id} [${o.rank}] ${o.q.query} → want ${o.q.law} ${o.q.article ?? ''} | got ${o.top.join(' ; ')}`);
 }
