@@ -29,6 +29,10 @@ export interface Question {
   /** a fifth held-out set (2026-11-23, session 8: everyday questions, abbreviations, keywords, rules and filters over 29
    *  instruments no earlier question asks about), never tuned on */
   holdout5?: boolean;
+  /** a sixth held-out set (2026-11-23, session 9: 50 questions — everyday questions, keywords, abbreviations, rules
+   *  incl. 제N-N조 and filters — over 47 instruments no earlier question asks about), blind: never tuned on, its misses
+   *  are never printed */
+  holdout6?: boolean;
 }
 
 export interface Score { n: number; hits1: number; hits5: number; mrr: number; article1: number; articleN: number; empty: number }
@@ -71,7 +75,7 @@ export function score(outs: Outcome[]): Score {
 }
 
 /** a question that may be used for tuning (neither held-out set) */
-export const isTuned = (q: Question) => !q.holdout && !q.holdout2 && !q.holdout3 && !q.holdout4 && !q.holdout5;
+export const isTuned = (q: Question) => !q.holdout && !q.holdout2 && !q.holdout3 && !q.holdout4 && !q.holdout5 && !q.holdout6;
 
 export interface Evaluation {
   outcomes: Outcome[];
@@ -82,6 +86,7 @@ export interface Evaluation {
   holdout3: Score;
   holdout4: Score;
   holdout5: Score;
+  holdout6: Score;
   /** per category over the first set (tuned + holdout) */
   byCategory: Record<string, Score>;
   /** per category over holdout2 */
@@ -92,6 +97,8 @@ export interface Evaluation {
   byCategory4: Record<string, Score>;
   /** per category over holdout5 */
   byCategory5: Record<string, Score>;
+  /** per category over holdout6 */
+  byCategory6: Record<string, Score>;
 }
 
 export function evaluate(law: LawStore, qs = loadQuestions()): Evaluation {
@@ -101,12 +108,13 @@ export function evaluate(law: LawStore, qs = loadQuestions()): Evaluation {
     for (const c of [...new Set(outs.map((o) => o.q.category))]) r[c] = score(outs.filter((o) => o.q.category === c));
     return r;
   };
-  const first = outcomes.filter((o) => !o.q.holdout2 && !o.q.holdout3 && !o.q.holdout4 && !o.q.holdout5), second = outcomes.filter((o) => o.q.holdout2);
+  const first = outcomes.filter((o) => !o.q.holdout2 && !o.q.holdout3 && !o.q.holdout4 && !o.q.holdout5 && !o.q.holdout6), second = outcomes.filter((o) => o.q.holdout2);
   const third = outcomes.filter((o) => o.q.holdout3), fourth = outcomes.filter((o) => o.q.holdout4), fifth = outcomes.filter((o) => o.q.holdout5);
+  const sixth = outcomes.filter((o) => o.q.holdout6);
   return {
     outcomes, all: score(outcomes), tuned: score(outcomes.filter((o) => isTuned(o.q))), holdout: score(outcomes.filter((o) => o.q.holdout)),
-    holdout2: score(second), holdout3: score(third), holdout4: score(fourth), holdout5: score(fifth),
-    byCategory: perCategory(first), byCategory2: perCategory(second), byCategory3: perCategory(third), byCategory4: perCategory(fourth), byCategory5: perCategory(fifth),
+    holdout2: score(second), holdout3: score(third), holdout4: score(fourth), holdout5: score(fifth), holdout6: score(sixth),
+    byCategory: perCategory(first), byCategory2: perCategory(second), byCategory3: perCategory(third), byCategory4: perCategory(fourth), byCategory5: perCategory(fifth), byCategory6: perCategory(sixth),
   };
 }
 

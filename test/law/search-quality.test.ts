@@ -41,8 +41,21 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   t.ok(h5.filter((q) => q.category === 'plain').length >= 15);
   t.ok(h5.filter((q) => q.category === 'admrul').length >= 6);
   t.equal(qs.filter((q) => q.holdout5 && (q.holdout || q.holdout2 || q.holdout3 || q.holdout4)).length, 0);
-  const earlier = new Set(qs.filter((q) => !q.holdout5).map((q) => q.law));
+  const earlier = new Set(qs.filter((q) => !q.holdout5 && !q.holdout6).map((q) => q.law));
   t.equal(h5.filter((q) => earlier.has(q.law)).length, 0, 'holdout5 asks only about instruments no earlier question uses');
+  // the sixth held-out set (session 9), blind: 50 questions over instruments no earlier question uses; no floor yet
+  const h6 = qs.filter((q) => q.holdout6);
+  t.ok(h6.length >= 50, `${h6.length} holdout6 questions`);
+  t.ok(h6.filter((q) => q.category === 'plain').length >= 20);
+  t.ok(h6.filter((q) => q.category === 'keyword').length >= 6);
+  t.ok(h6.filter((q) => q.category === 'abbrev').length >= 6);
+  t.ok(h6.filter((q) => q.category === 'admrul').length >= 6);
+  t.ok(h6.filter((q) => q.category === 'filter').length >= 3);
+  t.equal(qs.filter((q) => q.holdout6 && (q.holdout || q.holdout2 || q.holdout3 || q.holdout4 || q.holdout5)).length, 0);
+  t.ok(h6.every((q) => q.id.startsWith(`h6-${q.category}-`) && q.article), 'holdout6 ids h6-<category>-NNN, each with an article');
+  const before6 = new Set(qs.filter((q) => !q.holdout6).map((q) => q.law));
+  t.equal(h6.filter((q) => before6.has(q.law)).length, 0, 'holdout6 asks only about instruments no earlier question uses');
+  t.equal(new Set(h6.map((q) => `${q.law} ${q.article}`)).size, h6.length, 'no two holdout6 questions on the same article');
   t.same([...new Set(qs.map((q) => q.category))].sort(), ['abbrev', 'admrul', 'filter', 'keyword', 'plain']);
   t.equal(new Set(qs.map((q) => q.id)).size, qs.length);
   t.ok(qs.every((q) => q.law && q.query));
@@ -70,7 +83,16 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   const fi = law.resolveName('금융투자업규정')!;
   t.ok(fi.article_count > 500);
   t.ok(law.articleSeq(fi.id, '1-2-2') !== undefined);
-  const r = evaluate(law);
+  // every holdout6 question names an instrument of the corpus (exact name; a filter question's type is the document's)
+  // and an article it has — read directly, no search, so nothing of the blind set's ranking is printed
+  const h6 = loadQuestions().filter((q) => q.holdout6);
+  const unread = h6.filter((q) => {
+    const doc = law.resolveName(q.law);
+    return !doc || doc.name !== q.law || (q.type !== undefined && doc.category !== q.type) || law.articleSeq(doc.id, q.article!) === undefined;
+  });
+  t.same(unread.map((q) => q.id), [], `holdout6: ${h6.length - unread.length}/${h6.length} expected articles exist`);
+  // the floors are over the sets already measured; holdout6 is blind and has no floor yet (the integrator measures it)
+  const r = evaluate(law, loadQuestions().filter((q) => !q.holdout6));
   const rate = (a: number, n: number) => a / n;
   // floors: the figures of bench/RESULTS.md (law-quality, branch search17, 386 questions) less about three points
   t.ok(rate(r.all.hits1, r.all.n) >= 0.79, `hits@1 ${r.all.hits1}/${r.all.n}`);
