@@ -232,7 +232,7 @@ function mapBack(r: ReadResult, g: GreyImg, orig: { width: number; height: numbe
 
 const MIN_SIDE = 21;
 /** wall ms the grid reader may spend per image: a multiple of zxing's first pass on it, with a floor */
-const GRID_BUDGET = { perFirst: 1.5, floorMs: 30 };
+export const GRID_BUDGET = { perFirst: 1.5, floorMs: 10 };
 const gridBudget = (firstMs: number): number => Math.max(GRID_BUDGET.floorMs, GRID_BUDGET.perFirst * firstMs);
 /** full-frame variants work on at most this many pixels per side; sharpen on at most SHARPEN_MAX_PX */
 const WORK_MAX_SIDE = 2048, SHARPEN_MAX_PX = 1_000_000;
@@ -261,6 +261,12 @@ async function cropRegion(base: GreyImg, img: GreyImg, r: { x: number; y: number
 
 type Found = { hit: ReadResult; g: GreyImg; method: string };
 
+function negate(g: GreyImg): GreyImg {
+  const out = new Uint8Array(g.data.length);
+  for (let i = 0; i < out.length; i++) out[i] = 255 - g.data[i]!;
+  return { ...g, data: out };
+}
+
 /** A redrawn code is read as a pure symbol (no detector, no retries). */
 const PURE: ReaderOptions = { formats: ['QRCode'], isPure: true, tryHarder: false, tryRotate: false, tryInvert: false, tryDownscale: false };
 
@@ -269,8 +275,8 @@ const PURE: ReaderOptions = { formats: ['QRCode'], isPure: true, tryHarder: fals
  * as a pure code until one decodes or `budgetMs` of wall time is spent. The position is mapped back through the
  * fitted grid onto `g`.
  */
-async function tryGrid(g: GreyImg, tried: string[], budgetMs: number): Promise<Found | undefined> {
-  tried.push('grid');
+async function tryGrid(g: GreyImg, tried: string[], budgetMs: number, label = 'grid'): Promise<Found | undefined> {
+  tried.push(label);
   const t0 = performance.now();
   for (const code of gridCodes(g)) {
     const res = await readBarcodes(pgm({ ...code, scale: 1 }) as never, PURE);
@@ -286,7 +292,7 @@ async function tryGrid(g: GreyImg, tried: string[], budgetMs: number): Promise<F
 }
 
 /** Candidate regions (finder patterns) of a scene, each cropped, upscaled, sharpened and read. */
-async function tryRegions(base: GreyImg, img: GreyImg, tried: string[]): Promise<Found | undefined> {
+async function tryRegions(base: GreyImg, img: GreyImg, tried: string[], gridMs: number): Promise<Found | undefined> {
   const regions = (await stage('locate', () => qrRegions(img.data, img.width, img.height, MAX_REGIONS)))
     // a region as large as the frame was the original attempt already
     .filter((r) => r.width * r.height < 0.5 * img.width * img.height);
@@ -296,6 +302,8 @@ async function tryRegions(base: GreyImg, img: GreyImg, tried: string[]): Promise
     tried.push(`region-${i + 1}`);
     const hit = await stage('region-read', () => attempt(g, QUICK));
     if (hit) return { hit, g, method: 'region' };
+    const grid = await stage('region-grid', () => tryGrid(g, tried, gridMs, `region-${i + 1}-grid`));
+    if (grid) return { ...grid, method: 'region-grid' };
   }
   return undefined;
 }
@@ -335,7 +343,7 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
   // 2. a frame large enough to be a scene: finder patterns located first (one cheap pass in JS, at full
   // resolution up to WORK_MAX_SIDE: small codes have modules of 1–2 px), each region cropped, upscaled and read
   if (Math.max(work.width, work.height) >= LOCATE_MIN_SIDE) {
-    const inScene = await stage('regions', () => tryRegions(base, work, tried));
+    const inScene = await stage('regions', () => tryRegions(base, work, tried, gridBudget(firstMs) / MAX_REGIONS));
     if (inScene) return found(inScene);
   }
   // 3. the whole frame at half size (a quarter of the pixels): low contrast, noise; then sharpened (only on
@@ -349,8 +357,15 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
   }
   // 4. the code read off its module grid (blur, tiny modules, uneven light), while the budget lasts
   if (!big) {
-    const grid = await stage('grid', () => tryGrid(work, tried, gridBudget(firstMs)));
+    const t0 = performance.now(), budget = gridBudget(firstMs);
+    const grid = await stage('grid', () => tryGrid(work, tried, budget));
     if (grid) return found(grid);
+    // light modules on dark (zxing's first pass tried inverting; the grid reader looks for dark finders)
+    const left = budget - (performance.now() - t0);
+    if (left > 0) {
+      const inv = await stage('grid-inverted', () => tryGrid(negate(work), tried, left, 'grid-inverted'));
+      if (inv) return found({ ...inv, method: 'grid-inverted' });
+    }
   }
   return {
     success: false,

@@ -161,7 +161,7 @@ function alignScore(g: Uint8Array, w: number, h: number, near: Pt, ex: Pt, ey: P
 /** Sampled module values (n × n): the mean of five points around each module's centre. */
 export function sampleModules(g: Uint8Array, w: number, h: number, H: Mat3, n: number): Float32Array {
   const s = new Float32Array(n * n);
-  const o = 0.22;
+  const o = 0.12;
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
     let acc = 0;
     for (const [du, dv] of [[0, 0], [-o, 0], [o, 0], [0, -o], [0, o]] as const) {
