@@ -9,6 +9,7 @@ import { checkImage, decodeFailure, openSharp, toBuffer, type Checked, type Deco
 import { greyFromU8, sauvola, histogram, percentile } from './lib/gray.js';
 import { qrRegions } from './lib/qr-locate.js';
 import { gridCodes } from './lib/qr-grid-read.js';
+import type { GridFinder } from './lib/qr-grid.js';
 
 export interface QrRecognizeInput extends DecodeOptions {
   image: Uint8Array;
@@ -232,7 +233,7 @@ function mapBack(r: ReadResult, g: GreyImg, orig: { width: number; height: numbe
 
 const MIN_SIDE = 21;
 /** wall ms the grid reader may spend per image: a multiple of zxing's first pass on it, with a floor */
-export const GRID_BUDGET = { perFirst: 1.5, floorMs: 10 };
+export const GRID_BUDGET = { perFirst: 1, floorMs: 5 };
 const gridBudget = (firstMs: number): number => Math.max(GRID_BUDGET.floorMs, GRID_BUDGET.perFirst * firstMs);
 /** full-frame variants work on at most this many pixels per side; sharpen on at most SHARPEN_MAX_PX */
 const WORK_MAX_SIDE = 2048, SHARPEN_MAX_PX = 1_000_000;
@@ -261,12 +262,6 @@ async function cropRegion(base: GreyImg, img: GreyImg, r: { x: number; y: number
 
 type Found = { hit: ReadResult; g: GreyImg; method: string };
 
-function negate(g: GreyImg): GreyImg {
-  const out = new Uint8Array(g.data.length);
-  for (let i = 0; i < out.length; i++) out[i] = 255 - g.data[i]!;
-  return { ...g, data: out };
-}
-
 /** A redrawn code is read as a pure symbol (no detector, no retries). */
 const PURE: ReaderOptions = { formats: ['QRCode'], isPure: true, tryHarder: false, tryRotate: false, tryInvert: false, tryDownscale: false };
 
@@ -275,10 +270,10 @@ const PURE: ReaderOptions = { formats: ['QRCode'], isPure: true, tryHarder: fals
  * as a pure code until one decodes or `budgetMs` of wall time is spent. The position is mapped back through the
  * fitted grid onto `g`.
  */
-async function tryGrid(g: GreyImg, tried: string[], budgetMs: number, label = 'grid'): Promise<Found | undefined> {
+async function tryGrid(g: GreyImg, tried: string[], budgetMs: number, label = 'grid', triples?: GridFinder[][]): Promise<Found | undefined> {
   tried.push(label);
   const t0 = performance.now();
-  for (const code of gridCodes(g)) {
+  for (const code of gridCodes(g, triples)) {
     const res = await readBarcodes(pgm({ ...code, scale: 1 }) as never, PURE);
     const hit = res.find((r) => r.isValid && r.text !== undefined);
     if (hit) {
@@ -302,7 +297,10 @@ async function tryRegions(base: GreyImg, img: GreyImg, tried: string[], gridMs: 
     tried.push(`region-${i + 1}`);
     const hit = await stage('region-read', () => attempt(g, QUICK));
     if (hit) return { hit, g, method: 'region' };
-    const grid = await stage('region-grid', () => tryGrid(g, tried, gridMs, `region-${i + 1}-grid`));
+    // three finders located: the code read off its grid, the finders mapped into the crop (no second search)
+    if (r.finders !== 3) continue;
+    const k = img.scale, t = r.group.map((f) => ({ x: (f.x * k - g.ox!) / g.scale, y: (f.y * k - g.oy!) / g.scale, module: (f.module * k) / g.scale }));
+    const grid = await stage('region-grid', () => tryGrid(g, tried, gridMs, `region-${i + 1}-grid`, [t]));
     if (grid) return { ...grid, method: 'region-grid' };
   }
   return undefined;
@@ -357,15 +355,8 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
   }
   // 4. the code read off its module grid (blur, tiny modules, uneven light), while the budget lasts
   if (!big) {
-    const t0 = performance.now(), budget = gridBudget(firstMs);
-    const grid = await stage('grid', () => tryGrid(work, tried, budget));
+    const grid = await stage('grid', () => tryGrid(work, tried, gridBudget(firstMs)));
     if (grid) return found(grid);
-    // light modules on dark (zxing's first pass tried inverting; the grid reader looks for dark finders)
-    const left = budget - (performance.now() - t0);
-    if (left > 0) {
-      const inv = await stage('grid-inverted', () => tryGrid(negate(work), tried, left, 'grid-inverted'));
-      if (inv) return found({ ...inv, method: 'grid-inverted' });
-    }
   }
   return {
     success: false,
