@@ -233,7 +233,7 @@ function mapBack(r: ReadResult, g: GreyImg, orig: { width: number; height: numbe
 
 const MIN_SIDE = 21;
 /** wall ms the grid reader may spend per image: a multiple of zxing's first pass on it, with a floor */
-export const GRID_BUDGET = { perFirst: 1.5, floorMs: 10 };
+export const GRID_BUDGET = { perFirst: 1, floorMs: 6 };
 const gridBudget = (firstMs: number): number => Math.max(GRID_BUDGET.floorMs, GRID_BUDGET.perFirst * firstMs);
 /** full-frame variants work on at most this many pixels per side; sharpen on at most SHARPEN_MAX_PX */
 const WORK_MAX_SIDE = 2048, SHARPEN_MAX_PX = 1_000_000;
