@@ -8,6 +8,8 @@ import { prepareZXingModule, readBarcodes, type ReaderOptions, type ReadResult }
 import { checkImage, decodeFailure, openSharp, toBuffer, type Checked, type DecodeOptions } from './lib/image-io.js';
 import { greyFromU8, sauvola, histogram, percentile } from './lib/gray.js';
 import { qrRegions } from './lib/qr-locate.js';
+import { gridCodes } from './lib/qr-grid-read.js';
+import type { GridFinder } from './lib/qr-grid.js';
 
 export interface QrRecognizeInput extends DecodeOptions {
   image: Uint8Array;
@@ -230,6 +232,9 @@ function mapBack(r: ReadResult, g: GreyImg, orig: { width: number; height: numbe
 }
 
 const MIN_SIDE = 21;
+/** wall ms the grid reader may spend per image: a multiple of zxing's first pass on it, with a floor */
+export const GRID_BUDGET = { perFirst: 1, floorMs: 6 };
+const gridBudget = (firstMs: number): number => Math.max(GRID_BUDGET.floorMs, GRID_BUDGET.perFirst * firstMs);
 /** full-frame variants work on at most this many pixels per side; sharpen on at most SHARPEN_MAX_PX */
 const WORK_MAX_SIDE = 2048, SHARPEN_MAX_PX = 1_000_000;
 /** regions tried when the full frame does not decode, and the largest crop side after upscaling */
@@ -257,8 +262,32 @@ async function cropRegion(base: GreyImg, img: GreyImg, r: { x: number; y: number
 
 type Found = { hit: ReadResult; g: GreyImg; method: string };
 
+/** A redrawn code is read as a pure symbol (no detector, no retries). */
+const PURE: ReaderOptions = { formats: ['QRCode'], isPure: true, tryHarder: false, tryRotate: false, tryInvert: false, tryDownscale: false };
+
+/**
+ * The code read off its module grid (lib/qr-grid-read.ts): finder triples fitted, sampled and redrawn, each read
+ * as a pure code until one decodes or `budgetMs` of wall time is spent. The position is mapped back through the
+ * fitted grid onto `g`.
+ */
+async function tryGrid(g: GreyImg, tried: string[], budgetMs: number, label = 'grid', triples?: GridFinder[][]): Promise<Found | undefined> {
+  tried.push(label);
+  const t0 = performance.now();
+  for (const code of gridCodes(g, triples)) {
+    const res = await readBarcodes(pgm({ ...code, scale: 1 }) as never, PURE);
+    const hit = res.find((r) => r.isValid && r.text !== undefined);
+    if (hit) {
+      const m = (p: { x: number; y: number }): { x: number; y: number } => { const [x, y] = code.toSource(p.x, p.y); return { x, y }; };
+      const p = hit.position;
+      return { hit: { ...hit, position: { topLeft: m(p.topLeft), topRight: m(p.topRight), bottomRight: m(p.bottomRight), bottomLeft: m(p.bottomLeft) } }, g, method: 'grid' };
+    }
+    if (performance.now() - t0 > budgetMs) break;
+  }
+  return undefined;
+}
+
 /** Candidate regions (finder patterns) of a scene, each cropped, upscaled, sharpened and read. */
-async function tryRegions(base: GreyImg, img: GreyImg, tried: string[]): Promise<Found | undefined> {
+async function tryRegions(base: GreyImg, img: GreyImg, tried: string[], gridMs: number): Promise<Found | undefined> {
   const regions = (await stage('locate', () => qrRegions(img.data, img.width, img.height, MAX_REGIONS)))
     // a region as large as the frame was the original attempt already
     .filter((r) => r.width * r.height < 0.5 * img.width * img.height);
@@ -268,6 +297,11 @@ async function tryRegions(base: GreyImg, img: GreyImg, tried: string[]): Promise
     tried.push(`region-${i + 1}`);
     const hit = await stage('region-read', () => attempt(g, QUICK));
     if (hit) return { hit, g, method: 'region' };
+    // three finders located: the code read off its grid, the finders mapped into the crop (no second search)
+    if (r.finders !== 3) continue;
+    const k = img.scale, t = r.group.map((f) => ({ x: (f.x * k - g.ox!) / g.scale, y: (f.y * k - g.oy!) / g.scale, module: (f.module * k) / g.scale }));
+    const grid = await stage('region-grid', () => tryGrid(g, tried, gridMs, `region-${i + 1}-grid`, [t]));
+    if (grid) return { ...grid, method: 'region-grid' };
   }
   return undefined;
 }
@@ -288,7 +322,9 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
 
   // 1. zxing on the decoded image as it is, with its own rotate/invert/downscale retries
   tried.push('original');
+  const t1 = performance.now();
   const first = await stage('original', () => attempt(rgba));
+  const firstMs = performance.now() - t1;
   if (first) return found({ hit: first, g: { data: new Uint8Array(0), width: rgba.width, height: rgba.height, scale: 1 }, method: 'original' });
   if (input.enablePreprocessing === false) {
     return { success: false, data: null, method: null, attempts: 1, tried, message: 'No QR code was found in the image (preprocessing disabled: 1 attempt)' };
@@ -305,7 +341,7 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
   // 2. a frame large enough to be a scene: finder patterns located first (one cheap pass in JS, at full
   // resolution up to WORK_MAX_SIDE: small codes have modules of 1–2 px), each region cropped, upscaled and read
   if (Math.max(work.width, work.height) >= LOCATE_MIN_SIDE) {
-    const inScene = await stage('regions', () => tryRegions(base, work, tried));
+    const inScene = await stage('regions', () => tryRegions(base, work, tried, gridBudget(firstMs) / MAX_REGIONS));
     if (inScene) return found(inScene);
   }
   // 3. the whole frame at half size (a quarter of the pixels): low contrast, noise; then sharpened (only on
@@ -316,6 +352,11 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
     const g = await stage(`${v.name}-make`, () => v.make(work));
     const hit = await stage(`${v.name}-read`, () => attempt(g, v.options));
     if (hit) return found({ hit, g, method: v.name });
+  }
+  // 4. the code read off its module grid (blur, tiny modules, uneven light), while the budget lasts
+  if (!big) {
+    const grid = await stage('grid', () => tryGrid(work, tried, gridBudget(firstMs)));
+    if (grid) return found(grid);
   }
   return {
     success: false,

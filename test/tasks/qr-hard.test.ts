@@ -4,14 +4,18 @@ import t from 'tap';
 import sharp from 'sharp';
 import { readBarcodes } from 'zxing-wasm/reader';
 import { hardQrSet, photoQr, photoQrSet, sceneSmallQr } from '../helpers/qr-hard.js';
-import qrRecognize, { zxingReady, BASE_OPTIONS } from '../../src/tasks/qr-recognize.js';
+import qrRecognize, { zxingReady, BASE_OPTIONS, GRID_BUDGET } from '../../src/tasks/qr-recognize.js';
+
+// the grid reader stops after a wall-time budget relative to zxing's first pass; lifted here so that the floors do
+// not depend on the machine's load (the bench measures the budgeted path: bench/qr-hard.ts)
+GRID_BUDGET.floorMs = 10_000;
 
 t.test('hard QR set: ours decodes more than zxing alone, and every code zxing reads', async (t) => {
   await zxingReady();
   const set = await hardQrSet(5, 1);
   t.equal(set.length, 30);
   let zx = 0, ours = 0, lost = 0;
-  const byKind: Record<string, number> = {};
+  const byKind: Record<string, number> = {}, byMethod: Record<string, number> = {};
   for (const s of set) {
     const { data, info } = await sharp(s.bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     const z = (await readBarcodes({ data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height } as never, BASE_OPTIONS)).some((r) => r.isValid && r.text === s.data);
@@ -19,14 +23,16 @@ t.test('hard QR set: ours decodes more than zxing alone, and every code zxing re
     const ok = o.success && o.data === s.data;
     t.equal(o.attempts, o.tried.length);
     if (z) zx++;
-    if (ok) { ours++; byKind[s.kind] = (byKind[s.kind] ?? 0) + 1; }
+    if (ok) { ours++; byKind[s.kind] = (byKind[s.kind] ?? 0) + 1; byMethod[o.method!] = (byMethod[o.method!] ?? 0) + 1; }
     if (z && !ok) lost++;
     t.comment(`${s.name}: zxing ${z ? 'yes' : 'no'}, ours ${ok ? o.method : 'no'}`);
   }
   t.comment(`zxing alone ${zx}/30, ours ${ours}/30`);
   t.equal(lost, 0, 'no code that zxing alone reads is lost');
-  t.ok(ours >= zx + 3, `ours ${ours} ≥ zxing ${zx} + 3`);
-  t.ok(ours >= 13, `ours ${ours} ≥ 13 of 18`);
+  // measured 2026-11-23 (branch qr22, grid reader): zxing alone 16, ours 22 (blur-5 and small-1 off the grid)
+  t.ok(ours >= zx + 6, `ours ${ours} ≥ zxing ${zx} + 6`);
+  t.ok(ours >= 22, `ours ${ours} ≥ 22 of 30`);
+  t.ok((byMethod.grid ?? 0) >= 2, `grid reader ${byMethod.grid} ≥ 2`);
   t.ok((byKind['low-contrast'] ?? 0) >= 2, `low contrast ${byKind['low-contrast']} ≥ 2 of 3`);
 });
 
@@ -63,8 +69,9 @@ t.test('codes small in a large scene: the finder-pattern locator reads what zxin
   t.ok(ours >= zx + 3, `ours ${ours} ≥ zxing ${zx} + 3`);
 });
 
-// measured 2026-11-23 on seeds 5..8: zxing alone 11, ours 13 (in-scene 8 and scene-small 7 by a located region)
-const FLOOR_PHOTO = { ours: 13, gain: 2 };
+// measured 2026-11-23 on seeds 5..8: zxing alone 11, ours 14 (in-scene 8 and scene-small 7 by a located region,
+// shadow-glare 8 off the grid; branch qr22)
+const FLOOR_PHOTO = { ours: 14, gain: 3 };
 t.test('photo-like kinds (inverted, shadow + glare, code in a scene, small code in a large scene), seeds 5..8: floors', async (t) => {
   await zxingReady();
   const set = await photoQrSet(4, 5);

@@ -52,9 +52,10 @@ t.test('qr-recognize: distorted set decodes (with preprocessing), method and att
   const none = await qrRecognize({ image: blank });
   t.equal(none.success, false);
   t.equal(none.data, null);
-  t.equal(none.attempts, 1 + QUICK_COUNT, 'the original and the quick variants tried');
+  t.equal(none.attempts, 1 + QUICK_COUNT + 1, 'the original, the quick variants and the grid reader tried');
+  t.equal(none.tried.at(-1), 'grid');
   const all = await qrRecognize({ image: blank, thorough: true });
-  t.equal(all.attempts, 1 + VARIANTS.length, 'thorough: every variant tried');
+  t.equal(all.attempts, 1 + VARIANTS.length + 1, 'thorough: every variant tried, then the grid reader');
   t.match(none.message, /No QR code/);
   const once = await qrRecognize({ image: blank, enablePreprocessing: false });
   t.equal(once.attempts, 1);

@@ -9,6 +9,8 @@ export interface QrRegion {
   /** estimated module size in pixels */
   module: number;
   finders: number;
+  /** the finder patterns the region was made from (input pixels) */
+  group: Finder[];
 }
 
 /**
@@ -195,7 +197,7 @@ export function qrRegions(grey: Uint8Array, w: number, h: number, max = 3): QrRe
     const x0 = Math.max(0, Math.floor(cx - half)), y0 = Math.max(0, Math.floor(cy - half));
     const x1 = Math.min(w, Math.ceil(cx + half)), y1 = Math.min(h, Math.ceil(cy + half));
     if (x1 - x0 < 21 || y1 - y0 < 21) continue;
-    out.push({ x: x0, y: y0, width: x1 - x0, height: y1 - y0, module: m, finders: g.length });
+    out.push({ x: x0, y: y0, width: x1 - x0, height: y1 - y0, module: m, finders: g.length, group: g });
   }
   return out;
 }

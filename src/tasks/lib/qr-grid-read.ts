@@ -1,0 +1,50 @@
+// Reading a code off its module grid (lib/qr-grid.ts) for every plausible finder triple of an image: finders are
+// searched on the image as it is and on a sharpened copy (blur smears the finders' inner light ring), tiny frames
+// upscaled first; for each triple the nearest versions are fitted, sampled and thresholded with three strengths
+// of the module-level sharpening (heavy blur spills each module into its neighbours), each redrawn code read by
+// zxing as a pure code (cheap: no detector). The caller's reader decides what counts as a decode.
+import { darkView, findFinders, triples } from './qr-locate.js';
+import { gridFor, refine, render, sampleModules, threshold, unsharpBox, upscale, versionsFor, type GridCode, type GridFinder } from './qr-grid.js';
+
+export interface GridImage { data: Uint8Array; width: number; height: number }
+/** module-level sharpening tried per fitted grid, weakest first */
+const SHARPEN = [0.6, 2.5, 5];
+/** triples per finder search and versions per triple */
+const MAX_TRIPLES = 3, MAX_VERSIONS = 2;
+/** threshold window: the mean of the modules within this many modules (wide enough to balance heavy blur) */
+const WINDOW = 4;
+/** frames with a shorter side are upscaled for the finder search (finders of 1–2 px modules are lost otherwise) */
+const UPSCALE_BELOW = 200;
+
+/**
+ * Finder triples of the image, lazily: those found on the image as it is, then those on a sharpened copy (the
+ * same triple found twice is yielded once).
+ */
+export function* gridTriples(g: GridImage): Generator<GridFinder[]> {
+  const { width: w, height: h } = g;
+  const k = Math.min(3, Math.max(1, Math.ceil(UPSCALE_BELOW / Math.min(w, h))));
+  const big = k > 1 ? upscale(g.data, w, h, k) : g.data, bw = w * k, bh = h * k;
+  const seen: GridFinder[][] = [];
+  for (let pass = 0; pass < 2; pass++) {
+    const src = pass === 0 ? big : unsharpBox(big, bw, bh, 3, 3);
+    for (const t of triples(findFinders(darkView(src, bw, bh)), MAX_TRIPLES)) {
+      const s = t.map((f) => ({ x: f.x / k, y: f.y / k, module: f.module / k }));
+      if (seen.some((o) => o.every((f, i) => Math.hypot(f.x - s[i]!.x, f.y - s[i]!.y) < 1.5 * f.module))) continue;
+      seen.push(s);
+      yield s;
+    }
+  }
+}
+
+/** The redrawn codes of the image, best guesses first (lazily: the caller stops at the first that reads). */
+export function* gridCodes(g: GridImage, ts: Iterable<GridFinder[]> = gridTriples(g)): Generator<GridCode> {
+  for (const t of ts) {
+    // versions ranked by how well their fixed patterns fit before refining; the best few refined and read
+    const grids = versionsFor(t).map((v) => gridFor(g.data, g.width, g.height, t, v)).sort((a, b) => b.fit - a.fit);
+    for (const grid0 of grids.slice(0, MAX_VERSIONS)) {
+      const { n, H } = refine(g.data, g.width, g.height, grid0);
+      const s = sampleModules(g.data, g.width, g.height, H, n);
+      for (const sh of SHARPEN) yield render(threshold(s, n, WINDOW, sh), n, H);
+    }
+  }
+}
