@@ -9,6 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { callTime } from './mcp-server.js';
+import { releaseSettledJsonStreams } from './mcp-sdk-fixes.js';
 
 /** One Streamable HTTP request as the main thread forwards it. */
 export interface HttpIn {
@@ -128,6 +129,7 @@ export class McpHost {
       onsessioninitialized: (id) => { this.http.set(id, t); },
       onsessionclosed: (id) => this.drop(id, t),
     });
+    releaseSettledJsonStreams(t);
     t.onclose = () => {
       if (t.sessionId) this.drop(t.sessionId, t);
       void server.close().catch(() => undefined);
