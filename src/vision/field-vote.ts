@@ -122,14 +122,14 @@ export interface PpLine { text: string; confidence: number; box: Box; charConfid
  * read by Tesseract at three heights and voted on (voteFieldLine); the numbers of address lines mended by the
  * Latin recogniser (mendDigits). Confidence: the lines' confidences weighted by their lengths.
  */
-export async function readFieldLines(img: Raster, lines: PpLine[], kind: 'address' | 'issuer'): Promise<{ text: string; confidence: number }> {
+export async function readFieldLines(img: Raster, lines: PpLine[], kind: 'address' | 'issuer', heights = LINE_HEIGHTS): Promise<{ text: string; confidence: number }> {
   const { repairIssuer, knownIssuer } = await import('./ocr-address.js');
   const out: Array<{ text: string; confidence: number }> = [];
   for (const l of lines) {
     let r: LineReading = { text: cleanLine(l.text), confidence: l.confidence };
     if (l.confidence < WEAK_LINE || (kind === 'issuer' && !knownIssuer(repairIssuer(r.text)))) {
       try {
-        r = await voteFieldLine(img, l.box, r);
+        r = await voteFieldLine(img, l.box, r, heights);
       } catch {
         // the second reader (WebAssembly) failed to load or read: PP-OCR's reading stands
       }
