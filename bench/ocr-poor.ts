@@ -1,6 +1,7 @@
 // OCR on poor captures: rendered ID cards "photographed" with perspective, Gaussian / motion blur, glare,
 // JPEG q60 and a downscale to 480–640 px (test/helpers/id-cards.ts photographCard), read by the ekyc-ocr task.
-// Prints per-degradation character accuracy of name and number (and the other fields) and the exact-field rate.
+// Prints per-degradation character accuracy of name and number (and the other fields), the exact-field rate, and
+// wall and CPU seconds per card (CPU: process.cpuUsage, all threads).
 // Run: nice -n 19 npm run bench -- ocr-poor [--cards 9] [--seed 9100] [--only small-480,all-480]
 import { renderCard, photographCard, charAccuracy, POOR_CAPTURES } from '../test/helpers/id-cards.js';
 import { table } from './lib/load.js';
@@ -23,6 +24,7 @@ for (const [kind, d] of Object.entries(POOR_CAPTURES)) {
   const acc: Record<string, number[]> = {};
   let exactNameNum = 0;
   const tk = performance.now();
+  const c0 = process.cpuUsage(); // every thread of the process (onnxruntime's included)
   for (let i = 0; i < CARDS; i++) {
     const doc = docs[i % 3]!;
     const card = await renderCard(doc, { seed: SEED + i });
@@ -34,7 +36,7 @@ for (const [kind, d] of Object.entries(POOR_CAPTURES)) {
       const key = k === num ? 'number' : k === 'jumin_full' ? '' : k;
       if (!key) continue;
       (acc[key] ??= []).push(charAccuracy(v, got));
-      if (verbose && v.replace(/\s+/g, '') !== got.replace(/\s+/g, '') && (key === 'name' || key === 'number')) console.log(`  ${kind} #${i} ${doc} ${key}: "${v}" → "${got}"`);
+      if (verbose && v.replace(/\s+/g, '') !== got.replace(/\s+/g, '') && ['name', 'number', 'address', 'issuer'].includes(key)) console.log(`  ${kind} #${i} ${doc} ${key}: "${v}" → "${got}"`);
     }
     if (r.fields.name?.text.replace(/\s+/g, '') === card.truth.name!.replace(/\s+/g, '') && r.fields[num]?.text === card.truth[num]) exactNameNum++;
   }
@@ -47,6 +49,7 @@ for (const [kind, d] of Object.entries(POOR_CAPTURES)) {
     'name+number exact': `${exactNameNum}/${CARDS}`,
     'other fields (char acc)': others,
     's/card': ((performance.now() - tk) / 1000 / CARDS).toFixed(2),
+    'CPU s/card': (((c => c.user + c.system)(process.cpuUsage(c0))) / 1e6 / CARDS).toFixed(2),
   });
   console.error(`${kind} done`);
 }

@@ -136,12 +136,14 @@ export async function readCard(img: RgbImage, doc: DocType, now = new Date()): P
   const fields: Record<string, FieldResult> = {};
   const used = new Set<TextLine>();
   const glyphs: Record<string, { text: string; x: number[] }> = {};
+  const fieldLines: Record<string, TextLine[]> = {};
   for (const [name, [fx, fy, fw, fh]] of Object.entries(layout.regions)) {
     const inside = lines.filter((l) => {
       const [cx, cy] = centre(l.box);
       return l.text && cx >= fx * W && cx <= (fx + fw) * W && cy >= fy * H && cy <= (fy + fh) * H;
     });
     inside.forEach((l) => used.add(l));
+    fieldLines[name] = inside;
     if (!inside.length) {
       fields[name] = { text: '', confidence: 0, bbox: round([fx * W, fy * H, (fx + fw) * W, (fy + fh) * H]) };
       continue;
@@ -163,6 +165,11 @@ export async function readCard(img: RgbImage, doc: DocType, now = new Date()): P
   // weak name / number lines (small, blurred, glared captures): read prepared copies of the line, keep the best
   await rereadWeak(img, fields, doc, numberField);
   await voteHangulName(img, fields, doc);
+  // weak address / issuer lines: Tesseract's readings voted in, address numbers from the Latin recogniser
+  const { readFieldLines } = await import('./field-vote.js');
+  for (const k of ['address', 'issuer'] as const) {
+    if (fieldLines[k]?.length) fields[k] = { ...(await readFieldLines(img, fieldLines[k]!, k)), bbox: fields[k]!.bbox };
+  }
   // short codes lose their first glyph on some crops ("F-4" → "-4"): re-read with more context before giving up
   if (doc === 'alien' && fields.status && fields.status.text && !VISA.test(normaliseVisa(fields.status.text))) {
     const { recognizeBoxes } = await import('./ocr.js');

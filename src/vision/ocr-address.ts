@@ -17,6 +17,18 @@ const DISTRICTS = [
   '목포시', '여수시', '순천시', '나주시', '광양시', '포항시', '경주시', '김천시', '안동시', '구미시', '영주시', '영천시', '상주시', '문경시', '경산시', '창원시', '진주시', '통영시', '사천시', '김해시', '밀양시', '거제시', '양산시', '제주시', '서귀포시',
 ];
 
+/** The districts of each metropolitan city (all of them): once the city is read, its district is matched only
+ * against its own list, which tells apart names the whole list holds twice or more (중구, 동구, 서구, 남구, 북구). */
+const CITY_DISTRICTS: Record<string, string[]> = {
+  서울특별시: ['종로구', '중구', '용산구', '성동구', '광진구', '동대문구', '중랑구', '성북구', '강북구', '도봉구', '노원구', '은평구', '서대문구', '마포구', '양천구', '강서구', '구로구', '금천구', '영등포구', '동작구', '관악구', '서초구', '강남구', '송파구', '강동구'],
+  부산광역시: ['중구', '서구', '동구', '영도구', '부산진구', '동래구', '남구', '북구', '해운대구', '사하구', '금정구', '강서구', '연제구', '수영구', '사상구', '기장군'],
+  대구광역시: ['중구', '동구', '서구', '남구', '북구', '수성구', '달서구', '달성군', '군위군'],
+  인천광역시: ['중구', '동구', '미추홀구', '연수구', '남동구', '부평구', '계양구', '서구', '강화군', '옹진군'],
+  광주광역시: ['동구', '서구', '남구', '북구', '광산구'],
+  대전광역시: ['동구', '중구', '서구', '유성구', '대덕구'],
+  울산광역시: ['중구', '남구', '동구', '북구', '울주군'],
+};
+
 /** the districts that are 구 (an office titled …구청장) */
 const GU_DISTRICTS = DISTRICTS.filter((x) => x.endsWith('구'));
 
@@ -83,10 +95,27 @@ export function repairAddress(text: string): string {
   const out: string[] = [];
   const p = matchPrefix(t.replace(/\s+/g, ''), PROVINCES);
   if (p) { out.push(p.name); t = rest(t, p.used); }
-  const d = matchPrefix(t.replace(/\s+/g, ''), DISTRICTS);
+  const d = matchPrefix(t.replace(/\s+/g, ''), (p && CITY_DISTRICTS[p.name]) || DISTRICTS);
   if (d) { out.push(d.name); t = rest(t, d.used); }
-  // the flat number at the end, "103동 1501호": 호 read as a look-alike (로, 효, 도, 오) after the digits
-  t = t.replace(/(\d{1,4})\s*[동돔둥]\s*(\d{1,5})\s*[호로효도오후]$/, '$1동 $2호');
+  else if (!p) {
+    // the city's name half lost (glare, "광역시 광산구", "으시 감남구"): a district of exactly one city after a
+    // remnant that ends like a city (…시) names that city
+    const s = t.replace(/\s+/g, '');
+    for (let o = 1; o <= 6 && o < s.length - 1; o++) {
+      if (!/[시도]$/.test(s.slice(0, o))) continue;
+      const m = matchPrefix(s.slice(o), DISTRICTS);
+      const cities = m ? Object.keys(CITY_DISTRICTS).filter((c) => CITY_DISTRICTS[c]!.includes(m.name)) : [];
+      if (m && cities.length === 1) { out.push(cities[0]!, m.name); t = rest(t, o + m.used); break; }
+    }
+  }
+  // the flat number at the end, "103동 1501호": two numbers each followed by one syllable (or a stray mark), the
+  // 동 and 호 read as look-alikes (돔, 농, 톰; 로, 조, 초, 축) — unless the first is a floor, lot or street (층, 번, 가, 길)
+  t = t.replace(/(^|\s|[^\d\s])(\d{1,4})\s*[가-힣]\s*(\d{1,5})\s*(?:[가-힣]|[^\d\s가-힣])?$/, (m, pre: string, a: string, b: string) => {
+    const syl = /\d\s*([가-힣])/.exec(m)![1]!;
+    return '층번가길로'.includes(syl) ? m : ` ${a}동 ${b}호`;
+  }).replace(/\s+/g, ' ').trim();
+  // a road name's 대로 with its 대 read as a look-alike (때, 태, 패, 데, 매) before the building number
+  t = t.replace(/([가-힣]{2,})[때태패데매]로(?=\s*\d)/, '$1대로');
   if (t) out.push(t);
   return out.join(' ');
 }
@@ -118,8 +147,12 @@ export function repairIssuer(text: string): string {
   const h = [...head].slice(p.used).join('');
   if (tail.name === '구청장' || tail.name === '청장') {
     // "종로구청장": the district with its 구, then 청장
-    const d = matchPrefix(h + (tail.name === '구청장' ? '구' : ''), GU_DISTRICTS);
+    const d = matchPrefix(h + (tail.name === '구청장' ? '구' : ''), CITY_DISTRICTS[p.name]?.filter((x) => x.endsWith('구')) ?? GU_DISTRICTS);
     if (d && d.used >= [...h].length) return `${p.name} ${d.name}청장`;
   }
   return h ? `${p.name} ${h}${tail.name}` : `${p.name}${tail.name}`;
 }
+
+const KNOWN_ISSUER = new RegExp(`^((${PROVINCES.join('|')})(경찰청장|(${DISTRICTS.join('|')})(청장|장|수))|(${PROVINCE_SHORT.join('|')})출입국외국인청장)$`);
+/** Whether an issuing authority (after repairIssuer) is a known form: a city's police, a district office, an immigration office. */
+export const knownIssuer = (text: string): boolean => KNOWN_ISSUER.test(text.replace(/\s+/g, ''));

@@ -1,6 +1,7 @@
-// Second recogniser for Hangul names: Tesseract 5 (LSTM, `kor` best_int traineddata) compiled to WebAssembly
-// (tesseract.js-core), run in the calling thread on one line. PP-OCRv3 Korean is confidently wrong on blurred or
-// small names (혜 → 해/에, 민 → 린); Tesseract's line model reads them (bench/RESULTS.md, ocr20).
+// Second recogniser for Hangul names and weak address / issuer lines: Tesseract 5 (LSTM, `kor` best_int
+// traineddata) compiled to WebAssembly (tesseract.js-core), run in the calling thread on one line. PP-OCRv3 Korean
+// is confidently wrong on blurred or small names (혜 → 해/에, 민 → 린) and garbles motion-blurred address lines;
+// Tesseract's line model reads them (bench/RESULTS.md, ocr20 and ocr21; name-vote.ts, field-vote.ts).
 // Nothing is downloaded: the core and the traineddata come from node_modules.
 import fs from 'node:fs';
 import path from 'node:path';

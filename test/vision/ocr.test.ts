@@ -162,11 +162,15 @@ t.test('hard poor captures (480 px, motion blur, glare, all combined; fixed seed
     t.ok(mean(a.name) >= nameFloor, `${kind}: name char accuracy ${mean(a.name).toFixed(3)} ≥ ${nameFloor}`);
     t.comment(`${kind}: address ${mean(a.address).toFixed(3)}, issuer ${mean(a.issuer).toFixed(3)}`);
   }
-  // administrative names mended against the lexicon (ocr-address.ts): measured 2026-11-23 small-480 address 0.701,
-  // glare-640 address 0.874, issuer over the four rows 0.950 (seeds 9100–9102)
-  const MEASURED_FLOORS = { smallAddress: 0.65, glareAddress: 0.82, issuer: 0.9 };
+  // administrative names mended against the lexicon (ocr-address.ts), weak address / issuer lines voted with
+  // Tesseract and address numbers from the Latin recogniser (field-vote.ts, ocr21). Seeds 9100–9102, measured
+  // 2026-11-23 before → after ocr21: address small-480 0.701 → 1.000, motion blur 0.279 → 0.929, all-480 0.169 →
+  // 0.888, glare-640 0.874 → 0.874; issuer over the four rows 0.950 → 1.000
+  const MEASURED_FLOORS = { smallAddress: 0.95, glareAddress: 0.82, motionAddress: 0.85, all480Address: 0.8, issuer: 0.97 };
   t.ok(mean(acc['small-480']!.address) >= MEASURED_FLOORS.smallAddress, `small-480: address ${mean(acc['small-480']!.address).toFixed(3)} ≥ ${MEASURED_FLOORS.smallAddress}`);
   t.ok(mean(acc['glare-640']!.address) >= MEASURED_FLOORS.glareAddress, `glare-640: address ${mean(acc['glare-640']!.address).toFixed(3)} ≥ ${MEASURED_FLOORS.glareAddress}`);
+  t.ok(mean(acc['motion-blur-640']!.address) >= MEASURED_FLOORS.motionAddress, `motion-blur-640: address ${mean(acc['motion-blur-640']!.address).toFixed(3)} ≥ ${MEASURED_FLOORS.motionAddress}`);
+  t.ok(mean(acc['all-480']!.address) >= MEASURED_FLOORS.all480Address, `all-480: address ${mean(acc['all-480']!.address).toFixed(3)} ≥ ${MEASURED_FLOORS.all480Address}`);
   const issuers = Object.values(acc).flatMap((a) => a.issuer);
   t.ok(mean(issuers) >= MEASURED_FLOORS.issuer, `issuer over the four rows ${mean(issuers).toFixed(3)} ≥ ${MEASURED_FLOORS.issuer}`);
 });
