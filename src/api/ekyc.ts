@@ -245,8 +245,8 @@ async function accountVerify(ctx: Ctx<z.infer<typeof verifySchema>>) {
 }
 
 // ------------------------------------------------------------------ routes
-/** What the liveness check can and cannot catch, with the measured figures (docs/ekyc.md, bench/RESULTS.md). */
-const LIVENESS_LIMITS = 'The score and decision (passed = score ≥ 0.5). Measured on real captures and real attacks (docs/ekyc.md): ' +
+/** What the liveness check can and cannot catch, with the measured figures (docs/ekyc-liveness.md, bench/RESULTS.md). */
+const LIVENESS_LIMITS = 'The score and decision (passed = score ≥ 0.5). Measured on real captures and real attacks (docs/ekyc-liveness.md): ' +
   '29 of 311 real selfies refused (9.3 %; 15 of 52 frames of one soft laptop webcam); a screen replay filmed from a distance, bezel ' +
   'in view, is refused (58 of 60 frames; the one printed photo and the one tablet replay we have too), but a screen replay that fills ' +
   'the frame gets through 51 of 116 times; no moiré or pixel grid was found in any real replay, so there is no screen-grid check. Print, ' +

@@ -80,7 +80,7 @@ export async function livenessCheck(img: RgbImage, box: Box): Promise<LivenessCh
  * separated the simulation perfectly but accepted both real physical attacks of ../shared/faces/liveness (0.98,
  * 0.82 while the model says 0.001, 0.002), so the model keeps the last word on what it refuses. The veto has not
  * been seen to work on a real attack: on those two the cue score is 0.997 and 0.954 (it learnt the simulation's
- * blur and black/white levels, which real captures lack), so in practice the model alone decides (docs/ekyc.md).
+ * blur and black/white levels, which real captures lack), so in practice the model alone decides (docs/ekyc-liveness.md).
  * On real screen replays (2026-11-23, spoof20/spoof21) the veto catches 56 % of the close-up replays the model
  * accepts and refuses 29 % of one soft webcam's frames; no veto level chosen without the source it is measured on
  * meets APCER ≤ 10 % at BPCER ≤ 10 % (bench/liveness-split.ts), and the screen-moiré measure (screen-moire.ts)
