@@ -66,9 +66,40 @@ export function chooseArticles<H extends TitleHit>(out: H[], k: number, q: Query
   for (let i = 0; i < out.length && i < k; i++) if (!done.has(out[i]!)) readTitles(out[i]!, tq, titlesOf, titleOf, false);
 }
 
+/**
+ * The article shown first by the first `k` hits of the final order, chosen again with the articles' text as evidence
+ * too: among the best few by title, the share of the query's words (weighed as for the titles) that the article's
+ * text holds adds SEARCH_SWITCHES.titleBody × that share (상속의 순위's text holds 상속인 and 직계존속; 부모의 사망과
+ * 인지청구의 소 only 부모 and 사망). bodyOf answers an article's text.
+ */
+export function bodyChoice<H extends TitleHit>(out: H[], k: number, q: QueryWords, titlesOf: (id: string) => TitleSet | null,
+  titleOf: (id: string, seq: number) => string, bodyOf: (id: string, seq: number) => string): void {
+  if (!SEARCH_SWITCHES.titleBody) return;
+  const tq = titleQuery(q);
+  if (!tq) return;
+  for (let i = 0; i < out.length && i < k; i++) readTitles(out[i]!, tq, titlesOf, titleOf, false, bodyOf);
+}
+
+/** the best few title candidates (seq, value) are re-weighed by their text: the one chosen, or -1 */
+function byBody(id: string, cands: Array<{ s: number; v: number }>, words: QueryWord[], bodyOf: (id: string, seq: number) => string): number {
+  cands.sort((a, b) => b.v - a.v);
+  let pick = -1, pickV = -Infinity;
+  for (const c of cands.slice(0, BODY_CANDIDATES)) {
+    const v = c.v + SEARCH_SWITCHES.titleBody * titleRecall(nameKey(bodyOf(id, c.s)), words);
+    if (v > pickV) { pickV = v; pick = c.s; }
+  }
+  return pick;
+}
+
+/** title candidates whose text is read by bodyChoice */
+const BODY_CANDIDATES = 8;
+
 /** one hit's title evidence: its score (when scored) and the article it shows first */
-function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) => TitleSet | null, titleOf: (id: string, seq: number) => string, scored: boolean): void {
-  const nameW = SEARCH_SWITCHES.titleNameWeight, defW = SEARCH_SWITCHES.titleDefinitions;
+function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) => TitleSet | null, titleOf: (id: string, seq: number) => string, scored: boolean,
+  bodyOf?: (id: string, seq: number) => string): void {
+  const nameW = SEARCH_SWITCHES.titleNameWeight, defW = SEARCH_SWITCHES.titleDefinitions, textW = SEARCH_SWITCHES.titleTextRank;
+  // the text's own order of its best articles (before this choice reorders them)
+  const textSeqs = h.seqs;
   const all = titlesOf(h.doc.id);
   if (tq) {
     const { qw, qb, heads } = tq;
@@ -81,6 +112,7 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
     // a word in many of this document's titles (퇴직금 in 근퇴법) tells its articles apart less than a rare one
     if (SEARCH_SWITCHES.titleDocIdf && all && seqs.length) aw = (aw ?? qw).map((x) => ({ ...x, wt: x.wt * docIdf(all, x.w) }));
     let best = 0, bestSeq = -1, bestF = 0, pick = -1, pickV = -1;
+    const cands: Array<{ s: number; v: number }> | null = bodyOf ? [] : null;
     for (const s of seqs) {
       const tk = all ? all.keys[s]! : nameKey(titleOf(h.doc.id, s));
       const f = titleRecall(tk, qw);
@@ -91,9 +123,12 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
       if (v > best) { best = v; bestSeq = s; bestF = f; }
       // the article chosen: the same evidence with the name's words discounted, a definitions or purpose article last
       const fa = aw ? titleRecall(tk, aw) : f;
-      const a = (fa > 0 ? fa + p : 0) * (defW !== 1 && GENERAL_TITLE.test(tk) ? defW : 1);
+      const ti = textW ? textSeqs.indexOf(s) : -1;
+      const a = (fa > 0 ? fa + p + (ti >= 0 ? textW / (1 + ti) : 0) : 0) * (defW !== 1 && GENERAL_TITLE.test(tk) ? defW : 1);
       if (a > pickV) { pickV = a; pick = s; }
+      if (cands && a > 0) cands.push({ s, v: a });
     }
+    if (cands && cands.length > 1) pick = byBody(h.doc.id, cands, aw ?? qw, bodyOf!);
     if (bestSeq >= 0) {
       if (scored) h.score += 25 * bestF + (bestF === 1 ? 10 : 0) + 10 * (best - bestF);
       // only the name's words matched any title and they weigh nothing (titleNameWeight 0): the text's best stays first
