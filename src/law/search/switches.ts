@@ -38,5 +38,7 @@ export const SEARCH_SWITCHES = {
    *  (0 = only a token 0.02 for any text match) */
   titleTextRank: 0,
   /** the article shown first by the first hits: the weight of the share of the query's words its text holds (0 = off) */
-  titleBody: 0,
+  titleBody: 0.2,
+  /** in the title evidence, the statutory terms a plain question was mapped to weigh this much more than its own words */
+  titleMapped: 3,
 };

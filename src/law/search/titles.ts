@@ -18,8 +18,6 @@ export function titleSet(keys: string[]): TitleSet {
 /** What titleEvidence needs of a hit (search.ts Hit). */
 export interface TitleHit { doc: { id: string; name?: string }; score: number; seqs: number[] }
 
-/** statutory terms a plain question was mapped to weigh this much more than its own words (as in the text score) */
-const MAPPED_WEIGHT = 2;
 
 /** what the title evidence reads of an analysed query (query.ts AnalysedQuery) */
 export interface QueryWords { named: string[]; core: string; mapped: string }
@@ -33,7 +31,7 @@ export function titleQuery(q: QueryWords): TitleQuery | null {
   const keys = (s: string) => s.split(/\s+/).map((w) => nameKey(w.replace(/죄$/, ''))).filter((w) => w.length >= 2 && !nk.some((n) => n.includes(w)));
   const weight = new Map<string, number>();
   for (const w of keys(q.core)) weight.set(w, 1);
-  for (const w of keys(q.mapped)) weight.set(w, MAPPED_WEIGHT);
+  for (const w of keys(q.mapped)) weight.set(w, SEARCH_SWITCHES.titleMapped);
   const words = [...weight.keys()];
   if (!words.length) return null;
   // each word with its first three characters and its bigrams (read for every candidate title)
