@@ -321,7 +321,7 @@ export class SearchIndex {
     out.sort(byScore);
     // the article shown first by the first hits that rose by the priors (the title evidence read the best 12 before them)
     chooseArticles(out, 5, aq, titled, (id) => this.titlesOf(id), titleOf);
-    bodyChoice(out, 3, aq, (id) => this.titlesOf(id), titleOf, (id, s) => this.law.arts.get([id, s])?.content ?? '');
+    bodyChoice(out, SEARCH_SWITCHES.titleBodyHits, aq, (id) => this.titlesOf(id), titleOf, (id, s) => this.law.arts.get([id, s])?.content ?? '');
     if (articleRef) {
       const head = out.slice(0, 50);
       for (const h of head) {

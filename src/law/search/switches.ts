@@ -41,4 +41,7 @@ export const SEARCH_SWITCHES = {
   titleBody: 0.2,
   /** in the title evidence, the statutory terms a plain question was mapped to weigh this much more than its own words */
   titleMapped: 3,
+  /** the title candidates (best first) whose text the article choice reads, and for how many of the first hits */
+  titleBodyCandidates: 8,
+  titleBodyHits: 1,
 };

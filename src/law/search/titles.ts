@@ -82,15 +82,16 @@ export function bodyChoice<H extends TitleHit>(out: H[], k: number, q: QueryWord
 function byBody(id: string, cands: Array<{ s: number; v: number }>, words: QueryWord[], bodyOf: (id: string, seq: number) => string): number {
   cands.sort((a, b) => b.v - a.v);
   let pick = -1, pickV = -Infinity;
-  for (const c of cands.slice(0, BODY_CANDIDATES)) {
-    const v = c.v + SEARCH_SWITCHES.titleBody * titleRecall(nameKey(bodyOf(id, c.s)), words);
+  for (const c of cands.slice(0, SEARCH_SWITCHES.titleBodyCandidates)) {
+    // (a statute's text is stored in NFC: white space and punctuation out is its name key, without NFKC's cost)
+    const v = c.v + SEARCH_SWITCHES.titleBody * titleRecall(bodyOf(id, c.s).replace(BODY_DROP, ''), words);
     if (v > pickV) { pickV = v; pick = c.s; }
   }
   return pick;
 }
 
-/** title candidates whose text is read by bodyChoice */
-const BODY_CANDIDATES = 8;
+/** what a name key leaves out of an article's text (white space, middle dots, brackets, punctuation) */
+const BODY_DROP = /[\s\u00B7\u318D\u30FB「」『』()[\]<>,.:;'"‘’“”~-]/g;
 
 /** one hit's title evidence: its score (when scored) and the article it shows first */
 function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) => TitleSet | null, titleOf: (id: string, seq: number) => string, scored: boolean,
