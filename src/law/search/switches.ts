@@ -44,4 +44,6 @@ export const SEARCH_SWITCHES = {
   /** the title candidates (best first) whose text the article choice reads, and for how many of the first hits */
   titleBodyCandidates: 8,
   titleBodyHits: 1,
+  /** the article chosen inside a document: a penalty/fine/준용/delegation article's evidence × this (1 = as any) */
+  titleMinor: 1,
 };
