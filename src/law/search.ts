@@ -10,7 +10,7 @@ import { ABBREVIATIONS } from './search/names.js';
 import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
-import { bestOf, chooseArticles, titleEvidence, titleSet, type TitleSet } from './search/titles.js';
+import { bestOf, bodyChoice, chooseArticles, titleEvidence, titleSet, type TitleSet } from './search/titles.js';
 import { buildIndex, dropGenerationsBefore } from './search/build.js';
 import { ByteCache } from './cache.js';
 
@@ -321,6 +321,7 @@ export class SearchIndex {
     out.sort(byScore);
     // the article shown first by the first hits that rose by the priors (the title evidence read the best 12 before them)
     chooseArticles(out, 5, aq, titled, (id) => this.titlesOf(id), titleOf);
+    bodyChoice(out, SEARCH_SWITCHES.titleBodyHits, aq, (id) => this.titlesOf(id), titleOf, (id, s) => this.law.arts.get([id, s])?.content ?? '');
     if (articleRef) {
       const head = out.slice(0, 50);
       for (const h of head) {

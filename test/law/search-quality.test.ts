@@ -98,7 +98,11 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.ok(rate(r.all.hits1, r.all.n) >= 0.79, `hits@1 ${r.all.hits1}/${r.all.n}`);
   t.ok(rate(r.all.hits5, r.all.n) >= 0.91, `hits@5 ${r.all.hits5}/${r.all.n}`);
   t.ok(r.all.mrr >= 0.84, `MRR ${r.all.mrr.toFixed(3)}`);
-  t.ok(rate(r.all.article1, r.all.articleN) >= 0.6, `article@1 ${r.all.article1}/${r.all.articleN}`);
+  // (article@1 raised by article18: the article's text weighs in the choice, 0.60 → 0.63; 251/383 measured)
+  t.ok(rate(r.all.article1, r.all.articleN) >= 0.63, `article@1 ${r.all.article1}/${r.all.articleN}`);
+  // plain questions of the held-out sets 2–5: the right article of the right law first (article18: 33 → 37 of 100)
+  const plainHeld = r.outcomes.filter((o) => (o.q.holdout2 || o.q.holdout3 || o.q.holdout4 || o.q.holdout5) && o.q.category === 'plain' && o.articleOk !== null);
+  t.ok(plainHeld.filter((o) => o.articleOk).length >= 34, `held-out plain article@1 ${plainHeld.filter((o) => o.articleOk).length}/${plainHeld.length}`);
   t.ok(rate(r.tuned.hits1, r.tuned.n) >= 0.88, `tuned hits@1 ${r.tuned.hits1}/${r.tuned.n}`);
   t.ok(rate(r.tuned.hits5, r.tuned.n) >= 0.94, `tuned hits@5 ${r.tuned.hits5}/${r.tuned.n}`);
   t.ok(rate(r.holdout.hits1, r.holdout.n) >= 0.77, `holdout hits@1 ${r.holdout.hits1}/${r.holdout.n}`);

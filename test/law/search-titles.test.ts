@@ -1,7 +1,7 @@
 // Article-title evidence helpers (src/law/search/titles.ts): the k best hits (the set of a stable sort's first k,
 // ties at the cut keep the earlier hits) and the titles found through the joined keys.
 import t from 'tap';
-import { bestOf, chooseArticles, titleEvidence, titleSet } from '../../src/law/search/titles.js';
+import { bestOf, bodyChoice, chooseArticles, titleEvidence, titleSet } from '../../src/law/search/titles.js';
 
 /** the reference: the first k of a stable sort by score, best first */
 const stableTop = <H extends { score: number }>(out: H[], k: number) => out.slice().sort((a, b) => b.score - a.score).slice(0, k);
@@ -64,4 +64,33 @@ t.test('chooseArticles: the first hits the title evidence did not read get the s
   const read = { doc: { id: 'W', name: '폐기물관리법' }, score: 50, seqs: [1, 2] };
   chooseArticles([read], 5, q, new Set([read]), (id) => titles.get(id) ?? null, () => '');
   t.same(read.seqs, [1, 2]);
+});
+
+t.test('bodyChoice: among the best title candidates, the article whose text holds more of the query words comes first', async (t) => {
+  const { SEARCH_SWITCHES } = await import('../../src/law/search/switches.js');
+  const titles = new Map([['M', titleSet(['목적', '부모의사망과인지청구의소', '상속의순위'])]]);
+  const bodies = new Map([
+    [1, '부모가 사망한 때에는 그 사망을 안 날부터 2년 내에 검사를 상대로 하여 인지청구의 소를 제기할 수 있고, 인지된 자는 상속인이 된다.'],
+    [2, '다음 순위로 상속인이 된다. 1. 피상속인의 직계비속 2. 피상속인의 직계존속 3. 피상속인의 형제자매'],
+  ]);
+  const q = { named: [], core: '부모 상속', mapped: '' };
+  const run = () => {
+    const out = [{ doc: { id: 'M', name: '민법' }, score: 50, seqs: [1] }];
+    titleEvidence(out, q, 12, (id) => titles.get(id) ?? null, () => '');
+    const byTitle = out[0]!.seqs[0];
+    bodyChoice(out, 3, q, (id) => titles.get(id) ?? null, () => '', (_id, s) => bodies.get(s) ?? '');
+    return { byTitle, byBody: out[0]!.seqs[0], score: out[0]!.score };
+  };
+  const on = run();
+  // each title holds one of the two words; 상속의 순위 is the more covered title and comes first by titles alone, but
+  // only the text of 부모의 사망과 인지청구의 소 holds both words: it comes first, the score is the titles' alone
+  t.equal(on.byTitle, 2);
+  t.equal(on.byBody, 1);
+  const w = SEARCH_SWITCHES.titleBody;
+  SEARCH_SWITCHES.titleBody = 0;
+  try {
+    const off = run();
+    t.equal(off.byBody, 2, 'switch off: the title choice stays');
+    t.equal(off.score, on.score);
+  } finally { SEARCH_SWITCHES.titleBody = w; }
 });

@@ -18,8 +18,6 @@ export function titleSet(keys: string[]): TitleSet {
 /** What titleEvidence needs of a hit (search.ts Hit). */
 export interface TitleHit { doc: { id: string; name?: string }; score: number; seqs: number[] }
 
-/** statutory terms a plain question was mapped to weigh this much more than its own words (as in the text score) */
-const MAPPED_WEIGHT = 2;
 
 /** what the title evidence reads of an analysed query (query.ts AnalysedQuery) */
 export interface QueryWords { named: string[]; core: string; mapped: string }
@@ -33,7 +31,7 @@ export function titleQuery(q: QueryWords): TitleQuery | null {
   const keys = (s: string) => s.split(/\s+/).map((w) => nameKey(w.replace(/죄$/, ''))).filter((w) => w.length >= 2 && !nk.some((n) => n.includes(w)));
   const weight = new Map<string, number>();
   for (const w of keys(q.core)) weight.set(w, 1);
-  for (const w of keys(q.mapped)) weight.set(w, MAPPED_WEIGHT);
+  for (const w of keys(q.mapped)) weight.set(w, SEARCH_SWITCHES.titleMapped);
   const words = [...weight.keys()];
   if (!words.length) return null;
   // each word with its first three characters and its bigrams (read for every candidate title)
@@ -66,9 +64,41 @@ export function chooseArticles<H extends TitleHit>(out: H[], k: number, q: Query
   for (let i = 0; i < out.length && i < k; i++) if (!done.has(out[i]!)) readTitles(out[i]!, tq, titlesOf, titleOf, false);
 }
 
+/**
+ * The article shown first by the first `k` hits of the final order, chosen again with the articles' text as evidence
+ * too: among the best few by title, the share of the query's words (weighed as for the titles) that the article's
+ * text holds adds SEARCH_SWITCHES.titleBody × that share (상속의 순위's text holds 상속인 and 직계존속; 부모의 사망과
+ * 인지청구의 소 only 부모 and 사망). bodyOf answers an article's text.
+ */
+export function bodyChoice<H extends TitleHit>(out: H[], k: number, q: QueryWords, titlesOf: (id: string) => TitleSet | null,
+  titleOf: (id: string, seq: number) => string, bodyOf: (id: string, seq: number) => string): void {
+  if (!SEARCH_SWITCHES.titleBody) return;
+  const tq = titleQuery(q);
+  if (!tq) return;
+  for (let i = 0; i < out.length && i < k; i++) readTitles(out[i]!, tq, titlesOf, titleOf, false, bodyOf);
+}
+
+/** the best few title candidates (seq, value) are re-weighed by their text: the one chosen, or -1 */
+function byBody(id: string, cands: Array<{ s: number; v: number }>, words: QueryWord[], bodyOf: (id: string, seq: number) => string): number {
+  cands.sort((a, b) => b.v - a.v);
+  let pick = -1, pickV = -Infinity;
+  for (const c of cands.slice(0, SEARCH_SWITCHES.titleBodyCandidates)) {
+    // (a statute's text is stored in NFC: white space and punctuation out is its name key, without NFKC's cost)
+    const v = c.v + SEARCH_SWITCHES.titleBody * titleRecall(bodyOf(id, c.s).replace(BODY_DROP, ''), words);
+    if (v > pickV) { pickV = v; pick = c.s; }
+  }
+  return pick;
+}
+
+/** what a name key leaves out of an article's text (white space, middle dots, brackets, punctuation) */
+const BODY_DROP = /[\s\u00B7\u318D\u30FB「」『』()[\]<>,.:;'"‘’“”~-]/g;
+
 /** one hit's title evidence: its score (when scored) and the article it shows first */
-function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) => TitleSet | null, titleOf: (id: string, seq: number) => string, scored: boolean): void {
-  const nameW = SEARCH_SWITCHES.titleNameWeight, defW = SEARCH_SWITCHES.titleDefinitions;
+function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) => TitleSet | null, titleOf: (id: string, seq: number) => string, scored: boolean,
+  bodyOf?: (id: string, seq: number) => string): void {
+  const nameW = SEARCH_SWITCHES.titleNameWeight, defW = SEARCH_SWITCHES.titleDefinitions, textW = SEARCH_SWITCHES.titleTextRank, minorW = SEARCH_SWITCHES.titleMinor;
+  // the text's own order of its best articles (before this choice reorders them)
+  const textSeqs = h.seqs;
   const all = titlesOf(h.doc.id);
   if (tq) {
     const { qw, qb, heads } = tq;
@@ -81,6 +111,7 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
     // a word in many of this document's titles (퇴직금 in 근퇴법) tells its articles apart less than a rare one
     if (SEARCH_SWITCHES.titleDocIdf && all && seqs.length) aw = (aw ?? qw).map((x) => ({ ...x, wt: x.wt * docIdf(all, x.w) }));
     let best = 0, bestSeq = -1, bestF = 0, pick = -1, pickV = -1;
+    const cands: Array<{ s: number; v: number }> | null = bodyOf ? [] : null;
     for (const s of seqs) {
       const tk = all ? all.keys[s]! : nameKey(titleOf(h.doc.id, s));
       const f = titleRecall(tk, qw);
@@ -91,9 +122,13 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
       if (v > best) { best = v; bestSeq = s; bestF = f; }
       // the article chosen: the same evidence with the name's words discounted, a definitions or purpose article last
       const fa = aw ? titleRecall(tk, aw) : f;
-      const a = (fa > 0 ? fa + p : 0) * (defW !== 1 && GENERAL_TITLE.test(tk) ? defW : 1);
+      const ti = textW ? textSeqs.indexOf(s) : -1;
+      const a = (fa > 0 ? fa + p + (ti >= 0 ? textW / (1 + ti) : 0) : 0) * (defW !== 1 && GENERAL_TITLE.test(tk) ? defW : 1)
+        * (minorW !== 1 && MINOR_TITLE.test(tk) ? minorW : 1);
       if (a > pickV) { pickV = a; pick = s; }
+      if (cands && a > 0) cands.push({ s, v: a });
     }
+    if (cands && cands.length > 1) pick = byBody(h.doc.id, cands, aw ?? qw, bodyOf!);
     if (bestSeq >= 0) {
       if (scored) h.score += 25 * bestF + (bestF === 1 ? 10 : 0) + 10 * (best - bestF);
       // only the name's words matched any title and they weigh nothing (titleNameWeight 0): the text's best stays first
@@ -113,6 +148,9 @@ function docIdf(ts: TitleSet, w: string): number {
 
 /** the titles of an instrument's general articles (purpose, definitions, scope): an answer only when nothing else is */
 const GENERAL_TITLE = /^(목적|정의|정의등|용어의정의|[가-힣]{0,12}의정의|적용범위|기본이념|기본원칙|다른법률과의관계)$/;
+
+/** the titles of articles that point elsewhere (penalties, fines, mutatis mutandis, delegation, fiction of officials) */
+const MINOR_TITLE = /^(벌칙|과태료|양벌규정|준용|[가-힣]{0,8}준용|권한의위임|권한의위임및위탁|권한의위임ㆍ위탁|위임|업무의위탁|벌칙적용에서공무원의제|벌칙적용시의공무원의제|시행령|경과조치|[가-힣]{0,10}에관한경과조치)$/;
 
 /** positions (ascending, once each) of the titles holding one of the heads */
 function candidates(ts: TitleSet, heads: string[]): number[] {
