@@ -28,15 +28,10 @@ export const SEARCH_SWITCHES = {
   nameWordsRules: 0,
   /** the article chosen inside a document: the weight of query words in the document's own name (1 = as any word) */
   titleNameWeight: 0.3,
-  /** the article chosen inside a document: a purpose/definitions/scope article's evidence × this (1 = as any) */
-  titleDefinitions: 1,
   /** the article choice also for the first hits of the final order that the title evidence did not read */
   titleChoiceAfter: 1,
   /** the article choice weighs each word by its rarity among the document's own titles (1) or not (0) */
   titleDocIdf: 1,
-  /** the article choice: the article the text (BM25) ranked i-th among the document's best three adds this / (1 + i)
-   *  (0 = only a token 0.02 for any text match) */
-  titleTextRank: 0,
   /** the article shown first by the first hits: the weight of the share of the query's words its text holds (0 = off) */
   titleBody: 0.2,
   /** in the title evidence, the statutory terms a plain question was mapped to weigh this much more than its own words */
@@ -44,6 +39,4 @@ export const SEARCH_SWITCHES = {
   /** the title candidates (best first) whose text the article choice reads, and for how many of the first hits */
   titleBodyCandidates: 8,
   titleBodyHits: 1,
-  /** the article chosen inside a document: a penalty/fine/준용/delegation article's evidence × this (1 = as any) */
-  titleMinor: 1,
 };

@@ -96,9 +96,7 @@ const BODY_DROP = /[\s\u00B7\u318D\u30FB「」『』()[\]<>,.:;'"‘’“”~-]
 /** one hit's title evidence: its score (when scored) and the article it shows first */
 function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) => TitleSet | null, titleOf: (id: string, seq: number) => string, scored: boolean,
   bodyOf?: (id: string, seq: number) => string): void {
-  const nameW = SEARCH_SWITCHES.titleNameWeight, defW = SEARCH_SWITCHES.titleDefinitions, textW = SEARCH_SWITCHES.titleTextRank, minorW = SEARCH_SWITCHES.titleMinor;
-  // the text's own order of its best articles (before this choice reorders them)
-  const textSeqs = h.seqs;
+  const nameW = SEARCH_SWITCHES.titleNameWeight;
   const all = titlesOf(h.doc.id);
   if (tq) {
     const { qw, qb, heads } = tq;
@@ -120,11 +118,9 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
       const p = 0.4 * titlePrecision(tk, qb) + (h.seqs.includes(s) ? 0.02 : 0);
       const v = f + p;
       if (v > best) { best = v; bestSeq = s; bestF = f; }
-      // the article chosen: the same evidence with the name's words discounted, a definitions or purpose article last
+      // the article chosen: the same evidence with the name's words discounted and each word weighed by its rarity
       const fa = aw ? titleRecall(tk, aw) : f;
-      const ti = textW ? textSeqs.indexOf(s) : -1;
-      const a = (fa > 0 ? fa + p + (ti >= 0 ? textW / (1 + ti) : 0) : 0) * (defW !== 1 && GENERAL_TITLE.test(tk) ? defW : 1)
-        * (minorW !== 1 && MINOR_TITLE.test(tk) ? minorW : 1);
+      const a = fa > 0 ? fa + p : 0;
       if (a > pickV) { pickV = a; pick = s; }
       if (cands && a > 0) cands.push({ s, v: a });
     }
@@ -132,11 +128,10 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
     if (bestSeq >= 0) {
       if (scored) h.score += 25 * bestF + (bestF === 1 ? 10 : 0) + 10 * (best - bestF);
       // only the name's words matched any title and they weigh nothing (titleNameWeight 0): the text's best stays first
-      const first = aw && pickV <= 0 ? -1 : aw || defW !== 1 ? pick : bestSeq;
+      const first = aw && pickV <= 0 ? -1 : aw ? pick : bestSeq;
       if (first >= 0) h.seqs = [first, ...h.seqs.filter((x) => x !== first)].slice(0, 3);
     }
   }
-  if (defW !== 1 && all && h.seqs.length > 1 && GENERAL_TITLE.test(all.keys[h.seqs[0]!] ?? '')) h.seqs = [...h.seqs.slice(1), h.seqs[0]!];
 }
 
 /** log(1 + titles / (1 + titles holding the word)): the word's rarity among one document's titles */
@@ -145,12 +140,6 @@ function docIdf(ts: TitleSet, w: string): number {
   for (let at = ts.joined.indexOf(w); at >= 0; at = ts.joined.indexOf(w, at + w.length)) n++;
   return Math.log(1 + ts.keys.length / (1 + n));
 }
-
-/** the titles of an instrument's general articles (purpose, definitions, scope): an answer only when nothing else is */
-const GENERAL_TITLE = /^(목적|정의|정의등|용어의정의|[가-힣]{0,12}의정의|적용범위|기본이념|기본원칙|다른법률과의관계)$/;
-
-/** the titles of articles that point elsewhere (penalties, fines, mutatis mutandis, delegation, fiction of officials) */
-const MINOR_TITLE = /^(벌칙|과태료|양벌규정|준용|[가-힣]{0,8}준용|권한의위임|권한의위임및위탁|권한의위임ㆍ위탁|위임|업무의위탁|벌칙적용에서공무원의제|벌칙적용시의공무원의제|시행령|경과조치|[가-힣]{0,10}에관한경과조치)$/;
 
 /** positions (ascending, once each) of the titles holding one of the heads */
 function candidates(ts: TitleSet, heads: string[]): number[] {
