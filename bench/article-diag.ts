@@ -13,7 +13,7 @@ law.reload();
 const cat = arg('--cat') ?? 'plain';
 for (const q of loadQuestions()) {
   const r = q as unknown as Record<string, unknown>;
-  if (r.holdout6 || q.category !== cat || !q.article) continue;
+  if (r.holdout7 || q.category !== cat || !q.article) continue;
   const o = runQuestion(law, q);
   if (o.rank !== 1 || o.articleOk) continue;
   const hits = law.search.query(q.query, { categories: null, ministry: null }, null);

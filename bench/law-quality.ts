@@ -9,11 +9,11 @@ import { openLaw } from '../src/law/open.js';
 import { Importer } from '../src/law/import.js';
 import { shared } from '../test/helpers/shared.js';
 import { SEARCH_SWITCHES } from '../src/law/search/switches.js';
-import { evaluate, formatScore, isTuned, loadQuestions, type Question } from './law-quality/evaluate.js';
+import { BLIND, HELD_OUT, evaluate, formatScore, isTuned, loadQuestions, type Question } from './law-quality/evaluate.js';
 
 const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
-// holdout6 is the blind set: its misses are refused before anything is imported or run
-if (process.argv.includes('--misses') && arg('--misses') === 'holdout6') { console.error('law-quality: holdout6 is the blind set; its misses are not printed'); process.exit(2); }
+// the blind set's misses are refused before anything is imported or run
+if (process.argv.includes('--misses') && arg('--misses') === BLIND) { console.error(`law-quality: ${BLIND} is the blind set; its misses are not printed`); process.exit(2); }
 let dataDir = arg('--data');
 if (!dataDir) {
   const full = [shared('law-corpus', 'full', 'statutes.tar.gz'), shared('law-corpus', 'full', 'admrul.tar.gz')];
@@ -42,18 +42,9 @@ evaluate(law, qs); // warm-up (posting cache, toc cache)
 const r = evaluate(law, qs);
 console.log(formatScore('all', r.all));
 console.log(formatScore('tuned', r.tuned));
-console.log(formatScore('holdout', r.holdout));
-console.log(formatScore('holdout2', r.holdout2));
-console.log(formatScore('holdout3', r.holdout3));
-console.log(formatScore('holdout4', r.holdout4));
-console.log(formatScore('holdout5', r.holdout5));
-console.log(formatScore('holdout6', r.holdout6));
+for (const k of HELD_OUT) console.log(formatScore(k, r[k]));
 for (const [c, s] of Object.entries(r.byCategory)) console.log(formatScore(c, s));
-for (const [c, s] of Object.entries(r.byCategory2)) console.log(formatScore(`h2 ${c}`, s));
-for (const [c, s] of Object.entries(r.byCategory3)) console.log(formatScore(`h3 ${c}`, s));
-for (const [c, s] of Object.entries(r.byCategory4)) console.log(formatScore(`h4 ${c}`, s));
-for (const [c, s] of Object.entries(r.byCategory5)) console.log(formatScore(`h5 ${c}`, s));
-for (const [c, s] of Object.entries(r.byCategory6)) console.log(formatScore(`h6 ${c}`, s));
+for (const k of HELD_OUT.slice(1)) for (const [c, s] of Object.entries(r.bySet[k])) console.log(formatScore(`h${k.slice(7)} ${c}`, s));
 // compute cost of the ranking itself (law.search.query, no cache), over the question set: wall and CPU time per query
 // (process.cpuUsage, µs), and the per-query minimum of the three runs (the compute cost without scheduling noise)
 const times: number[] = [], cpu: number[] = [];
@@ -74,7 +65,7 @@ const pct = (xs: ArrayLike<number>) => { const a = Float64Array.from(xs).sort();
 const pw = pct(times), pc = pct(cpu), pm = pct(minOf);
 console.log(`search compute over ${times.length} queries (load ${load0.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)}): wall p50 ${pw(0.5).toFixed(3)} ms, p99 ${pw(0.99).toFixed(3)} ms, max ${pw(1).toFixed(2)} ms; CPU p50 ${pc(0.5).toFixed(3)} ms, p99 ${pc(0.99).toFixed(3)} ms; per-query minimum of 3 p50 ${pm(0.5).toFixed(3)} ms, p99 ${pm(0.99).toFixed(3)} ms; RSS ${Math.round(process.memoryUsage().rss / 1048576)} MB`);
 // misses of the tuned questions only (the held-out sets are scored, never looked at while tuning); `--misses holdoutN`
-// prints the misses of a held-out set already studied (the newest, holdout6, is refused: it stays blind)
+// prints the misses of a held-out set already studied (the blind one is refused)
 if (process.argv.includes('--misses')) {
   const set = arg('--misses');
   const pick = set && /^holdout\d?$/.test(set) ? (q: Question) => Boolean((q as unknown as Record<string, unknown>)[set]) : isTuned;

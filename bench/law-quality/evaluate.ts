@@ -33,7 +33,16 @@ export interface Question {
    *  incl. 제N-N조 and filters — over 47 instruments no earlier question asks about), blind: never tuned on, its misses
    *  are never printed */
   holdout6?: boolean;
+  /** a seventh held-out set (2026-11-24, session 10), blind: written before any measurement, never tuned on, its
+   *  misses are never printed (holdout6 became studyable when it was written) */
+  holdout7?: boolean;
 }
+
+/** the held-out sets, oldest first; the last one is blind */
+export const HELD_OUT = ['holdout', 'holdout2', 'holdout3', 'holdout4', 'holdout5', 'holdout6', 'holdout7'] as const;
+export type HeldOut = (typeof HELD_OUT)[number];
+/** the blind set: scored, never studied (`--misses` refuses it, the quality test has no floor on it) */
+export const BLIND: HeldOut = 'holdout7';
 
 export interface Score { n: number; hits1: number; hits5: number; mrr: number; article1: number; articleN: number; empty: number }
 export interface Outcome { q: Question; rank: number; articleOk: boolean | null; empty: boolean; top: string[]; ms: number }
@@ -74,32 +83,18 @@ export function score(outs: Outcome[]): Score {
   return s;
 }
 
-/** a question that may be used for tuning (neither held-out set) */
-export const isTuned = (q: Question) => !q.holdout && !q.holdout2 && !q.holdout3 && !q.holdout4 && !q.holdout5 && !q.holdout6;
+/** a question that may be used for tuning (in no held-out set) */
+export const isTuned = (q: Question) => HELD_OUT.every((k) => !q[k]);
 
-export interface Evaluation {
+export type Evaluation = {
   outcomes: Outcome[];
   all: Score;
   tuned: Score;
-  holdout: Score;
-  holdout2: Score;
-  holdout3: Score;
-  holdout4: Score;
-  holdout5: Score;
-  holdout6: Score;
   /** per category over the first set (tuned + holdout) */
   byCategory: Record<string, Score>;
-  /** per category over holdout2 */
-  byCategory2: Record<string, Score>;
-  /** per category over holdout3 */
-  byCategory3: Record<string, Score>;
-  /** per category over holdout4 */
-  byCategory4: Record<string, Score>;
-  /** per category over holdout5 */
-  byCategory5: Record<string, Score>;
-  /** per category over holdout6 */
-  byCategory6: Record<string, Score>;
-}
+  /** per category over each later held-out set */
+  bySet: Record<HeldOut, Record<string, Score>>;
+} & Record<HeldOut, Score>;
 
 export function evaluate(law: LawStore, qs = loadQuestions()): Evaluation {
   const outcomes = qs.map((q) => runQuestion(law, q));
@@ -108,14 +103,11 @@ export function evaluate(law: LawStore, qs = loadQuestions()): Evaluation {
     for (const c of [...new Set(outs.map((o) => o.q.category))]) r[c] = score(outs.filter((o) => o.q.category === c));
     return r;
   };
-  const first = outcomes.filter((o) => !o.q.holdout2 && !o.q.holdout3 && !o.q.holdout4 && !o.q.holdout5 && !o.q.holdout6), second = outcomes.filter((o) => o.q.holdout2);
-  const third = outcomes.filter((o) => o.q.holdout3), fourth = outcomes.filter((o) => o.q.holdout4), fifth = outcomes.filter((o) => o.q.holdout5);
-  const sixth = outcomes.filter((o) => o.q.holdout6);
-  return {
-    outcomes, all: score(outcomes), tuned: score(outcomes.filter((o) => isTuned(o.q))), holdout: score(outcomes.filter((o) => o.q.holdout)),
-    holdout2: score(second), holdout3: score(third), holdout4: score(fourth), holdout5: score(fifth), holdout6: score(sixth),
-    byCategory: perCategory(first), byCategory2: perCategory(second), byCategory3: perCategory(third), byCategory4: perCategory(fourth), byCategory5: perCategory(fifth), byCategory6: perCategory(sixth),
-  };
+  const of = (k: HeldOut) => outcomes.filter((o) => o.q[k]);
+  const sets = Object.fromEntries(HELD_OUT.map((k) => [k, score(of(k))])) as Record<HeldOut, Score>;
+  const bySet = Object.fromEntries(HELD_OUT.map((k) => [k, perCategory(of(k))])) as Record<HeldOut, Record<string, Score>>;
+  const first = outcomes.filter((o) => HELD_OUT.slice(1).every((k) => !o.q[k]));
+  return { outcomes, all: score(outcomes), tuned: score(outcomes.filter((o) => isTuned(o.q))), ...sets, byCategory: perCategory(first), bySet };
 }
 
 const pct = (a: number, n: number) => (n ? `${((100 * a) / n).toFixed(1)} %` : '-');
