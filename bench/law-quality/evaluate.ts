@@ -33,7 +33,9 @@ export interface Question {
    *  incl. 제N-N조 and filters — over 47 instruments no earlier question asks about), blind: never tuned on, its misses
    *  are never printed */
   holdout6?: boolean;
-  /** a seventh held-out set (2026-11-24, session 10), blind: written before any measurement, never tuned on, its
+  /** a seventh held-out set (2026-11-24, session 10: 60 questions — 26 plain, 9 keyword, 9 abbrev, 10 admrul incl.
+   *  제N-N조, 6 filter — over 60 instruments no earlier question asks about, written from the articles read directly
+   *  by a helper who never ran a search), blind: written before any measurement, never tuned on, its
    *  misses are never printed (holdout6 became studyable when it was written) */
   holdout7?: boolean;
 }

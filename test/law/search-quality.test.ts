@@ -8,7 +8,7 @@ import t from 'tap';
 import { Store } from '../../src/store/env.js';
 import { openLaw } from '../../src/law/open.js';
 import { Importer } from '../../src/law/import.js';
-import { BLIND, evaluate, loadQuestions } from '../../bench/law-quality/evaluate.js';
+import { BLIND, HELD_OUT, evaluate, loadQuestions } from '../../bench/law-quality/evaluate.js';
 import { shared } from '../helpers/shared.js';
 
 const FULL = [shared('law-corpus', 'full', 'statutes.tar.gz'), shared('law-corpus', 'full', 'admrul.tar.gz')];
@@ -56,6 +56,19 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   const before6 = new Set(qs.filter((q) => !q.holdout6 && !q.holdout7).map((q) => q.law));
   t.equal(h6.filter((q) => before6.has(q.law)).length, 0, 'holdout6 asks only about instruments no earlier question uses');
   t.equal(new Set(h6.map((q) => `${q.law} ${q.article}`)).size, h6.length, 'no two holdout6 questions on the same article');
+  // the seventh held-out set (session 10, blind): 60 questions written from the articles' text, never searched,
+  // each on an instrument no question outside it uses
+  const h7 = qs.filter((q) => q.holdout7);
+  const of7 = (c: string) => h7.filter((q) => q.category === c).length;
+  t.ok(h7.length >= 60, `${h7.length} holdout7 questions`);
+  t.ok(of7('plain') >= 24, `${of7('plain')} holdout7 plain questions`);
+  t.ok(of7('keyword') >= 8 && of7('abbrev') >= 8 && of7('admrul') >= 9 && of7('filter') >= 5, 'holdout7 keyword 8+, abbrev 8+, admrul 9+, filter 5+');
+  t.equal(h7.filter((q) => HELD_OUT.some((k) => k !== 'holdout7' && q[k])).length, 0, 'holdout7 is disjoint from the other sets');
+  t.ok(h7.every((q) => /^h7-(plain|keyword|abbrev|admrul|filter)-\d{3}$/.test(q.id) && q.id.startsWith(`h7-${q.category}-`) && q.article), 'holdout7 ids h7-<category>-NNN, each with an article');
+  t.ok(h7.filter((q) => q.category === 'filter').every((q) => q.type !== undefined || q.ministry !== undefined), 'each holdout7 filter question sets type or ministry');
+  const before7 = new Set(qs.filter((q) => !q.holdout7).map((q) => q.law));
+  t.same(h7.filter((q) => before7.has(q.law)).map((q) => q.id), [], 'holdout7 asks only about instruments no earlier question uses');
+  t.equal(new Set(h7.map((q) => `${q.law} ${q.article}`)).size, h7.length, 'no two holdout7 questions on the same article');
   t.same([...new Set(qs.map((q) => q.category))].sort(), ['abbrev', 'admrul', 'filter', 'keyword', 'plain']);
   t.equal(new Set(qs.map((q) => q.id)).size, qs.length);
   t.ok(qs.every((q) => q.law && q.query));
