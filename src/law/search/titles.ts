@@ -130,8 +130,9 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
       if (cands && a > 0) cands.push({ s, v: a });
     }
     if (cands && cands.length > 1) pick = byBody(h.doc.id, cands, aw ?? qw, bodyOf!);
-    if (bestSeq >= 0) {
-      if (scored) h.score += 25 * bestF + (bestF === 1 ? 10 : 0) + 10 * (best - bestF);
+    // (a title holding a cue alone can be chosen where no title holds a word of the question; it scores nothing)
+    if (bestSeq >= 0 || pick >= 0) {
+      if (scored && bestSeq >= 0) h.score += 25 * bestF + (bestF === 1 ? 10 : 0) + 10 * (best - bestF);
       // only the name's words matched any title and they weigh nothing (titleNameWeight 0): the text's best stays first
       const first = aw && pickV <= 0 ? -1 : aw ? pick : bestSeq;
       if (first >= 0) h.seqs = [first, ...h.seqs.filter((x) => x !== first)].slice(0, 3);
