@@ -12,12 +12,12 @@ t.test('questionCues: the kind of a question as the title words of its answers',
   // any '…도 되나요' is a permission question (써도, 내도, 팔아도); its answers prohibit, restrict or permit
   for (const q of ['묘를 써도 되나요', '나눠서 내도 돼요', '웃돈 받고 팔아도 되나요', '앱을 깔면 문제가 되나요'])
     t.same(questionCues(q), ['금지', '제한', '허가', '승인', '준수사항'], q);
-  t.same(questionCues('허락을 받아야 하나요'), ['허가', '승인', '신고', '등록']);
+  t.same(questionCues('허락을 받아야 하나요'), ['허가', '승인']);
   t.same(questionCues('개인회생은 누가 신청할 수 있나요'), ['자격', '권자', '결정']);
   t.same(questionCues('갈비뼈가 부러지면 제가 책임져야 하나요'), ['면책', '배상', '보상']);
   t.same(questionCues('보험을 없던 일로 할 수 있나요'), ['철회', '해제', '해지', '취소']);
-  // a cue the question writes itself is its own evidence already (신고할 수 있나요: 신고 is no kind)
-  t.same(questionCues('허가를 받고 신고도 해야 하나요'), ['승인', '등록']);
+  // a cue the question writes itself is its own evidence already (허가를 받아야: 승인 is left)
+  t.same(questionCues('허가를 받아야 하나요'), ['승인']);
   // no kind recognised
   t.same(questionCues('회사가 정당한 이유 없이 직원을 자를 수 있나요'), []);
 });

@@ -14,8 +14,8 @@ const KINDS: Array<[RegExp, string[]]> = [
   [/얼마|몇(퍼센트|%|배|원|만원)|금액|한도|최대|최고/, ['금액', '한도', '계산', '산정', '상한']],
   // may I / is it allowed / is it an offence
   [/[가-힣]도(되|돼|괜찮)|걸리나요|문제가?(되|돼|없)|괜찮|불법|처벌/, ['금지', '제한', '허가', '승인', '준수사항']],
-  // must I get leave (허락 → …승인, …신고)
-  [/허가|허락|승인/, ['허가', '승인', '신고', '등록']],
+  // must I get leave (허락 → …승인): a permit, not a report (…신고 is another regime)
+  [/허가|허락|승인/, ['허가', '승인']],
   // who may, who decides
   [/누가|누구/, ['자격', '권자', '결정']],
   // who pays, who is liable
