@@ -4,6 +4,7 @@
 import { nameKey, stripJosa } from '../normalize.js';
 import { CORE, everydayTerms, mapWord, phrases, type WordMap } from './vocabulary.js';
 import { SEARCH_SWITCHES } from './switches.js';
+import { questionCues } from './question-cues.js';
 
 
 /** Question endings (longest first), stripped from the end of an eojeol when enough of it is left. */
@@ -37,6 +38,8 @@ export interface AnalysedQuery {
   mapped: string;
   /** the original query had the shape of a plain-language question (endings or filler were removed) */
   plain: boolean;
+  /** a plain question's kind as the title words of its answers (question-cues.ts; the article choice only) */
+  cues: string[];
 }
 
 function stripEnding(w: string): string {
@@ -109,7 +112,8 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
   }
   const words = out.filter((w) => w.length >= 2 && !named.includes(w));
   const added = [...extra, ...general];
-  return { text: [...out, ...added].join(' '), core: out.join(' '), mapped: extra.join(' '), named, words: [...new Set([...words, ...added.flatMap((e) => e.split(' '))])], plain };
+  return { text: [...out, ...added].join(' '), core: out.join(' '), mapped: extra.join(' '), named, words: [...new Set([...words, ...added.flatMap((e) => e.split(' '))])], plain,
+    cues: plain && SEARCH_SWITCHES.titleCue ? questionCues(q.normalize('NFKC')) : [] };
 }
 
 /** the noun of a 하다/되다/받다/시키다 verb form (운전하면 → 운전, 해고하려면 → 해고, 처벌받나요 → 처벌), or null */

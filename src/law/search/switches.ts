@@ -39,4 +39,8 @@ export const SEARCH_SWITCHES = {
   /** the title candidates (best first) whose text the article choice reads, and for how many of the first hits */
   titleBodyCandidates: 8,
   titleBodyHits: 1,
+  /** the article choice: a title holding a word of the answers the question's kind asks for (question-cues.ts) gains this */
+  titleCue: 0.3,
+  /** such titles are candidates of the choice even without a word of the question, at this share of the cue's gain (0 = not) */
+  titleCueAlone: 1,
 };

@@ -20,10 +20,10 @@ export interface TitleHit { doc: { id: string; name?: string }; score: number; s
 
 
 /** what the title evidence reads of an analysed query (query.ts AnalysedQuery) */
-export interface QueryWords { named: string[]; core: string; mapped: string }
+export interface QueryWords { named: string[]; core: string; mapped: string; cues?: string[] }
 
 /** a query's words as the title evidence reads them (prepared once per query) */
-export interface TitleQuery { qw: QueryWord[]; qb: Set<number>; heads: string[] }
+export interface TitleQuery { qw: QueryWord[]; qb: Set<number>; heads: string[]; cues: string[] }
 
 /** the query's words for title evidence (null: none left once the named statutes' words are taken out) */
 export function titleQuery(q: QueryWords): TitleQuery | null {
@@ -37,7 +37,9 @@ export function titleQuery(q: QueryWords): TitleQuery | null {
   // each word with its first three characters and its bigrams (read for every candidate title)
   const qw: QueryWord[] = words.map((w) => ({ w, wt: weight.get(w)!, w3: w.slice(0, 3), grams: bigrams(w) }));
   const qb = new Set(words.flatMap((w) => bigrams(w)).map((g) => g.charCodeAt(0) * 65536 + g.charCodeAt(1)));
-  return { qw, qb, heads: [...new Set(words.map((w) => w.slice(0, 2)))] };
+  const cues = q.cues ?? [];
+  const heads = [...new Set([...words, ...(SEARCH_SWITCHES.titleCueAlone ? cues : [])].map((w) => w.slice(0, 2)))];
+  return { qw, qb, heads, cues };
 }
 
 /**
@@ -99,7 +101,8 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
   const nameW = SEARCH_SWITCHES.titleNameWeight;
   const all = titlesOf(h.doc.id);
   if (tq) {
-    const { qw, qb, heads } = tq;
+    const { qw, qb, heads, cues } = tq;
+    const cueW = SEARCH_SWITCHES.titleCue, alone = SEARCH_SWITCHES.titleCueAlone;
     // the titles that can match: those holding a word's first two characters (in order)
     const seqs = all ? candidates(all, heads) : h.seqs.filter((s) => { const tk = nameKey(titleOf(h.doc.id, s)); return tk && heads.some((x) => tk.includes(x)); });
     // for the choice of the article inside this document, the words of its own name say little (every article of
@@ -113,20 +116,23 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
     for (const s of seqs) {
       const tk = all ? all.keys[s]! : nameKey(titleOf(h.doc.id, s));
       const f = titleRecall(tk, qw);
-      if (f === 0) continue;
+      // a title holding a word of the answers the question's kind asks for (기간 for 몇 년마다): the choice only
+      const cue = cues.length && cues.some((c) => tk.includes(c)) ? cueW : 0;
+      if (f === 0 && !(cue && alone)) continue;
       // how much of the title the query covers, and a little for an article the text also matched
       const p = 0.4 * titlePrecision(tk, qb) + (h.seqs.includes(s) ? 0.02 : 0);
       const v = f + p;
-      if (v > best) { best = v; bestSeq = s; bestF = f; }
+      if (f > 0 && v > best) { best = v; bestSeq = s; bestF = f; }
       // the article chosen: the same evidence with the name's words discounted and each word weighed by its rarity
       const fa = aw ? titleRecall(tk, aw) : f;
-      const a = fa > 0 ? fa + p : 0;
+      const a = fa > 0 ? fa + p + cue : f === 0 ? alone * cue : 0;
       if (a > pickV) { pickV = a; pick = s; }
       if (cands && a > 0) cands.push({ s, v: a });
     }
     if (cands && cands.length > 1) pick = byBody(h.doc.id, cands, aw ?? qw, bodyOf!);
-    if (bestSeq >= 0) {
-      if (scored) h.score += 25 * bestF + (bestF === 1 ? 10 : 0) + 10 * (best - bestF);
+    // (a title holding a cue alone can be chosen where no title holds a word of the question; it scores nothing)
+    if (bestSeq >= 0 || pick >= 0) {
+      if (scored && bestSeq >= 0) h.score += 25 * bestF + (bestF === 1 ? 10 : 0) + 10 * (best - bestF);
       // only the name's words matched any title and they weigh nothing (titleNameWeight 0): the text's best stays first
       const first = aw && pickV <= 0 ? -1 : aw ? pick : bestSeq;
       if (first >= 0) h.seqs = [first, ...h.seqs.filter((x) => x !== first)].slice(0, 3);
