@@ -83,6 +83,9 @@ function byBody(id: string, cands: Array<{ s: number; v: number }>, words: Query
   cands.sort((a, b) => b.v - a.v);
   let pick = -1, pickV = -Infinity;
   for (const c of cands.slice(0, SEARCH_SWITCHES.titleBodyCandidates)) {
+    // the text adds at most titleBody (its recall is at most 1): once that cannot pass the pick, neither can the rest
+    // (sorted best first), and their articles are not read
+    if (c.v + SEARCH_SWITCHES.titleBody <= pickV) break;
     // (a statute's text is stored in NFC: white space and punctuation out is its name key, without NFKC's cost)
     const v = c.v + SEARCH_SWITCHES.titleBody * titleRecall(bodyOf(id, c.s).replace(BODY_DROP, ''), words);
     if (v > pickV) { pickV = v; pick = c.s; }
