@@ -18,9 +18,13 @@ export class NameIndex {
   private nameKeys = new Map<string, number[]>();
   private ministryKeys = new Map<string, number[]>();
   private counts = new Uint16Array(0);
+  /** per entry: its name key's first two characters as one number (-1: shorter), for keepLikely's test without
+   * reading the entry's string (the candidates of a query's rare bigrams run to thousands) */
+  private head2 = new Float64Array(0);
 
   constructor(catalog: DocRec[]) {
     this.names = catalog.map((d) => { const nk = nameKey(d.name); return { d, nk, nb: new Set(bigrams(nk)), mk: d.ministries.map(nameKey) }; });
+    this.head2 = Float64Array.from(this.names, (e) => head2(e.nk));
     this.names.forEach((e, i) => {
       for (const g of e.nb) add(this.nameGrams, g, i);
       add(this.nameKeys, e.nk, i);
@@ -84,11 +88,11 @@ export class NameIndex {
 
   /** exact shared-bigram counts only for names that hold most of the rare bigrams (or start like the query) */
   private keepLikely(cand: number[], qk: string, qb: Set<string>, needRare: number): void {
-    const counts = this.counts, q2 = qk.slice(0, 2);
+    const counts = this.counts, q2 = head2(qk), h2 = this.head2;
     let w = 0;
     for (const i of cand) {
+      if (counts[i]! < needRare && h2[i] !== q2) { counts[i] = 0; continue; }
       const e = this.names[i]!;
-      if (counts[i]! < needRare && !e.nk.startsWith(q2)) { counts[i] = 0; continue; }
       let c = 0;
       for (const g of qb) if (e.nb.has(g)) c++;
       counts[i] = c;
@@ -97,3 +101,6 @@ export class NameIndex {
     cand.length = w;
   }
 }
+
+/** the first two characters of a key as one number (-1: a key shorter than two): equal iff the keys start alike */
+const head2 = (k: string): number => (k.length < 2 ? -1 : k.charCodeAt(0) * 65536 + k.charCodeAt(1));

@@ -25,8 +25,16 @@ export interface QueryWords { named: string[]; core: string; mapped: string }
 /** a query's words as the title evidence reads them (prepared once per query) */
 export interface TitleQuery { qw: QueryWord[]; qb: Set<number>; heads: string[] }
 
+/** the last query read and its words (titleEvidence, chooseArticles and bodyChoice read the same analysed query) */
+let last: { q: QueryWords; tq: TitleQuery | null } | null = null;
+
 /** the query's words for title evidence (null: none left once the named statutes' words are taken out) */
 export function titleQuery(q: QueryWords): TitleQuery | null {
+  if (last?.q !== q) last = { q, tq: wordsOf(q) };
+  return last.tq;
+}
+
+function wordsOf(q: QueryWords): TitleQuery | null {
   const nk = q.named.map(nameKey);
   const keys = (s: string) => s.split(/\s+/).map((w) => nameKey(w.replace(/죄$/, ''))).filter((w) => w.length >= 2 && !nk.some((n) => n.includes(w)));
   const weight = new Map<string, number>();
