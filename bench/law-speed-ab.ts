@@ -1,7 +1,8 @@
 // A/B of the law search compute cost in one process: law.search.query (no result cache) of another checkout of the
 // project (--base, e.g. `git archive <commit> | tar -x -C DIR` with node_modules linked) and of this tree, over every
 // question of bench/law-quality, interleaved query by query (the order alternating per round) after one warm-up
-// pass each; CPU per query from process.cpuUsage (µs, every thread of the process).
+// pass each; CPU per query from process.cpuUsage (µs, every thread of the process), and each question's minimum over
+// the rounds.
 // Usage: npm run bench -- law-speed-ab --data DIR --base DIR [--rounds R]
 import os from 'node:os';
 import path from 'node:path';
@@ -31,4 +32,11 @@ for (let r = 0; r < rounds; r++) for (const c of calls) for (const k of (r % 2 ?
 const pct = (xs: number[]) => { const a = Float64Array.from(xs).sort(); return (x: number) => a[Math.min(a.length - 1, Math.floor(x * a.length))]!.toFixed(3); };
 console.log(`A/B (base ${baseDir}) ${rounds} × ${calls.length} queries each, interleaved per query, load ${load0.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)}`);
 for (const k of ['base', 'new']) { const p = pct(cpu[k]!); const m = cpu[k]!.reduce((a, b) => a + b, 0) / cpu[k]!.length; console.log(`  ${k.padEnd(4)} CPU per query ms: p50 ${p(0.5)} p90 ${p(0.9)} p99 ${p(0.99)} max ${p(1)} mean ${m.toFixed(3)}`); }
+// the per-query minimum over the rounds (the run in order rounds × questions): the compute cost with less of the
+// machine's scheduling noise
+for (const k of ['base', 'new']) {
+  const min = calls.map((_, i) => Math.min(...Array.from({ length: rounds }, (_, r) => cpu[k]![r * calls.length + i]!)));
+  const p = pct(min);
+  console.log(`  ${k.padEnd(4)} per-query minimum of ${rounds} ms: p50 ${p(0.5)} p90 ${p(0.9)} p99 ${p(0.99)} max ${p(1)}`);
+}
 await sNew.close(); await sBase.close();

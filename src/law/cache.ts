@@ -17,6 +17,11 @@ export class ByteCache<K, V> {
     return e.v;
   }
 
+  /** the value under k, its place in the order of use unchanged */
+  peek(k: K): V | undefined {
+    return this.map.get(k)?.v;
+  }
+
   /** keep v under k, counted as n bytes; the least recently used entries go until it fits (an entry larger than the
    * whole budget is not kept) */
   set(k: K, v: V, n: number): void {

@@ -36,6 +36,9 @@ export interface Hit {
 /** the hits of one query in the order found, with each one's catalogue position */
 interface Hits { out: Hit[]; at: number[] }
 
+/** a query term with its document frequency and weight (its posting is read only if the term is scored) */
+interface TermWeight { t: number; df: number; idf: number }
+
 /** ranked hits (at most the best 1,000 text-only matches) and the number of all matching documents */
 export type HitList = Hit[] & { total: number };
 
@@ -52,6 +55,9 @@ const POSTING_CACHE_BYTES = 8 * 1024 * 1024;
 /** article-title sets kept per thread (a document's titles as name keys, for title evidence); 12 MB holds every set
  * the 386 evaluation questions read, 4 MB costs +1.3 ms a query */
 const TITLE_CACHE_BYTES = 12 * 1024 * 1024;
+/** term document frequencies kept per thread, counted at DF_BYTES each (a Map entry and its holder): 20,000 terms */
+const DF_BYTES = 50;
+const DF_CACHE_BYTES = 20_000 * DF_BYTES;
 
 export class SearchIndex {
   gen = 0;
@@ -62,6 +68,8 @@ export class SearchIndex {
   seq = new Uint32Array(0);
   len = new Uint16Array(0);
   private cache = new ByteCache<number, Posting | null>(POSTING_CACHE_BYTES);
+  /** document frequency per term (terms weighed without their postings read; see df) */
+  private dfs = new ByteCache<number, number>(DF_CACHE_BYTES);
   abbr = new Map<string, string>();
   private nameIndex = new NameIndex([]);
   private nameWords = new NameWords([]);
@@ -84,6 +92,7 @@ export class SearchIndex {
   /** Load the persisted doc tables of generation gen (postings are read from LMDB on demand). */
   open(gen: number): void {
     this.cache.clear();
+    this.dfs.clear();
     this.titles.clear();
     this.gen = gen;
     this.abbr = new Map(Object.entries(ABBREVIATIONS).map(([k, v]) => [nameKey(k), v]));
@@ -220,19 +229,35 @@ export class SearchIndex {
     return (this.minKeys[p] ??= d.ministries.map(nameKey));
   }
 
-  /** The query's terms with their postings and idf (the statutory terms a plain question was mapped to weigh more). */
-  private weightedTerms(aq: AnalysedQuery, query: string): { post: WeightedPosting[]; missing: number; total: number } {
+  /** The query's terms with their df and idf (the statutory terms a plain question was mapped to weigh more). */
+  private weightedTerms(aq: AnalysedQuery, query: string): { post: TermWeight[]; missing: number; total: number } {
     const qt = [...new Set(this.compoundTerms(aq.text || aq.core || query))];
     const mapped = aq.plain && aq.mapped ? new Set(termIds(aq.mapped)) : null;
-    const post: WeightedPosting[] = [];
+    const post: TermWeight[] = [];
     let missing = 0;
     for (const t of qt) {
-      const p = this.posting(t);
-      if (!p) { missing++; continue; }
-      const df = p.ids.length;
-      post.push({ p, idf: Math.log(1 + (this.N - df + 0.5) / (df + 0.5)) * (mapped?.has(t) ? 1.6 : 1) });
+      const df = this.df(t);
+      if (!df) { missing++; continue; }
+      post.push({ t, df, idf: Math.log(1 + (this.N - df + 0.5) / (df + 0.5)) * (mapped?.has(t) ? 1.6 : 1) });
     }
     return { post, missing, total: qt.length };
+  }
+
+  /**
+   * A term's document frequency (its posting's length; 0: not in the index). Most terms of a query are weighed and
+   * dropped (too common, over the postings budget) or only split compounds: their postings (up to 0.5 MB for a bigram
+   * like 대통) are not copied out of LMDB for their length; the lengths are kept in a small cache of their own.
+   */
+  private df(t: number): number {
+    const p = this.cache.peek(t);
+    if (p !== undefined) return p ? p.ids.length : 0;
+    let n = this.dfs.get(t);
+    if (n === undefined) {
+      // getBinaryFast answers LMDB's reused read buffer: only its length is read
+      n = (this.law.idx.getBinaryFast([this.gen, t])?.length ?? 0) / 5;
+      this.dfs.set(t, n, DF_BYTES);
+    }
+    return n;
   }
 
   /**
@@ -243,7 +268,7 @@ export class SearchIndex {
   private compoundTerms(text: string): number[] {
     if (!SEARCH_SWITCHES.compoundSplit) return termIds(text);
     const out: number[] = [];
-    const df = (t: number) => this.posting(t)?.ids.length ?? 0;
+    const df = (t: number) => this.df(t);
     for (const w of text.split(/\s+/)) {
       const ids = termIds(w);
       if (ids.length < 3) { out.push(...ids); continue; }
@@ -265,9 +290,10 @@ export class SearchIndex {
     if (this.N === 0) return [];
     const w = this.weightedTerms(aq, query);
     if (!w.total) return [];
-    const { post, nTerms } = selectTerms(w.post, w.missing, w.total, this.N);
+    const sel = selectTerms(w.post, w.missing, w.total, this.N), nTerms = sel.nTerms;
     // mostly unknown terms (a typo, nonsense): no text answer rather than a guess on a fragment
-    if (!post.length || w.missing * 2 > w.total) return [];
+    if (!sel.post.length || w.missing * 2 > w.total) return [];
+    const post: WeightedPosting[] = sel.post.map((x) => ({ p: this.posting(x.t)!, idf: x.idf }));
     // a plain question holds everyday words the statutes do not use: fewer of its terms must meet in one article
     const need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * (aq.plain ? PLAIN_COORD : 0.6));
     const enough = (aq.plain ? SEARCH_SWITCHES.coordEnoughPlain : SEARCH_SWITCHES.coordEnough) || 1;

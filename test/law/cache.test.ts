@@ -16,6 +16,18 @@ t.test('evicts the least recently used entries until a new one fits the byte bud
   t.equal(c.bytes, 80);
 });
 
+t.test('peek answers a value without making it the most recently used', async (t) => {
+  const c = new ByteCache<string, number>(100);
+  c.set('a', 1, 40);
+  c.set('b', 2, 40);
+  t.equal(c.peek('a'), 1);
+  t.equal(c.peek('x'), undefined);
+  c.set('c', 3, 40); // a is still the least recently used: it goes
+  t.equal(c.peek('a'), undefined);
+  t.equal(c.peek('b'), 2);
+  t.equal(c.peek('c'), 3);
+});
+
 t.test('replacing a key counts its new size only; an entry over the whole budget is not kept', async (t) => {
   const c = new ByteCache<string, string | null>(100);
   c.set('a', 'x', 30);

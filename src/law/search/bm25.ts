@@ -20,18 +20,19 @@ const K1 = 1.2, B = 0.75;
 /**
  * The terms worth scoring and how many count for coordination: terms absent from the index do not count; very
  * common bigrams (in more than 8 % of articles, e.g. 대통령령's 대통) are dropped when two rarer ones are left; long
- * or stop-word-heavy queries keep the rarest terms only (at most 8, about 60,000 postings, at least one).
+ * or stop-word-heavy queries keep the rarest terms only (at most 8, about 60,000 postings, at least one). Reads the
+ * document frequencies (df) only: the postings of the terms kept are read after.
  */
-export function selectTerms(post: WeightedPosting[], missing: number, total: number, N: number): { post: WeightedPosting[]; nTerms: number } {
+export function selectTerms<T extends { df: number }>(post: T[], missing: number, total: number, N: number): { post: T[]; nTerms: number } {
   let nTerms = total - missing;
-  const rare = post.filter((x) => x.p.ids.length <= N * 0.08);
+  const rare = post.filter((x) => x.df <= N * 0.08);
   if (rare.length >= 2 && rare.length < post.length) {
     nTerms -= post.length - rare.length;
     post = rare;
   }
-  post.sort((a, b) => a.p.ids.length - b.p.ids.length);
+  post.sort((a, b) => a.df - b.df);
   let budget = SEARCH_SWITCHES.postings, keep = 0;
-  while (keep < post.length && keep < 8 && (keep === 0 || budget - post[keep]!.p.ids.length >= 0)) { budget -= post[keep]!.p.ids.length; keep++; }
+  while (keep < post.length && keep < 8 && (keep === 0 || budget - post[keep]!.df >= 0)) { budget -= post[keep]!.df; keep++; }
   if (keep < post.length) {
     nTerms -= post.length - keep;
     post = post.slice(0, keep);

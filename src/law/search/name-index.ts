@@ -18,9 +18,19 @@ export class NameIndex {
   private nameKeys = new Map<string, number[]>();
   private ministryKeys = new Map<string, number[]>();
   private counts = new Uint16Array(0);
+  /** per entry: its name key's first two characters as one number (-1: shorter), for keepLikely's test without
+   * reading the entry's string (the candidates of a query's rare bigrams run to thousands) */
+  private head2 = new Float64Array(0);
+  /** every name key joined by '\n' (a key holds none) and where each starts: the names holding one character */
+  private joined = '';
+  private starts = new Int32Array(0);
 
   constructor(catalog: DocRec[]) {
     this.names = catalog.map((d) => { const nk = nameKey(d.name); return { d, nk, nb: new Set(bigrams(nk)), mk: d.ministries.map(nameKey) }; });
+    this.head2 = Float64Array.from(this.names, (e) => head2(e.nk));
+    this.joined = this.names.map((e) => e.nk).join('\n');
+    this.starts = new Int32Array(this.names.length);
+    for (let i = 1; i < this.names.length; i++) this.starts[i] = this.starts[i - 1]! + this.names[i - 1]!.nk.length + 1;
     this.names.forEach((e, i) => {
       for (const g of e.nb) add(this.nameGrams, g, i);
       add(this.nameKeys, e.nk, i);
@@ -66,7 +76,11 @@ export class NameIndex {
   private candidates(qk: string, qb: Set<string>, keys: Array<string | null>): number[] {
     const counts = this.counts;
     const cand: number[] = [];
-    if (qk.length < 2) {
+    if (qk.length < 2 && keys.every((k) => !k || k === qk)) {
+      // one character (겁, 집): only a name holding it (nameScore: the name itself, its start, inside it) or a ministry
+      // named by it can score, in catalogue order as the whole list was tried (0.03 instead of 6 ms a query)
+      for (const i of this.holding(qk)) cand.push(i);
+    } else if (qk.length < 2) {
       for (let i = 0; i < this.names.length; i++) cand.push(i);
     } else {
       // candidate names come from the query's rarer bigrams (법률, 관한, 시행령's bigrams are in thousands of names)
@@ -82,13 +96,29 @@ export class NameIndex {
     return cand;
   }
 
+  /** positions (ascending, once each) of the names whose key holds ch and of the instruments of the ministry ch */
+  private holding(ch: string): number[] {
+    const { joined, starts } = this;
+    const out: number[] = [];
+    for (let at = joined.indexOf(ch); at >= 0;) {
+      // the name holding position at: the last start ≤ at; then on to the next name
+      let lo = 0, hi = starts.length - 1;
+      while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (starts[mid]! <= at) lo = mid; else hi = mid - 1; }
+      out.push(lo);
+      at = lo + 1 < starts.length ? joined.indexOf(ch, starts[lo + 1]!) : -1;
+    }
+    const ministry = this.ministryKeys.get(ch);
+    if (!ministry) return out;
+    return [...new Set([...out, ...ministry])].sort((a, b) => a - b);
+  }
+
   /** exact shared-bigram counts only for names that hold most of the rare bigrams (or start like the query) */
   private keepLikely(cand: number[], qk: string, qb: Set<string>, needRare: number): void {
-    const counts = this.counts, q2 = qk.slice(0, 2);
+    const counts = this.counts, q2 = head2(qk), h2 = this.head2;
     let w = 0;
     for (const i of cand) {
+      if (counts[i]! < needRare && h2[i] !== q2) { counts[i] = 0; continue; }
       const e = this.names[i]!;
-      if (counts[i]! < needRare && !e.nk.startsWith(q2)) { counts[i] = 0; continue; }
       let c = 0;
       for (const g of qb) if (e.nb.has(g)) c++;
       counts[i] = c;
@@ -97,3 +127,6 @@ export class NameIndex {
     cand.length = w;
   }
 }
+
+/** the first two characters of a key as one number (-1: a key shorter than two): equal iff the keys start alike */
+const head2 = (k: string): number => (k.length < 2 ? -1 : k.charCodeAt(0) * 65536 + k.charCodeAt(1));

@@ -5,6 +5,7 @@ import { nameKey, stripJosa } from '../normalize.js';
 import { CORE, everydayTerms, mapWord, phrases, type WordMap } from './vocabulary.js';
 import { SEARCH_SWITCHES } from './switches.js';
 import { questionCues } from './question-cues.js';
+import { phrasesIn } from './phrase-index.js';
 
 
 /** Question endings (longest first), stripped from the end of an eojeol when enough of it is left. */
@@ -103,10 +104,10 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     else if (hit) everyday.push(hit);
   }
   // phrase-level synonyms written across eojeols ("쉬는 시간", "사고를 내고")
-  for (const [from, to] of CORE) if (from.length >= 3 && compact.includes(from) && !extra.includes(to)) extra.push(to);
+  for (const [from, to] of phrasesIn(CORE, compact)) if (from.length >= 3 && !extra.includes(to)) extra.push(to);
   const general: string[] = [];
   if (plain && SEARCH_SWITCHES.everyday) {
-    for (const [from, to] of phrases()) if (compact.includes(from) && !everyday.includes(to)) everyday.push(to);
+    for (const [from, to] of phrasesIn(phrases(), compact)) if (!everyday.includes(to)) everyday.push(to);
     // the general list weighs like the question's own words unless the switch says otherwise (measured)
     for (const e of everyday) if (!extra.includes(e) && !general.includes(e)) (SEARCH_SWITCHES.everydayMapped ? extra : general).push(e);
   }

@@ -25,8 +25,16 @@ export interface QueryWords { named: string[]; core: string; mapped: string; cue
 /** a query's words as the title evidence reads them (prepared once per query) */
 export interface TitleQuery { qw: QueryWord[]; qb: Set<number>; heads: string[]; cues: string[] }
 
+/** the last query read and its words (titleEvidence, chooseArticles and bodyChoice read the same analysed query) */
+let last: { q: QueryWords; tq: TitleQuery | null } | null = null;
+
 /** the query's words for title evidence (null: none left once the named statutes' words are taken out) */
 export function titleQuery(q: QueryWords): TitleQuery | null {
+  if (last?.q !== q) last = { q, tq: wordsOf(q) };
+  return last.tq;
+}
+
+function wordsOf(q: QueryWords): TitleQuery | null {
   const nk = q.named.map(nameKey);
   const keys = (s: string) => s.split(/\s+/).map((w) => nameKey(w.replace(/죄$/, ''))).filter((w) => w.length >= 2 && !nk.some((n) => n.includes(w)));
   const weight = new Map<string, number>();
@@ -85,6 +93,9 @@ function byBody(id: string, cands: Array<{ s: number; v: number }>, words: Query
   cands.sort((a, b) => b.v - a.v);
   let pick = -1, pickV = -Infinity;
   for (const c of cands.slice(0, SEARCH_SWITCHES.titleBodyCandidates)) {
+    // the text adds at most titleBody (its recall is at most 1): once that cannot pass the pick, neither can the rest
+    // (sorted best first), and their articles are not read
+    if (c.v + SEARCH_SWITCHES.titleBody <= pickV) break;
     // (a statute's text is stored in NFC: white space and punctuation out is its name key, without NFKC's cost)
     const v = c.v + SEARCH_SWITCHES.titleBody * titleRecall(bodyOf(id, c.s).replace(BODY_DROP, ''), words);
     if (v > pickV) { pickV = v; pick = c.s; }
