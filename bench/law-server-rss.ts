@@ -90,7 +90,7 @@ async function round(s: Server, sid: string, r: number): Promise<number> {
     const body = { jsonrpc: '2.0', id: r * qs.length + i + 1, method: 'tools/call', params: { name: 'search_laws', arguments: { query: q.query + extra, type: q.type, ministry: q.ministry, limit: 10 } } };
     const res = await fetch(s.url + '/mcp', { method: 'POST', headers: { ...H, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-03-26' }, body: JSON.stringify(body) });
     const text = await res.text();
-    if (res.status !== 200 || text.includes('"isError":true')) failed++;
+    if (res.status !== 200 || !text.includes('"result"') || text.includes('"isError":true')) failed++;
   }
   return failed;
 }
