@@ -8,6 +8,9 @@ import t from 'tap';
 import { Store } from '../../src/store/env.js';
 import { LAW_ENV_DIR, LAW_PAGE_SIZE, lawEnv, openLaw } from '../../src/law/open.js';
 import { Importer } from '../../src/law/import.js';
+import { LawStore } from '../../src/law/store.js';
+import { SearchIndex } from '../../src/law/search.js';
+import { moveLawEnv } from '../../src/law/move-env.js';
 
 const rule = `---\n제목: 갯벌 관리 고시\n행정규칙구분: 고시\n소관부처: 해양수산부\n시행일자: "2020-01-01"\n발령번호: "2020-1"\nadmRulSeq: "2100000000001"\n---\n# 갯벌 관리 고시\n\n제1조(목적) 이 고시는 갯벌 보전에 관한 사항을 정한다.\n`;
 
@@ -51,4 +54,32 @@ t.test('a data directory whose main environment holds the law (imported before <
   t.equal(law.store, store, 'the main environment');
   t.equal(law.info().imported_at, '2026-01-01T00:00:00Z');
   t.equal(fs.existsSync(path.join(dir, LAW_ENV_DIR)), false, 'no law environment is made');
+});
+
+t.test('move-env: a data dir of the older layout gets its law moved into <data>/law, byte for byte', async (t) => {
+  const tmp = tmpDir(t);
+  const dir = path.join(tmp, 'db');
+  const store = new Store(dir);
+  const old = new LawStore(store, (s) => new SearchIndex(s)); // the older layout: the law in the main environment
+  old.reload();
+  await new Importer(old).run([path.join(tmp, 'kr')]);
+  const text = Buffer.from('제1조(목적) 이 고시는 갯벌 보전에 관한 사항을 정한다. '.repeat(200)); // long: LZ4-compressed by lmdb-js
+  await store.transaction(() => store.db('law.gat', { encoding: 'binary', compression: true } as object).put(['x', 1], text));
+  t.equal(openLaw(store).store, store, 'read in the main environment before the move');
+
+  const r = await moveLawEnv(store);
+  t.ok(r.databases.includes('law.docs') && r.databases.includes('law.idx') && r.databases.includes('law.gat'), r.databases.join(' '));
+  t.equal(store.root.openDB({ name: 'law.docs', create: false } as { name: string }), undefined, 'dropped from the main environment');
+  await store.close();
+
+  const again = new Store(dir);
+  t.teardown(() => again.close());
+  const law = openLaw(again);
+  t.equal(law.store.path, path.join(dir, LAW_ENV_DIR));
+  t.equal((law.store.root.getStats() as { pageSize: number }).pageSize, LAW_PAGE_SIZE);
+  law.reload();
+  t.same(law.catalog.map((d) => d.name), ['갯벌 관리 고시']);
+  t.equal(law.search.query('갯벌 보전', {}, null)[0]?.doc.id, '2100000000001');
+  t.same(law.store.db('law.gat', { encoding: 'binary', compression: true } as object).get(['x', 1]), text, 'a compressed value reads back the same');
+  await t.rejects(moveLawEnv(again), /exists already/, 'a second move is refused');
 });
