@@ -2,8 +2,8 @@
 // project (--base, e.g. `git archive <commit> | tar -x -C DIR` with node_modules linked) and of this tree, over every
 // question of bench/law-quality, interleaved query by query (the order alternating per round) after one warm-up
 // pass each; CPU per query from process.cpuUsage (µs, every thread of the process), and each question's minimum over
-// the rounds.
-// Usage: npm run bench -- law-speed-ab --data DIR --base DIR [--rounds R]
+// the rounds. --base-data DIR: the base reads another data dir (e.g. the same corpus in another store layout).
+// Usage: npm run bench -- law-speed-ab --data DIR --base DIR [--base-data DIR] [--rounds R]
 import os from 'node:os';
 import path from 'node:path';
 import { Store } from '../src/store/env.js';
@@ -15,7 +15,7 @@ const dir = arg('--data'), baseDir = arg('--base'), rounds = Number(arg('--round
 if (!dir || !baseDir) { console.error('Usage: law-speed-ab --data DIR --base DIR [--rounds R]'); process.exit(2); }
 const baseOpen = (await import(path.resolve(baseDir, 'src/law/open.ts'))).openLaw as unknown as typeof openLaw;
 const BaseStore = (await import(path.resolve(baseDir, 'src/store/env.ts'))).Store as unknown as typeof Store;
-const sNew = new Store(dir), sBase = new BaseStore(dir);
+const sNew = new Store(dir), sBase = new BaseStore(arg('--base-data') ?? dir);
 const lNew = openLaw(sNew), lBase = baseOpen(sBase as unknown as Store);
 lNew.reload(); lBase.reload();
 const calls = loadQuestions().map(searchCall);

@@ -51,7 +51,7 @@ if (process.argv.includes('--serve')) {
   async function run(label: string, env: Record<string, string>, tree?: string) {
     if (only && !label.includes(only)) return undefined;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-flood-'));
-    for (const f of fs.readdirSync(data!)) if (f !== 'ready' && f !== 'lock.mdb' && !f.endsWith('.txt')) fs.copyFileSync(path.join(data!, f), path.join(dir, f));
+    for (const f of fs.readdirSync(data!)) if (f !== 'ready' && f !== 'lock.mdb' && !f.endsWith('.txt')) fs.cpSync(path.join(data!, f), path.join(dir, f), { recursive: true, filter: (p) => path.basename(p) !== 'lock.mdb' }); // law/: the law env
     const eldFile = path.join(dir, 'eld.jsonl');
     const script = tree ? path.join(path.resolve(tree), 'bench', 'mcp-flood.ts') : self;
     const child: ChildProcess = fork(script, ['--serve'], { cwd: tree ? path.resolve(tree) : process.cwd(), execArgv: ['--import', 'tsx', '--import', eldPreload, ...(arg('--cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${arg('--cpu-prof')}`] : [])], env: { ...process.env, SEJONG_DATA_DIR: dir, SEJONG_MCP_SESSIONS_PER_CLIENT: '1000', SEJONG_BENCH_ELD_FILE: eldFile, ...env } });

@@ -85,7 +85,7 @@ function s<T>(env: string, def: string, parse: Parser<T>, doc: string): Setting<
 export const SETTINGS = {
   host: s('SEJONG_HOST', '127.0.0.1', str, 'Address the HTTP server binds to.'),
   port: s('SEJONG_PORT', '8080', int(0, 65535), 'HTTP port; 0 picks a free port, logged as {"msg":"listening","port":N}.'),
-  dataDir: s('SEJONG_DATA_DIR', './data', str, 'Directory of the LMDB store (jobs, blobs, keys, ledger, statutes).'),
+  dataDir: s('SEJONG_DATA_DIR', './data', str, 'Directory of the LMDB stores: data.mdb (jobs, blobs, keys, ledger) and law/ (statutes).'),
   workers: s('SEJONG_WORKERS', String(os.availableParallelism?.() ?? os.cpus().length), int(1, 64), 'Worker threads in the CPU pool (default: number of cores).'),
   queueSize: s('SEJONG_QUEUE_SIZE', '64', int(1, 100000), 'Tasks that may wait for a worker; beyond it requests get 503 SERVICE_BUSY.'),
   queueWaitMs: s('SEJONG_QUEUE_WAIT_MS', '10000', int(100, 600_000), 'Synchronous requests whose estimated wait for a worker (moving average of task durations) exceeds this get 503 SERVICE_BUSY with Retry-After; async jobs wait instead.'),

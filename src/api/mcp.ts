@@ -204,17 +204,12 @@ export function health(services: Services) {
   const law = getLaw(services);
   const st = mcpState(services);
   const info = law.info();
-  let statutes = 0, rules = 0, articles = 0;
-  for (const d of law.catalog) {
-    if (d.entity_type === 'law') statutes++;
-    else rules++;
-    articles += d.article_count;
-  }
+  const { statutes, admin_rules: rules, articles } = law.counts(); // the summary record: the catalogue stays unloaded
   return {
     status: 'ok',
     protocol_version: MCP_PROTOCOL,
     transports: { sse: '/mcp/sse', messages: '/mcp/messages', streamable_http: '/mcp' },
-    corpus: { statutes, admin_rules: rules, articles, indexed_articles: law.indexedArticles(), corpus_date: info.corpus_date, imported_at: info.imported_at, last_sync: info.last_sync, empty: law.catalog.length === 0 },
+    corpus: { statutes, admin_rules: rules, articles, indexed_articles: law.indexedArticles(), corpus_date: info.corpus_date, imported_at: info.imported_at, last_sync: info.last_sync, empty: statutes + rules === 0 },
     sessions: { sse: st.sessions.count('sse'), streamable_http: st.sessions.count('http'), max: services.config.mcpMaxSessions, per_client: services.config.mcpSessionsPerClient },
     law_workers: { threads: services.config.lawWorkers, queued: st.backend.queued },
   };

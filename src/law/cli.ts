@@ -23,6 +23,9 @@ const HELP = `sejong law: the statute corpus of the legal-information server (MC
                               (SEJONG_LAW_OC, SEJONG_LAW_REFERER, SEJONG_LAW_API_URL); also runs daily at
                               SEJONG_LAW_SYNC_HOUR inside the server
   sejong law stats            counts and dates of the stored corpus
+  sejong law move-env         a data dir of the older layout (the law inside the main data.mdb): move the law into
+                              its own environment, <data>/law with 1 KiB pages (less of the file stays mapped in
+                              the server's RSS; docs/law.md), copying the stored bytes (no re-import). Server stopped.
   sejong law --help           this text
 
 Stop the server first or run the command against its data dir while it is idle (LMDB allows concurrent
@@ -88,6 +91,20 @@ export async function run(args: string[]): Promise<number> {
       return 1;
     } finally {
       progress.stop();
+      await store.close();
+    }
+  }
+  if (cmd === 'move-env') {
+    const store = new Store(config.dataPath);
+    try {
+      const { moveLawEnv } = await import('./move-env.js');
+      const r = await moveLawEnv(store, (name, n) => process.stdout.write(`${name}: ${n} entries\n`));
+      process.stdout.write(`moved ${r.databases.length} databases, ${r.entries} entries, into ${config.dataPath}/law\n`);
+      return 0;
+    } catch (e) {
+      process.stderr.write(`sejong law move-env: ${(e as Error).message}\n`);
+      return 1;
+    } finally {
       await store.close();
     }
   }

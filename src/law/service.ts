@@ -28,7 +28,7 @@ export function getLaw(services: Services): LawStore {
 export async function startLaw(services: Services): Promise<LawStore> {
   const law = getLaw(services);
   const { config, log } = services;
-  if (law.catalog.length === 0 && config.lawImport.trim()) {
+  if (config.lawImport.trim() && law.catalog.length === 0) { // the catalogue is loaded only to see whether to import
     const paths = config.lawImport.split(',').map((p) => p.trim()).filter(Boolean);
     const missing = paths.filter((p) => !fs.existsSync(p));
     if (missing.length) log.warn({ msg: 'SEJONG_LAW_IMPORT path(s) not found', missing });

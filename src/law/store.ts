@@ -62,6 +62,26 @@ interface CatalogueRecord {
   articles?: number;
   docs: DocRec[];
 }
+/** a small sys record beside it: the counts health and metrics show, read without decoding 16k document records */
+const SUMMARY = 'catalogue-summary';
+export interface LawCounts {
+  statutes: number;
+  admin_rules: number;
+  /** articles of every document (DocRec.article_count) */
+  articles: number;
+}
+interface SummaryRecord extends LawCounts {
+  gen: number;
+  /** articles in the index of that generation */
+  indexed: number;
+}
+/** the catalogue and its lookup maps, built on first use after a reload */
+interface Catalogue {
+  catalog: DocRec[];
+  byId: Map<string, DocRec>;
+  byName: Map<string, DocRec[]>;
+  byPath: Map<string, DocRec>;
+}
 
 export class LawStore implements SearchSource {
   readonly docs: Database<DocRec, string>;
@@ -76,11 +96,11 @@ export class LawStore implements SearchSource {
   readonly sys: Database<any, string>;
   readonly idx: Database<Buffer, [number, number] | [number, string]>;
 
-  /** in-memory catalogue (rebuilt by reload()) */
-  catalog: DocRec[] = [];
-  byId = new Map<string, DocRec>();
-  byName = new Map<string, DocRec[]>();
-  byPath = new Map<string, DocRec>();
+  /** in-memory catalogue, loaded on first use after reload(). Why lazily: the server's main thread, while law
+   * workers answer the tools, needs it only for the REST law routes; health and metrics read the summary record. */
+  private loaded?: Catalogue;
+  /** the summary record of the generation in force (undefined: none stored, counts come from the catalogue) */
+  private summary?: SummaryRecord;
   /** the search index over this store, made by the factory the composer (law/open.ts) hands in */
   private readonly index: SearchIndex;
   /** the generation the index opens on first use (-1: open). A thread that never searches (the server's main thread
@@ -122,7 +142,9 @@ export class LawStore implements SearchSource {
     const articles = this.index.N;
     await this.transaction(() => {
       this.updateInfo({ index_gen: gen });
-      this.sys.put(CATALOGUE, { gen, articles, docs: [...this.docs.getRange({})].map((x) => x.value) } satisfies CatalogueRecord);
+      const docs = [...this.docs.getRange({})].map((x) => x.value);
+      this.sys.put(CATALOGUE, { gen, articles, docs } satisfies CatalogueRecord);
+      this.sys.put(SUMMARY, { gen, indexed: articles, ...countsOf(docs) } satisfies SummaryRecord);
     });
     this.catalogueMayBeStored = true;
     await this.index.dropBefore(gen);
@@ -156,6 +178,7 @@ export class LawStore implements SearchSource {
   catalogueChanging(): void {
     if (!this.catalogueMayBeStored) return;
     this.sys.remove(CATALOGUE);
+    this.sys.remove(SUMMARY);
     this.catalogueMayBeStored = false;
   }
 
@@ -178,25 +201,45 @@ export class LawStore implements SearchSource {
     return cat;
   }
 
-  /** Load the catalogue of every statute and rule (meta only) and open the persisted search index. */
+  /** Drop the catalogue (loaded again on first use) and reopen the persisted search index on first use. */
   reload(): void {
-    const cat = this.loadCatalogue();
-    this.catalog = cat;
-    this.byId = new Map(cat.map((d) => [d.id, d]));
-    this.byName = new Map();
-    this.byPath = new Map();
-    for (const d of cat) {
+    this.loaded = undefined;
+    this.recordedArticles = undefined;
+    const gen = this.info().index_gen;
+    const sum = this.sys.get(SUMMARY) as SummaryRecord | undefined;
+    this.summary = sum && gen > 0 && sum.gen === gen ? sum : undefined;
+    this.tocCache.clear();
+    this.indexToOpen = gen; // opened on first use
+    this.version++;
+  }
+
+  /** The catalogue of every statute and rule (meta only) with its maps, loaded on first use. */
+  private catalogue(): Catalogue {
+    if (this.loaded) return this.loaded;
+    const catalog = this.loadCatalogue();
+    const byName = new Map<string, DocRec[]>(), byPath = new Map<string, DocRec>();
+    for (const d of catalog) {
       const k = nameKey(d.name);
-      const list = this.byName.get(k);
+      const list = byName.get(k);
       if (list) list.push(d);
-      else this.byName.set(k, [d]);
-      if (d.path) this.byPath.set(d.path, d);
+      else byName.set(k, [d]);
+      if (d.path) byPath.set(d.path, d);
     }
     // prefer the latest 공포일자 among equal names
-    for (const list of this.byName.values()) list.sort((a, b) => Number(Boolean(a.repealed)) - Number(Boolean(b.repealed)) || (b.promulgation_date ?? '').localeCompare(a.promulgation_date ?? ''));
-    this.tocCache.clear();
-    this.indexToOpen = this.info().index_gen; // opened on first use
-    this.version++;
+    for (const list of byName.values()) list.sort((a, b) => Number(Boolean(a.repealed)) - Number(Boolean(b.repealed)) || (b.promulgation_date ?? '').localeCompare(a.promulgation_date ?? ''));
+    this.loaded = { catalog, byId: new Map(catalog.map((d) => [d.id, d])), byName, byPath };
+    return this.loaded;
+  }
+
+  get catalog(): DocRec[] { return this.catalogue().catalog; }
+  get byId(): Map<string, DocRec> { return this.catalogue().byId; }
+  get byName(): Map<string, DocRec[]> { return this.catalogue().byName; }
+  get byPath(): Map<string, DocRec> { return this.catalogue().byPath; }
+
+  /** Statutes, rules and their articles, from the summary record when the catalogue is not loaded (health, metrics). */
+  counts(): LawCounts {
+    if (!this.loaded && this.summary) { const { statutes, admin_rules, articles } = this.summary; return { statutes, admin_rules, articles }; }
+    return countsOf(this.catalog);
   }
 
   /** The search index, opened at the generation in force on first use after a reload. */
@@ -211,7 +254,10 @@ export class LawStore implements SearchSource {
 
   /** Articles in the index in force, without opening it when the catalogue record says. */
   indexedArticles(): number {
-    return this.indexToOpen >= 0 && this.recordedArticles !== undefined ? this.recordedArticles : this.search.N;
+    if (this.indexToOpen < 0) return this.search.N;
+    if (this.summary) return this.summary.indexed;
+    if (this.recordedArticles === undefined) this.catalogue(); // the catalogue record carries the count
+    return this.recordedArticles !== undefined ? this.recordedArticles : this.search.N;
   }
 
   get(id: string): DocRec | undefined {
@@ -278,4 +324,13 @@ export class LawStore implements SearchSource {
   async flushed(): Promise<void> {
     await this.store.root.flushed;
   }
+}
+
+function countsOf(docs: DocRec[]): LawCounts {
+  let statutes = 0, articles = 0;
+  for (const d of docs) {
+    if (d.entity_type === 'law') statutes++;
+    articles += d.article_count;
+  }
+  return { statutes, admin_rules: docs.length - statutes, articles };
 }

@@ -192,7 +192,7 @@ async function openJobQueue(services: Services): Promise<JobQueue<Services>> {
 async function startMetrics(services: Services): Promise<NodeHttpServer | undefined> {
   const { ext } = services;
   const metrics = new Metrics(services, {
-    law: () => ext.law && { documents: ext.law.catalog.length, articles: ext.law.catalog.reduce((n, d) => n + d.article_count, 0), indexGeneration: ext.law.info().index_gen },
+    law: () => { const law = ext.law; if (!law) return undefined; const c = law.counts(); return { documents: c.statutes + c.admin_rules, articles: c.articles, indexGeneration: law.info().index_gen }; },
     callbacks: async () => ext.callbacks && { states: await ext.callbacks.counts(), failedAttempts: ext.callbacks.failedAttempts },
   });
   services.metrics = metrics;

@@ -4,12 +4,25 @@ import { open, type RootDatabase, type Database, type DatabaseOptions } from 'lm
 
 export type Key = string | number | Array<string | number>;
 
+export interface StoreOptions {
+  /** LMDB page size of a new environment (a power of two, 256 … 64 KiB; an existing one keeps the size it was made
+   * with). Default: the OS page (4 KiB). */
+  pageSize?: number;
+}
+
 export class Store {
   readonly root: RootDatabase;
   private readonly dbs = new Map<string, Database<any, any>>();
-  constructor(readonly path: string) {
+  /** closed before this one: environments opened beside it (onClose) */
+  private readonly companions: Array<() => Promise<void>> = [];
+  constructor(readonly path: string, opts: StoreOptions = {}) {
     fs.mkdirSync(path, { recursive: true });
-    this.root = open({ path, maxDbs: 64, mapSize: 2 * 1024 ** 3, noMemInit: true, remapChunks: true });
+    this.root = open({ path, maxDbs: 64, mapSize: 2 * 1024 ** 3, noMemInit: true, remapChunks: true, ...(opts.pageSize ? { pageSize: opts.pageSize } : {}) });
+  }
+
+  /** Close `fn`'s resource (e.g. another environment opened for this one, law/open.ts) when this store closes. */
+  onClose(fn: () => Promise<void>): void {
+    this.companions.push(fn);
   }
 
   /** A named database of msgpack records (default) or raw binary values (`encoding: 'binary'`). */
@@ -28,6 +41,7 @@ export class Store {
   }
 
   async close(): Promise<void> {
+    for (const fn of this.companions.splice(0)) await fn();
     await this.root.flushed;
     await this.root.close();
   }

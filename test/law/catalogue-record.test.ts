@@ -66,3 +66,25 @@ t.test('a record of another generation is not used', async (t) => {
   law.reload();
   t.equal(law.catalog.length, 1, 'read record by record: the stale record names another generation');
 });
+
+t.test('health counts come from the summary record without loading the catalogue, and from the catalogue once the record is void', async (t) => {
+  const tmp = corpus(t, [['갯벌 관리 고시', '2100000000001', '갯벌 보전'], ['어선 검사 규정', '2100000000002', '어선 검사']]);
+  const store = new Store(path.join(tmp, 'db'));
+  t.teardown(() => store.close());
+  const law = openLaw(store);
+  law.reload();
+  await new Importer(law).run([path.join(tmp, 'kr')]);
+  const other = openLaw(store);
+  other.reload();
+  const loaded = () => (other as unknown as { loaded?: unknown }).loaded !== undefined;
+  t.same(other.counts(), { statutes: 0, admin_rules: 2, articles: 2 });
+  t.equal(other.indexedArticles(), law.search.N);
+  t.equal(loaded(), false, 'the catalogue (16k records with the full corpus) is not loaded for them');
+  t.equal(other.get('2100000000002')?.name, '어선 검사 규정', 'a lookup loads it');
+  t.equal(loaded(), true);
+
+  await law.transaction(() => law.putDoc({ ...law.get('2100000000001')!, article_count: 5 }, law.articles('2100000000001'), []));
+  t.equal(law.sys.get('catalogue-summary'), undefined, 'the summary goes with the catalogue record');
+  other.reload();
+  t.same(other.counts(), { statutes: 0, admin_rules: 2, articles: 6 }, 'counted from the documents');
+});

@@ -10,7 +10,7 @@ import { REPO, shared } from '../helpers/shared.js';
 
 export const SAMPLE = shared('law-corpus', 'sample');
 // bump when the store layout or the parsers change
-const LAYOUT = 'v3';
+const LAYOUT = 'v4'; // v4: the law in its own environment, <data>/law (law/open.ts lawEnv)
 
 /** A copy of the imported sample in a fresh temp dir, removed when the test process exits. */
 export async function sampleDataDir(paths: string[] = [SAMPLE]): Promise<string> {
@@ -51,6 +51,6 @@ export async function sampleDataDir(paths: string[] = [SAMPLE]): Promise<string>
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-law-test-'));
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-  for (const f of fs.readdirSync(cache)) if (f !== 'ready') fs.copyFileSync(path.join(cache, f), path.join(dir, f));
+  for (const f of fs.readdirSync(cache)) if (f !== 'ready') fs.cpSync(path.join(cache, f), path.join(dir, f), { recursive: true });
   return dir;
 }
