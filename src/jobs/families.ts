@@ -16,10 +16,23 @@ export const FAMILIES = {
 
 export type Family = keyof typeof FAMILIES;
 
-/** the families, longest prefix first (studio_skin_ before a hypothetical studio_) */
-const BY_PREFIX = (Object.keys(FAMILIES) as Family[]).sort((a, b) => FAMILIES[b].prefix.length - FAMILIES[a].prefix.length);
+/** family by its whole prefix (every prefix ends in '_' or '-') */
+const BY_PREFIX = new Map((Object.keys(FAMILIES) as Family[]).map((f) => [FAMILIES[f].prefix as string, f]));
+const LONGEST = Math.max(...[...BY_PREFIX.keys()].map((p) => p.length));
 
+/**
+ * The family whose prefix starts the id, the longest when several do (studio_skin_ before a hypothetical studio_):
+ * a map lookup at each '_' or '-' within the longest prefix's length, not a startsWith per family (it runs on every
+ * job read, the status poll's hot path).
+ */
 export function familyOfId(id: string): Family | undefined {
-  for (const name of BY_PREFIX) if (id.startsWith(FAMILIES[name].prefix)) return name;
-  return undefined;
+  let found: Family | undefined;
+  const end = Math.min(id.length, LONGEST);
+  for (let i = 0; i < end; i++) {
+    const c = id.charCodeAt(i);
+    if (c !== 0x5f && c !== 0x2d) continue; // '_', '-'
+    const f = BY_PREFIX.get(id.slice(0, i + 1));
+    if (f !== undefined) found = f;
+  }
+  return found;
 }

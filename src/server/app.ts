@@ -1,5 +1,4 @@
 // The uWS front end: routes table → uWS; per request: read (capped) → auth → rate limit → validate → handler → reply.
-import crypto from 'node:crypto';
 import uws, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import type { Services } from '../services.js';
 import { ApiError } from '../domain/errors.js';
@@ -11,7 +10,7 @@ import { collectSoon } from './collect.js';
 import { readBody, statusLine, writeOut, type OutMessage } from './http.js';
 import { authenticate } from './auth.js';
 import { checkResponse } from './response-check.js';
-import { answerOf, busy, checkParams, decodeParams, JSON_TYPE, paramNames, requestIdOf, toApiError } from './request-parts.js';
+import { answerOf, busy, checkParams, decodeParams, freshRequestId, JSON_TYPE, paramNames, requestIdOf, toApiError } from './request-parts.js';
 import type { BlockList } from 'node:net';
 import { trustedProxies } from '../domain/client-address.js';
 import { EMPTY_BODY, RequestCtx } from './request-ctx.js';
@@ -109,7 +108,7 @@ export class HttpServer {
         rid = requestIdOf(req.getHeader('x-request-id'));
         fn(res, req, rid);
       } catch (e) {
-        this.lastResort(res, rid || crypto.randomUUID(), e);
+        this.lastResort(res, rid || freshRequestId(), e);
       }
     };
   }
