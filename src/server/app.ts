@@ -38,6 +38,8 @@ interface BodyRead { promise: Promise<Buffer>; hasBody: boolean; maxBytes: numbe
 
 /** the body of a GET/DELETE: one settled promise shared by all */
 const NO_BODY: Promise<Buffer> = Promise.resolve(EMPTY_BODY);
+/** the body read of a GET/DELETE (nothing to read): one object shared by all */
+const NO_BODY_READ: BodyRead = Object.freeze({ promise: NO_BODY, hasBody: false, maxBytes: 0 });
 
 export function nativeUwsLoaded(): boolean {
   // the JS fallback has no getParts and its App is plain JS; the native addon's functions are [native code]
@@ -213,7 +215,7 @@ export class HttpServer {
   private startBody(x: Exchange): BodyRead {
     const { route, state, lease, res } = x;
     const { config } = this.services;
-    if (!lease) return { promise: NO_BODY, hasBody: false, maxBytes: 0 }; // GET, DELETE
+    if (!lease) return NO_BODY_READ; // GET, DELETE
     const maxBytes = route.maxBodyBytes ?? (route.auth === 'none' ? config.openBodyKb * 1024 : Math.round(config.maxBodyMb * 1048576));
     const declared = Number(x.ctx.headers['content-length'] ?? '0');
     if (declared > maxBytes) {

@@ -65,7 +65,9 @@ export function answerOf(result: unknown): OutMessage {
   const ct = result.contentType ?? JSON_TYPE;
   const isJson = ct.startsWith('application/json');
   const body = Buffer.isBuffer(result.body) || typeof result.body === 'string' ? result.body : isJson ? JSON.stringify(result.body ?? null) : String(result.body ?? '');
-  return { status: result.status ?? 200, headers: { 'content-type': isJson ? JSON_TYPE : ct, ...result.headers }, body };
+  const type = isJson ? JSON_TYPE : ct;
+  // no spread when the reply names no headers (a status poll's cached answer): one small object, not a copy
+  return { status: result.status ?? 200, headers: result.headers ? { 'content-type': type, ...result.headers } : { 'content-type': type }, body };
 }
 
 /** 503: the body budget is spent (too many bodies in flight at once). */
