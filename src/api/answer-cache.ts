@@ -9,39 +9,57 @@ import type { JobRecord } from '../jobs/engine.js';
 
 const ANSWER_CACHE_BYTES = 64 * 1024 * 1024;
 
+/** one kept answer: of which kind, for which completion of the job, its bytes */
+interface Kept { kind: string; at: number; bytes: Buffer }
+
 export class AnswerCache {
-  private readonly answers = new Map<string, Buffer>();
+  /**
+   * by job id, then the job's few kinds of answer: the lookup hashes the id as the request gave it, where a joined
+   * `kind + id + time` key was a new string to build and hash on every poll
+   */
+  private readonly answers = new Map<string, Kept[]>();
   private bytes = 0;
   constructor(private readonly maxBytes = ANSWER_CACHE_BYTES) {}
 
   /** The JSON of a job's answer (UTF-8): built once for a completed job and kept (bounded), rebuilt otherwise. */
   json(job: JobRecord, kind: string, build: () => unknown): Buffer {
     if (job.status !== 'completed') return Buffer.from(JSON.stringify(build()));
-    const k = `${kind}\u0000${job.id}\u0000${job.completedAt ?? 0}`;
-    let s = this.answers.get(k);
-    if (s === undefined) {
-      s = Buffer.from(JSON.stringify(build()));
-      // at most 64 MB of answers (an answer may carry a whole image), oldest dropped first
-      if (s.length > this.maxBytes / 4) return s;
-      while (this.bytes + s.length > this.maxBytes && this.answers.size > 0) {
-        const [oldest, text] = this.answers.entries().next().value!;
-        this.answers.delete(oldest);
-        this.bytes -= text.length;
-      }
-      this.answers.set(k, s);
-      this.bytes += s.length;
-    }
-    return s;
+    return this.find(job, kind) ?? this.keep(job, kind, Buffer.from(JSON.stringify(build())));
   }
 
   /** async builders (a blob read): same rule */
   async jsonAsync(job: JobRecord, kind: string, build: () => Promise<unknown>): Promise<Buffer> {
     if (job.status !== 'completed') return Buffer.from(JSON.stringify(await build()));
-    const k = `${kind}\u0000${job.id}\u0000${job.completedAt ?? 0}`;
-    const hit = this.answers.get(k);
+    const hit = this.find(job, kind);
     if (hit !== undefined) return hit;
     const value = await build();
-    return this.json(job, kind, () => value);
+    return this.find(job, kind) ?? this.keep(job, kind, Buffer.from(JSON.stringify(value)));
+  }
+
+  private find(job: JobRecord, kind: string): Buffer | undefined {
+    const list = this.answers.get(job.id);
+    if (list === undefined) return undefined;
+    const at = job.completedAt ?? 0;
+    for (const k of list) if (k.kind === kind && k.at === at) return k.bytes;
+    return undefined;
+  }
+
+  /** keep an answer: at most 64 MB of answers (an answer may carry a whole image), the oldest jobs' dropped first */
+  private keep(job: JobRecord, kind: string, bytes: Buffer): Buffer {
+    if (bytes.length > this.maxBytes / 4) return bytes;
+    while (this.bytes + bytes.length > this.maxBytes && this.answers.size > 0) {
+      const [oldest, list] = this.answers.entries().next().value!;
+      this.answers.delete(oldest);
+      for (const k of list) this.bytes -= k.bytes.length;
+    }
+    const at = job.completedAt ?? 0;
+    // an answer of an earlier completion of this id (not expected: a completed job does not change) is replaced
+    const list = (this.answers.get(job.id) ?? []).filter((k) => k.at === at);
+    for (const k of this.answers.get(job.id) ?? []) if (k.at !== at) this.bytes -= k.bytes.length;
+    list.push({ kind, at, bytes });
+    this.answers.set(job.id, list);
+    this.bytes += bytes.length;
+    return bytes;
   }
 }
 

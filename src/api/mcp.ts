@@ -131,7 +131,8 @@ function forward(ctx: Ctx, sid?: string): HttpIn {
   const headers: Record<string, string> = {};
   for (const h of MCP_HEADERS) { const v = ctx.headers[h]; if (v !== undefined) headers[h] = v; }
   const base = ctx.services.baseUrl();
-  const url = (base.endsWith('/') ? base.slice(0, -1) : base) + ctx.path + (ctx.rawQuery.size ? `?${ctx.rawQuery}` : '');
+  // the query as it came (a Streamable HTTP POST has none: no URLSearchParams is made for it)
+  const url = (base.endsWith('/') ? base.slice(0, -1) : base) + ctx.path + (ctx.queryText ? `?${ctx.queryText}` : '');
   return { method: ctx.method, url, headers, body: ctx.method === 'POST' ? ctx.rawBody : undefined, sid, now: ctx.services.clock.now() };
 }
 

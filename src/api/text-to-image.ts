@@ -99,15 +99,16 @@ export const routes: RouteDef[] = [
     handler: async (ctx) => {
       const { jobs } = ctx.services;
       const j = await jobs.read(ctx.principal, ctx.params.job_id!, 'txt2img');
-      const base = { jobId: j.id, status: j.status, model: j.meta.model, estimatedCost: j.estimatedCost ?? null };
       if (j.status === 'completed') {
+        // the answer's bytes are kept per completed job (answer-cache.ts): built once, after read() checked the caller
         const body = await answerCache(ctx.services).jsonAsync(j, 'txt2img-status', async () => ({
-          ...base, imageUrl: downloadUrl(ctx.services, j.id), imageData: (await jobs.blob(j, 'image')).bytes.toString('base64'),
+          jobId: j.id, status: j.status, model: j.meta.model, estimatedCost: j.estimatedCost ?? null, imageUrl: downloadUrl(ctx.services, j.id), imageData: (await jobs.blob(j, 'image')).bytes.toString('base64'),
           processingTimeMs: j.result?.processingTimeMs ?? null, actualCost: j.actualCost ?? null,
           width: j.result?.width, height: j.result?.height, expiresAt: iso(j.expiresAt),
         }));
         return reply.make({ status: 200, body, contentType: 'application/json' });
       }
+      const base = { jobId: j.id, status: j.status, model: j.meta.model, estimatedCost: j.estimatedCost ?? null };
       if (j.status === 'failed') return { ...base, imageUrl: null, processingTimeMs: null, actualCost: j.actualCost ?? 0, error: jobError(j) };
       return { ...base, imageUrl: null, processingTimeMs: null, actualCost: null };
     },

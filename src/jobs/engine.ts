@@ -135,11 +135,11 @@ export class JobEngine {
    * Throws JOB_NOT_FOUND (unknown, other family, other owner) or IMAGE_EXPIRED.
    */
   async read(principal: Principal, id: string, family: Family | Family[], opts: { allowExpired?: boolean } = {}): Promise<JobRecord> {
-    const families = Array.isArray(family) ? family : [family];
     const fam = familyOfId(id);
-    const job = fam && families.includes(fam) ? await this.get(id) : undefined;
+    const wanted = fam !== undefined && (Array.isArray(family) ? family.includes(fam) : family === fam);
+    const job = wanted ? await this.get(id) : undefined;
     if (!job || job.family !== fam) {
-      throw new ApiError('JOB_NOT_FOUND', `No ${families.join(' or ')} job with id ${id}`);
+      throw new ApiError('JOB_NOT_FOUND', `No ${[family].flat().join(' or ')} job with id ${id}`);
     }
     this.authorize(principal, job);
     if (!opts.allowExpired && this.isExpired(job)) {

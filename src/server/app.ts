@@ -1,5 +1,4 @@
 // The uWS front end: routes table → uWS; per request: read (capped) → auth → rate limit → validate → handler → reply.
-import crypto from 'node:crypto';
 import uws, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from '@trufflesuite/uws-js-unofficial';
 import type { Services } from '../services.js';
 import { ApiError } from '../domain/errors.js';
@@ -11,7 +10,7 @@ import { collectSoon } from './collect.js';
 import { readBody, statusLine, writeOut, type OutMessage } from './http.js';
 import { authenticate } from './auth.js';
 import { checkResponse } from './response-check.js';
-import { answerOf, busy, checkParams, decodeParams, JSON_TYPE, paramNames, requestIdOf, toApiError } from './request-parts.js';
+import { answerOf, busy, checkParams, decodeParams, freshRequestId, JSON_TYPE, paramNames, requestIdOf, toApiError } from './request-parts.js';
 import type { BlockList } from 'node:net';
 import { trustedProxies } from '../domain/client-address.js';
 import { EMPTY_BODY, RequestCtx } from './request-ctx.js';
@@ -39,6 +38,8 @@ interface BodyRead { promise: Promise<Buffer>; hasBody: boolean; maxBytes: numbe
 
 /** the body of a GET/DELETE: one settled promise shared by all */
 const NO_BODY: Promise<Buffer> = Promise.resolve(EMPTY_BODY);
+/** the body read of a GET/DELETE (nothing to read): one object shared by all */
+const NO_BODY_READ: BodyRead = Object.freeze({ promise: NO_BODY, hasBody: false, maxBytes: 0 });
 
 export function nativeUwsLoaded(): boolean {
   // the JS fallback has no getParts and its App is plain JS; the native addon's functions are [native code]
@@ -109,7 +110,7 @@ export class HttpServer {
         rid = requestIdOf(req.getHeader('x-request-id'));
         fn(res, req, rid);
       } catch (e) {
-        this.lastResort(res, rid || crypto.randomUUID(), e);
+        this.lastResort(res, rid || freshRequestId(), e);
       }
     };
   }
@@ -214,7 +215,7 @@ export class HttpServer {
   private startBody(x: Exchange): BodyRead {
     const { route, state, lease, res } = x;
     const { config } = this.services;
-    if (!lease) return { promise: NO_BODY, hasBody: false, maxBytes: 0 }; // GET, DELETE
+    if (!lease) return NO_BODY_READ; // GET, DELETE
     const maxBytes = route.maxBodyBytes ?? (route.auth === 'none' ? config.openBodyKb * 1024 : Math.round(config.maxBodyMb * 1048576));
     const declared = Number(x.ctx.headers['content-length'] ?? '0');
     if (declared > maxBytes) {

@@ -34,7 +34,7 @@ export class RequestCtx implements Ctx {
     public params: Record<string, string>,
     readonly headers: Record<string, string>,
     /** the raw query string ('' when there is none) */
-    private readonly queryText: string,
+    readonly queryText: string,
     /** the uWS response: the peer's address is read from it on first use of `ip` */
     private readonly res: HttpResponse,
     private readonly proxies: BlockList | undefined,

@@ -61,6 +61,8 @@ export interface Ctx<B = unknown, Q = unknown, P = Record<string, string>> {
   /** query parsed by the route's query schema (or raw strings when none) */
   query: Q;
   rawQuery: URLSearchParams;
+  /** the query string as it came ('' when there is none), without making rawQuery */
+  readonly queryText: string;
   headers: Record<string, string>;
   /** parsed and validated JSON body, or validated multipart text fields */
   body: B;

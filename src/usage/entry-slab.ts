@@ -8,12 +8,17 @@
 //
 // Layout: 0xc1 (a byte msgpack never uses, so a slab is told apart from the batches older versions stored as
 // msgpack) and a version byte, then per entry: time f64, ms f64, status u16, then method, path, requestId and code
-// as u16 byte length + UTF-8 (code: length 0xffff when absent). Little-endian.
+// as u16 byte length + UTF-8 (code: length 0xffff when absent). Little-endian. Version 2 (written now; version 1
+// slabs are still read): method, path and code may instead be the length 0xfffe, "the same as this field of the
+// entry before": a poller's entries repeat them, and a string compared costs less than a string encoded (the log
+// entry was the largest part of a keyed status poll's JavaScript, bench/front-path.ts).
 import type { RequestLogEntry } from './request-log-entry.js';
 
 const MAGIC = 0xc1;
-const VERSION = 1;
+const VERSION = 2;
 const ABSENT = 0xffff;
+/** a field's length meaning "as in the entry before" (version 2) */
+const SAME = 0xfffe;
 /** the longest string kept (a path longer than this is cut; the log is a diagnostic record) */
 const MAX_STRING = 4096;
 
@@ -31,6 +36,11 @@ export class EntrySlab {
     this.buf[1] = VERSION;
   }
 
+  /** method, path and code of the entry before (a repeat is written as SAME) */
+  private lastMethod = '';
+  private lastPath = '';
+  private lastCode: string | undefined = undefined;
+
   push(e: RequestLogEntry): void {
     // worst case: 3 UTF-8 bytes per UTF-16 unit, each string capped
     const strings = Math.min(e.method.length, MAX_STRING) + Math.min(e.path.length, MAX_STRING) + Math.min(e.requestId.length, MAX_STRING) + Math.min(e.code?.length ?? 0, MAX_STRING);
@@ -40,11 +50,16 @@ export class EntrySlab {
     b.writeDoubleLE(e.ms, this.len + 8);
     b.writeUInt16LE(e.status, this.len + 16);
     this.len += 18;
-    this.str(e.method);
-    this.str(e.path);
+    if (e.method === this.lastMethod) this.same();
+    else this.str((this.lastMethod = e.method));
+    if (e.path === this.lastPath) this.same();
+    else this.str((this.lastPath = e.path));
     this.str(e.requestId);
-    if (e.code === undefined) this.len = b.writeUInt16LE(ABSENT, this.len);
-    else this.str(e.code);
+    const code = e.code;
+    if (code === this.lastCode) this.same();
+    else if (code === undefined) this.len = b.writeUInt16LE(ABSENT, this.len);
+    else this.str(code);
+    this.lastCode = code;
     this.count++;
     this.lastTime = e.time;
   }
@@ -60,6 +75,10 @@ export class EntrySlab {
     this.len += 2 + n;
   }
 
+  private same(): void {
+    this.len = this.buf.writeUInt16LE(SAME, this.len);
+  }
+
   private ensure(extra: number): void {
     if (this.len + extra <= this.buf.length) return;
     const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + extra));
@@ -68,7 +87,7 @@ export class EntrySlab {
   }
 
   static isSlab(v: Uint8Array): boolean {
-    return v.length >= 2 && v[0] === MAGIC && v[1] === VERSION;
+    return v.length >= 2 && v[0] === MAGIC && (v[1] === VERSION || v[1] === 1);
   }
 
   /** The entries of a slab, oldest first. */
@@ -76,23 +95,28 @@ export class EntrySlab {
     const b = Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength);
     const out: RequestLogEntry[] = [];
     let at = 2;
-    const str = (): string | undefined => {
+    // a field's value, or the entry before's (SAME: version 2)
+    const str = (before: string | undefined): string | undefined => {
       const n = b.readUInt16LE(at);
       at += 2;
       if (n === ABSENT) return undefined;
+      if (n === SAME) return before;
       const s = b.toString('utf8', at, at + n);
       at += n;
       return s;
     };
+    let method = '';
+    let path = '';
+    let code: string | undefined;
     while (at < b.length) {
       const time = b.readDoubleLE(at);
       const ms = b.readDoubleLE(at + 8);
       const status = b.readUInt16LE(at + 16);
       at += 18;
-      const method = str()!;
-      const path = str()!;
-      const requestId = str()!;
-      const code = str();
+      method = str(method)!;
+      path = str(path)!;
+      const requestId = str(undefined)!;
+      code = str(code);
       out.push(code === undefined ? { time, method, path, status, ms, requestId } : { time, method, path, status, ms, requestId, code });
     }
     return out;

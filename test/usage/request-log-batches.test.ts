@@ -77,3 +77,37 @@ t.test('a list right after a flush it did not start (the timer\'s) still sees th
   t.same((await log.list('k', 10)).entries.map((e) => e.time), [2, 1]);
   await timerFlush;
 });
+
+t.test('a slab writes a repeated method, path and code once and reads every entry back whole', async (t) => {
+  const slab = new EntrySlab(64);
+  const path = '/api/v1/text-to-image/status/txt2img_20261124_aaaaaaaaaaaa';
+  const es = [
+    { time: 1, method: 'GET', path, status: 200, ms: 0.5, requestId: 'r1' },
+    { time: 2, method: 'GET', path, status: 429, ms: 0.25, requestId: 'r2', code: 'RATE_LIMITED' },
+    { time: 3, method: 'GET', path, status: 429, ms: 0.25, requestId: 'r3', code: 'RATE_LIMITED' },
+    { time: 4, method: 'POST', path: '/경로', status: 200, ms: 1, requestId: 'r4' },
+    { time: 5, method: 'POST', path: '/경로', status: 400, ms: 1, requestId: 'r5', code: '' },
+    { time: 6, method: 'GET', path, status: 200, ms: 2, requestId: 'r6' },
+  ];
+  const once = new EntrySlab(64);
+  once.push(es[0]!);
+  for (const e of es) slab.push(e);
+  t.same(EntrySlab.decode(slab.bytes()), es, 'every field back, repeats included (an empty code stays empty)');
+  const repeatBytes = slab.bytes().length;
+  const single = once.bytes().length - 2;
+  t.ok(repeatBytes < 2 + 6 * single, `repeats are shorter than six whole entries (${repeatBytes} bytes)`);
+  t.equal(slab.bytes()[1], 2, 'written as version 2');
+});
+
+t.test('a version 1 slab (no repeat marks) is still read', async (t) => {
+  const es = [
+    { time: 1, method: 'GET', path: '/a', status: 200, ms: 0.5, requestId: 'r1' },
+    { time: 2, method: 'POST', path: '/b', status: 429, ms: 0.25, requestId: 'r2', code: 'RATE_LIMITED' },
+  ];
+  const slab = new EntrySlab(64);
+  for (const e of es) slab.push(e); // nothing repeats: the bytes are those version 1 wrote
+  const v1 = Buffer.from(slab.bytes());
+  v1[1] = 1;
+  t.ok(EntrySlab.isSlab(v1));
+  t.same(EntrySlab.decode(v1), es);
+});

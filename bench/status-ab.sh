@@ -1,0 +1,31 @@
+#!/bin/bash
+# The keyed status poll (or /health: PATHSEL=health) over sockets as an A/B: one server per checkout (its built dist/,
+# bench/lib/serve-status.mjs, each its own process), wrk -t1 -c100 against each in turn, round after round, so both
+# see the same machine load. Per run: req/s, p50, p99 and the server's CPU per request (utime+stime of the process
+# and of its main thread, /proc) with the load average. Usage: bench/status-ab.sh <seconds> <rounds> <checkout>…
+secs=$1; rounds=$2; shift 2
+here=$(cd "$(dirname "$0")" && pwd); tmp=$(mktemp -d)
+declare -a PIDS URLS KEYS
+i=0
+for d in "$@"; do
+  out=$tmp/srv-$i.json; rm -f $out
+  ROOT=$d OUT=$out node $here/lib/serve-status.mjs & PIDS[$i]=$!
+  i=$((i+1))
+done
+for j in $(seq 0 $((i-1))); do for t in $(seq 60); do [ -s $tmp/srv-$j.json ] && break; sleep 1; done; done
+sleep 4
+for r in $(seq $rounds); do
+  for j in $(seq 0 $((i-1))); do
+    d=${@:$((j+1)):1}; P=${PIDS[$j]}
+    U=$(node -p "require('$tmp/srv-$j.json').url"); K=$(node -p "require('$tmp/srv-$j.json').key")
+    [ "$PATHSEL" = health ] && U=${U%%/api*}/health
+    wrk -t1 -c100 -d1s -H "x-api-key: $K" $U >/dev/null
+    read u0 s0 < <(awk "{print \$14, \$15}" /proc/$P/stat); read m0 < <(awk "{print \$14+\$15}" /proc/$P/task/$P/stat)
+    o=$(wrk -t1 -c100 -d${secs}s --latency -H "x-api-key: $K" $U)
+    read u1 s1 < <(awk "{print \$14, \$15}" /proc/$P/stat); read m1 < <(awk "{print \$14+\$15}" /proc/$P/task/$P/stat)
+    n=$(echo "$o" | awk '/requests in/{print $1}'); rps=$(echo "$o" | awk '/Requests\/sec/{print $2}')
+    p50=$(echo "$o" | awk '$1=="50%"{print $2}'); p99=$(echo "$o" | awk '$1=="99%"{print $2}'); non=$(echo "$o" | awk '/Non-2xx/{print $NF}')
+    echo "round $r $(basename $d) rps=$rps p50=$p50 p99=$p99 cpu_us/req=$(( (u1-u0+s1-s0)*10000000/n / 1000 )) (user $(( (u1-u0)*10000000/n/1000 )) sys $(( (s1-s0)*10000000/n/1000 ))) main_us/req=$(( (m1-m0)*10000000/n/1000 )) non2xx=${non:-0} load=$(cut -d' ' -f1 /proc/loadavg)"
+  done
+done
+for p in ${PIDS[@]}; do kill -TERM $p; done; wait; rm -rf "$tmp"
