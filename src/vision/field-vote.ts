@@ -163,6 +163,26 @@ export function digitsInDoubt(l: PpLine): boolean {
   return g.length > 0 && digit(g.length - 1) && (l.box[2] - g[g.length - 1]!.x) / lh > 0.8;
 }
 
+/**
+ * A doubtful line after its vote: only the syllables PP-OCR was unsure of (< DOUBTFUL_SYLLABLE) take the vote's
+ * syllable aligned with them; every other glyph stays PP-OCR's. On a confident line the second reader must not
+ * out-vote what PP-OCR read surely: under a glare spot Tesseract reads nothing where PP-OCR read 수구 세종대 at
+ * ≥ 0.9, its three empty readings would delete them (the full vote does that to weak glared lines: 인천광역시
+ * 연수구 세종대로 → 인천광역시 연 로, seed 9502 under glare, ocr21 and ocr22 alike).
+ */
+export function mendDoubtful(l: PpLine, voted: string): string {
+  const g = glyphsOf(l);
+  const { sub } = align(g.map((c) => c.ch), chars(voted));
+  let k = 0, out = '';
+  for (const ch of l.text) {
+    if (/\s/.test(ch)) { out += ch; continue; }
+    const c = g[k]!, v = sub[k] ?? '';
+    k++;
+    out += c.p < DOUBTFUL_SYLLABLE && /[가-힣]/.test(c.ch) && /^[가-힣]$/.test(v) ? v : c.ch;
+  }
+  return cleanLine(out);
+}
+
 const digitRuns = (t: string): string => (t.match(/\d+/g) ?? []).join(' ');
 
 /**
@@ -180,7 +200,8 @@ export async function readFieldLines(img: Raster, lines: PpLine[], kind: 'addres
     const doubtful = !weak && kind === 'address' && FIELD_VOTE_SWITCHES.checkConfident > 0 && doubtfulSyllable(l);
     if (weak || doubtful) {
       try {
-        r = await voteFieldLine(img, l.box, r, heights);
+        const v = await voteFieldLine(img, l.box, r, heights);
+        r = weak ? v : { text: mendDoubtful(l, v.text), confidence: pp.confidence };
       } catch {
         // the second reader (WebAssembly) failed to load or read: PP-OCR's reading stands
       }

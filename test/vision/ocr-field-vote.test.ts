@@ -2,7 +2,7 @@
 // vote per character; the address numbers mended by the Latin recogniser (field-vote.ts).
 import t from 'tap';
 import { renderCard, photographCard, POOR_CAPTURES, charAccuracy } from '../helpers/id-cards.js';
-import { align, voteLine, cleanLine, replaceDigitRuns, readFieldLines, mendDigits, doubtfulSyllable, digitsInDoubt, WEAK_LINE, FIELD_VOTE_SWITCHES, type PpLine } from '../../src/vision/field-vote.js';
+import { align, voteLine, cleanLine, replaceDigitRuns, readFieldLines, mendDigits, mendDoubtful, doubtfulSyllable, digitsInDoubt, WEAK_LINE, FIELD_VOTE_SWITCHES, type PpLine } from '../../src/vision/field-vote.js';
 import { readCard } from '../../src/vision/idcard.js';
 import { ocrRegions } from '../../src/vision/ocr.js';
 import { LAYOUTS } from '../../src/vision/layouts.js';
@@ -139,4 +139,12 @@ t.test('a clean card: the confident address line with an unsure syllable is vote
   } finally {
     Object.assign(FIELD_VOTE_SWITCHES, before);
   }
+});
+
+t.test('a doubtful line takes the vote only at its unsure syllables', async (t) => {
+  const sure = (n: number) => new Array<number>(n).fill(0.99);
+  const l = ppLine('대구광역시 수성구 월드컴로 112', [...sure(10), 0.81, ...sure(4)]);
+  t.equal(mendDoubtful(l, '대구광역시 수성구 월드컵로 112'), '대구광역시 수성구 월드컵로 112', '컴 at 0.81: the vote\'s 컵 taken');
+  t.equal(mendDoubtful(l, '대구광역시 월드컵로 11'), '대구광역시 수성구 월드컵로 112', 'the vote lost sure glyphs (glare): PP-OCR\'s kept');
+  t.equal(mendDoubtful(l, '대구광역시 수성구 윌드컵로 142'), '대구광역시 수성구 월드컵로 112', 'sure syllables and digits are never changed by the vote');
 });
