@@ -1,7 +1,7 @@
 // Second reading of a weak field line (small, blurred or glared captures): the line's region is prepared in two
 // ways — background flattened and stretched (glare, uneven light), unsharp-masked (blur) — and read again.
 import type { Box, Raster } from './raster.js';
-import type { TextLine, RecKey } from './ocr.js';
+import type { TextLine, RecKey, LineProbs } from './ocr.js';
 
 interface GreyRegion { g: Float32Array; w: number; h: number; x0: number; y0: number }
 
@@ -65,9 +65,10 @@ export function lineVariants(img: Raster, box: Box): Array<{ name: string; img: 
 
 /** Every reading of a line: the line as it is, each prepared copy, and the per-frame mean of all three, decoded
  * within the field's alphabet when allow is given. */
-export async function lineReadings(img: Raster, box: Box, allow?: Uint8Array, rec: RecKey = 'ocrRec'): Promise<Array<{ name: string; line: TextLine }>> {
+export async function lineReadings(img: Raster, box: Box, allow?: Uint8Array, rec: RecKey = 'ocrRec', plain?: LineProbs): Promise<Array<{ name: string; line: TextLine }>> {
   const { lineProbs, meanProbs, decodeLine } = await import('./ocr.js');
-  const probs = [{ name: 'plain', lp: (await lineProbs(img, [box], 1, undefined, rec))[0]!, dx: 0 }];
+  // plain: the line's probabilities when the caller already has them (one recogniser pass fewer)
+  const probs = [{ name: 'plain', lp: plain ?? (await lineProbs(img, [box], 1, undefined, rec))[0]!, dx: 0 }];
   for (const v of lineVariants(img, box)) probs.push({ name: v.name, lp: (await lineProbs(v.img, [v.box], 1, undefined, rec))[0]!, dx: box[0] - v.box[0] });
   // glyph positions and boxes back in img's pixels (the prepared copies are cut around the line)
   const out = probs.map((p) => {
@@ -83,15 +84,17 @@ export interface FieldReading { text: string; confidence: number; valid: boolean
 /**
  * The best reading of a field line with recogniser rec within its alphabet: the line as it is when that is valid
  * and confident, else the valid reading (plain, prepared copies, their mean) with the highest mean probability.
- * repair mends each reading before it is judged (a two-word name read without its space).
+ * repair mends each reading before it is judged (a two-word name read without its space); prepared false: the
+ * plain line only.
  */
-export async function bestReading(img: Raster, box: Box, rec: RecKey, allow: Uint8Array | undefined, ok: (t: string) => boolean, repair: (t: string, x: number[]) => string = (t) => t, sure = 0.9): Promise<FieldReading> {
+export async function bestReading(img: Raster, box: Box, rec: RecKey, allow: Uint8Array | undefined, ok: (t: string) => boolean, repair: (t: string, x: number[]) => string = (t) => t, sure = 0.9, prepared = true): Promise<FieldReading> {
   const { lineProbs, decodeLine } = await import('./ocr.js');
-  const first = decodeLine((await lineProbs(img, [box], 1, undefined, rec))[0]!, allow);
+  const lp = (await lineProbs(img, [box], 1, undefined, rec))[0]!;
+  const first = decodeLine(lp, allow);
   const t0 = repair(first.text, first.charX);
   let best: FieldReading = { text: t0, confidence: first.confidence, valid: ok(t0), x: first.charX };
-  if (best.valid && best.confidence >= sure) return best;
-  for (const r of (await lineReadings(img, box, allow, rec)).slice(1)) {
+  if ((best.valid && best.confidence >= sure) || !prepared) return best;
+  for (const r of (await lineReadings(img, box, allow, rec, lp)).slice(1)) {
     const text = repair(r.line.text, r.line.charX);
     const valid = ok(text);
     if ((valid && !best.valid) || (valid === best.valid && r.line.confidence > best.confidence)) best = { text, confidence: r.line.confidence, valid, x: r.line.charX };

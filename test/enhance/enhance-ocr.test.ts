@@ -36,11 +36,10 @@ t.test('OCR accuracy on degraded cards is not lower after enhancement', async (t
     sumAfter += after;
     n++;
   }
-  // the mean may fall by one character of the whole set at most: since the OCR votes weak address lines with a
-  // second recogniser (ocr21), the blurred original's address reads 달구벌대로 by the vote while the sharper enhanced
-  // card's line is confident enough to be read by PP-OCR alone, as 달구별대로 (0.998 against 1.000); any real loss
-  // from the enhancement is far larger than that
-  t.ok(sumAfter / n >= sumBefore / n - 0.005, `mean character accuracy ${(sumBefore / n).toFixed(3)} → ${(sumAfter / n).toFixed(3)}`);
+  // no allowance: until ocr22 the mean could fall by one character (0.005), as the blurred original's address read
+  // 달구벌대로 by the weak-line vote while the sharper enhanced card's confident line read 달구별대로 by PP-OCR alone;
+  // a confident line with an unsure syllable is now voted there too (field-vote.ts doubtfulSyllable)
+  t.ok(sumAfter / n >= sumBefore / n, `mean character accuracy ${(sumBefore / n).toFixed(3)} → ${(sumAfter / n).toFixed(3)}`);
 });
 
 // Issue 18 item 5: the quality scale counts white card paper as well exposed (brightness ideal up to 90 %), so the

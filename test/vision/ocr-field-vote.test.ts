@@ -2,7 +2,7 @@
 // vote per character; the address numbers mended by the Latin recogniser (field-vote.ts).
 import t from 'tap';
 import { renderCard, photographCard, POOR_CAPTURES, charAccuracy } from '../helpers/id-cards.js';
-import { align, voteLine, cleanLine, replaceDigitRuns, readFieldLines, mendDigits } from '../../src/vision/field-vote.js';
+import { align, voteLine, cleanLine, replaceDigitRuns, readFieldLines, mendDigits, mendDoubtful, doubtfulSyllable, digitsInDoubt, WEAK_LINE, FIELD_VOTE_SWITCHES, type PpLine } from '../../src/vision/field-vote.js';
 import { readCard } from '../../src/vision/idcard.js';
 import { ocrRegions } from '../../src/vision/ocr.js';
 import { LAYOUTS } from '../../src/vision/layouts.js';
@@ -78,4 +78,73 @@ t.test('the digit reader: the flat line of a 480-px capture, and a line it canno
   const text = '부산광역시 해운대구 세종대로 161';
   const mended = await mendDigits(img, first.box, text);
   t.match(mended, /^부산광역시 해운대구 세종대로 \d+$/, `the Hangul is kept: "${mended}"`);
+});
+
+/** A PP-OCR line of glyphs at an even pitch (in line heights), each with its probability. */
+function ppLine(text: string, probs: number[], pitch = 1, lh = 34): PpLine {
+  const g = [...text.replace(/\s+/g, '')];
+  const charX = g.map((_, i) => 100 + (i + 0.5) * pitch * lh);
+  return { text, confidence: probs.reduce((s, p) => s + p, 0) / probs.length, box: [100, 200, 100 + g.length * pitch * lh + 0.3 * lh, 200 + lh], charConfidences: probs, charX };
+}
+
+t.test('a confident line with one unsure syllable is doubtful; one after a number (동 / 호) is not', async (t) => {
+  const sure = (n: number) => new Array<number>(n).fill(0.99);
+  // 월드컵로 read 월드컴로 with 컴 at 0.81 inside a 0.965 line (seed 9400, clean capture)
+  const l = ppLine('대구광역시수성구월드컴로112', [...sure(10), 0.81, ...sure(4)]);
+  t.ok(l.confidence >= WEAK_LINE, `the line is confident (${l.confidence.toFixed(3)}): the weak-line vote never saw it`);
+  t.equal(doubtfulSyllable(l), true, '컴 at 0.81 < 0.85');
+  t.equal(doubtfulSyllable(ppLine('대구광역시수성구월드컵로112', [...sure(10), 0.86, ...sure(4)])), false, 'at 0.86: not doubtful');
+  t.equal(doubtfulSyllable(ppLine('117동1201호', [...sure(8), 0.56])), false, '호 at 0.56 after a number: the lexicon mends it');
+  t.equal(doubtfulSyllable(ppLine('117동1201호', [...sure(7), 0.6, 0.99])), false, 'a digit at 0.6: not a syllable');
+});
+
+t.test('digits in doubt: an unsure digit, or room in the box for a lost one', async (t) => {
+  const sure = (n: number) => new Array<number>(n).fill(0.99);
+  // glyph pitch 1 line height for Hangul, 0.55 for digits; the box ends 0.3 line heights after the last glyph
+  const line = (text: string, probs: number[], extraTail = 0, gapBefore = -1, gap = 0): PpLine => {
+    const lh = 34, g = [...text], xs: number[] = [];
+    let x = 100 + 0.5 * lh;
+    g.forEach((ch, i) => { if (i) x += (/\d/.test(ch) && /\d/.test(g[i - 1]!) ? 0.55 : 1) * lh + (i === gapBefore ? gap * lh : 0); xs.push(x); });
+    return { text, confidence: 0.99, box: [100, 200, x + (0.3 + extraTail) * lh, 200 + lh], charConfidences: probs, charX: xs };
+  };
+  t.equal(digitsInDoubt(line('무등로241', sure(6))), false, 'every digit sure, the box ends at the last one: no doubt');
+  t.equal(digitsInDoubt(line('무등로24', sure(5), 0.55)), true, '무등로 241 read 무등로24: a digit-wide empty tail');
+  t.equal(digitsInDoubt(line('무등로21', sure(5), 0, 4, 0.55)), true, '241 read 21: two digits 1.1 line heights apart');
+  t.equal(digitsInDoubt(line('무등로2', sure(4), 0, 3, 1.1)), true, '112 read 2: the number starts 2.1 line heights after 로');
+  t.equal(digitsInDoubt(line('무등로241', [...sure(4), 0.8, 0.99])), true, 'a digit at 0.8');
+  t.equal(digitsInDoubt(line('서울특별시종로구', sure(8), 2)), false, 'no digits: nothing to mend');
+});
+
+t.test('a clean card: the confident address line with an unsure syllable is voted', async (t) => {
+  // seed 9400 clean (bench/RESULTS.md ocr22): PP-OCR reads 월드컵로 as 월드컴로, 컴 at 0.81 in a 0.965 line
+  const card = await renderCard('jumin', { seed: 9400 });
+  const { img } = await loadCard(await photographCard(card, POOR_CAPTURES['clean-1280-q60']!, 9400), 'image');
+  const addr = await fieldLines(img, 'jumin', 'address');
+  t.ok(addr[0]!.confidence >= WEAK_LINE, `first line "${addr[0]!.text}" at ${addr[0]!.confidence.toFixed(3)}`);
+  t.equal(doubtfulSyllable(addr[0]!), true, 'one syllable below 0.85');
+  // this card's 112 has its 1 at 0.85 and 1201 its 0 at 0.83: both lines' numbers are read in full (a card whose
+  // digits are all ≥ 0.9 reads each line's numbers once, on the plain line)
+  t.same(addr.map((l) => digitsInDoubt(l)), [true, true], 'digits below 0.9 on both lines: the prepared copies are read');
+  const before = { ...FIELD_VOTE_SWITCHES };
+  try {
+    FIELD_VOTE_SWITCHES.checkConfident = 0;
+    const old = await readFieldLines(img, addr, 'address');
+    FIELD_VOTE_SWITCHES.checkConfident = 1;
+    const voted = await readFieldLines(img, addr, 'address');
+    t.comment(`"${old.text}" → "${voted.text}"`);
+    t.ok(charAccuracy(card.truth.address!, voted.text) > charAccuracy(card.truth.address!, old.text), `the vote gains: ${charAccuracy(card.truth.address!, old.text).toFixed(3)} → ${charAccuracy(card.truth.address!, voted.text).toFixed(3)}`);
+    t.match(voted.text, /월드컵로/);
+    FIELD_VOTE_SWITCHES.mendAll = 1;
+    t.equal((await readFieldLines(img, addr, 'address')).text, voted.text, 'reading every line\'s digits on the prepared copies (ocr21) gives the same text');
+  } finally {
+    Object.assign(FIELD_VOTE_SWITCHES, before);
+  }
+});
+
+t.test('a doubtful line takes the vote only at its unsure syllables', async (t) => {
+  const sure = (n: number) => new Array<number>(n).fill(0.99);
+  const l = ppLine('대구광역시 수성구 월드컴로 112', [...sure(10), 0.81, ...sure(4)]);
+  t.equal(mendDoubtful(l, '대구광역시 수성구 월드컵로 112'), '대구광역시 수성구 월드컵로 112', '컴 at 0.81: the vote\'s 컵 taken');
+  t.equal(mendDoubtful(l, '대구광역시 월드컵로 11'), '대구광역시 수성구 월드컵로 112', 'the vote lost sure glyphs (glare): PP-OCR\'s kept');
+  t.equal(mendDoubtful(l, '대구광역시 수성구 윌드컵로 142'), '대구광역시 수성구 월드컵로 112', 'sure syllables and digits are never changed by the vote');
 });
