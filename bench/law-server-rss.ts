@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { loadQuestions } from './law-quality/evaluate.js';
+import { listeningPort } from './lib/listening.js';
 
 const argv = process.argv.slice(2);
 const arg = (name: string) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
@@ -54,16 +55,7 @@ interface Server { child: ChildProcess; pid: number; url: string }
 async function start(code: string, dir: string): Promise<Server> {
   const env = { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072', SEJONG_DATA_DIR: dir, SEJONG_PORT: '0', SEJONG_HOST: '127.0.0.1', SEJONG_LOG_LEVEL: 'info', SEJONG_MCP_RATE_PER_SECOND: '100000', SEJONG_MCP_RATE_BURST: '1000000', SEJONG_ADMIN_KEY: 'law-server-rss-admin-key-0123456789', ...extraEnv };
   const child = spawn(process.execPath, [path.join(code, 'bin/sejong.js'), 'serve'], { cwd: code, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const m = /"msg":"listening","port":(\d+)/.exec(buf);
-      if (m) resolve(Number(m[1]));
-      if (buf.length > 1e6) buf = buf.slice(-1e4);
-    });
-    child.once('exit', (c) => reject(new Error(`server exited (${c}) before listening`)));
-  });
+  const port = await listeningPort(child, 300_000);
   child.stdout!.resume();
   return { child, pid: child.pid!, url: `http://127.0.0.1:${port}` };
 }

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listeningPort } from './lib/listening.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runs = Number(process.argv[2] ?? 3);
@@ -29,16 +30,7 @@ async function once(args: string[]): Promise<Sample> {
   const t0 = performance.now();
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
-    const port = await new Promise<number>((resolve, reject) => {
-      let buf = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        buf += d.toString();
-        const m = /"msg":"listening","port":(\d+)/.exec(buf);
-        if (m) resolve(Number(m[1]));
-      });
-      child.once('exit', (c) => reject(new Error(`server exited with ${c}`)));
-      setTimeout(() => reject(new Error('no listening line in 60 s')), 60_000).unref();
-    });
+    const port = await listeningPort(child);
     const listenMs = performance.now() - t0;
     const t1 = performance.now();
     const r = await fetch(`http://127.0.0.1:${port}/api/v1/qrcode/generate?data=startup`);
