@@ -21,13 +21,19 @@ function corpus(t: { teardown(fn: () => void): void }, rules: Array<[string, str
   return tmp;
 }
 
-t.test('the catalogue comes from its record after an import, and a document write outside a build voids it', async (t) => {
+/** a store with two rules imported (the catalogue and its summary record written by the import) */
+async function importedTwoRules(t: { teardown(fn: () => void): void }) {
   const tmp = corpus(t, [['갯벌 관리 고시', '2100000000001', '갯벌 보전'], ['어선 검사 규정', '2100000000002', '어선 검사']]);
   const store = new Store(path.join(tmp, 'db'));
   t.teardown(() => store.close());
   const law = openLaw(store);
   law.reload();
   await new Importer(law).run([path.join(tmp, 'kr')]);
+  return { store, law };
+}
+
+t.test('the catalogue comes from its record after an import, and a document write outside a build voids it', async (t) => {
+  const { store, law } = await importedTwoRules(t);
   const rec = law.sys.get('catalogue') as { gen: number; articles: number; docs: Array<{ id: string }> };
   t.equal(rec.gen, law.info().index_gen, 'written with the generation the import recorded');
   t.same(rec.docs.map((d) => d.id).sort(), ['2100000000001', '2100000000002']);
@@ -68,12 +74,7 @@ t.test('a record of another generation is not used', async (t) => {
 });
 
 t.test('health counts come from the summary record without loading the catalogue, and from the catalogue once the record is void', async (t) => {
-  const tmp = corpus(t, [['갯벌 관리 고시', '2100000000001', '갯벌 보전'], ['어선 검사 규정', '2100000000002', '어선 검사']]);
-  const store = new Store(path.join(tmp, 'db'));
-  t.teardown(() => store.close());
-  const law = openLaw(store);
-  law.reload();
-  await new Importer(law).run([path.join(tmp, 'kr')]);
+  const { store, law } = await importedTwoRules(t);
   const other = openLaw(store);
   other.reload();
   const loaded = () => (other as unknown as { loaded?: unknown }).loaded !== undefined;
