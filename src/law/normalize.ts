@@ -9,6 +9,10 @@ export function normText(s: string): string {
   return s.normalize('NFKC').replace(DOTS, 'ㆍ').replace(/\s+/g, ' ').trim();
 }
 
+/** the two UTF-16 units of s at i as one number: equal iff the two characters are (the name index's and the phrase
+ * index's bucket of a key by its first two characters) */
+export const pairCode = (s: string, i = 0): number => s.charCodeAt(i) * 65536 + s.charCodeAt(i + 1);
+
 /** Key for matching names: no spaces, no middle dots or other punctuation, NFKC, lower-case Latin. */
 export function nameKey(s: string): string {
   return keyChars(s.normalize('NFKC').toLowerCase(), false);

@@ -1,7 +1,7 @@
 // The in-memory name matcher of law search: candidates by shared (rare) name bigrams, the abbreviation's full name,
 // the exact name and the ministry, each scored by nameScore (exact / abbreviation / prefix / word / bigram overlap).
 import type { DocRec } from '../parse.js';
-import { bigrams, nameKey, stripJosa } from '../normalize.js';
+import { bigrams, nameKey, pairCode, stripJosa } from '../normalize.js';
 import { nameScore } from './names.js';
 
 export interface NameHit { doc: DocRec; score: number; match: 'name' | 'abbreviation' | 'ministry' }
@@ -129,4 +129,4 @@ export class NameIndex {
 }
 
 /** the first two characters of a key as one number (-1: a key shorter than two): equal iff the keys start alike */
-const head2 = (k: string): number => (k.length < 2 ? -1 : k.charCodeAt(0) * 65536 + k.charCodeAt(1));
+const head2 = (k: string): number => (k.length < 2 ? -1 : pairCode(k));

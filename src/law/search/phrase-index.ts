@@ -3,14 +3,14 @@
 // query; the pairs are grouped once by their key's first two characters and only the groups of the query's own
 // bigrams are searched (a key of two or more characters that occurs in the text starts with one of its bigrams).
 
+import { pairCode as head } from '../normalize.js';
+
 type Pair = readonly [string, ...unknown[]];
 
 interface PhraseIndex { byHead: Map<number, number[]>; short: number[] }
 
 /** one index per list (the lists are module constants, never changed after they are built) */
 const INDEXES = new WeakMap<readonly Pair[], PhraseIndex>();
-
-const head = (s: string, i: number): number => s.charCodeAt(i) * 65536 + s.charCodeAt(i + 1);
 
 function indexOf(list: readonly Pair[]): PhraseIndex {
   let ix = INDEXES.get(list);
