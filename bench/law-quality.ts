@@ -13,7 +13,7 @@ import { BLIND, HELD_OUT, evaluate, formatScore, isTuned, loadQuestions, type Qu
 
 const arg = (name: string) => { const i = process.argv.indexOf(name); return i >= 0 ? process.argv[i + 1] : undefined; };
 // the blind set's misses are refused before anything is imported or run
-if (process.argv.includes('--misses') && arg('--misses') === BLIND) { console.error(`law-quality: ${BLIND} is the blind set; its misses are not printed`); process.exit(2); }
+if (BLIND !== null && process.argv.includes('--misses') && arg('--misses') === BLIND) { console.error(`law-quality: ${BLIND} is the blind set; its misses are not printed`); process.exit(2); }
 let dataDir = arg('--data');
 if (!dataDir) {
   const full = [shared('law-corpus', 'full', 'statutes.tar.gz'), shared('law-corpus', 'full', 'admrul.tar.gz')];

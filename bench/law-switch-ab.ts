@@ -6,14 +6,14 @@ import os from 'node:os';
 import { Store } from '../src/store/env.js';
 import { openLaw } from '../src/law/open.js';
 import { SEARCH_SWITCHES } from '../src/law/search/switches.js';
-import { BLIND, loadQuestions, runQuestion, type Outcome, type Question } from './law-quality/evaluate.js';
+import { isBlind, loadQuestions, runQuestion, type Outcome, type Question } from './law-quality/evaluate.js';
 
 const argv = process.argv.slice(2);
 const di = argv.indexOf('--data');
 const law = openLaw(new Store(argv[di + 1]!));
 law.reload();
 const [cfgA = '', cfgB = ''] = argv.filter((a, i) => i !== di && i !== di + 1 && a !== '--cpu');
-const qs = loadQuestions().filter((q) => !q[BLIND]);
+const qs = loadQuestions().filter((q) => !isBlind(q));
 const base = { ...SEARCH_SWITCHES };
 const apply = (cfg: string) => {
   Object.assign(SEARCH_SWITCHES, base);

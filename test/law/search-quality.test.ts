@@ -8,7 +8,7 @@ import t from 'tap';
 import { Store } from '../../src/store/env.js';
 import { openLaw } from '../../src/law/open.js';
 import { Importer } from '../../src/law/import.js';
-import { BLIND, HELD_OUT, evaluate, loadQuestions } from '../../bench/law-quality/evaluate.js';
+import { HELD_OUT, isBlind, evaluate, loadQuestions } from '../../bench/law-quality/evaluate.js';
 import { shared } from '../helpers/shared.js';
 
 const FULL = [shared('law-corpus', 'full', 'statutes.tar.gz'), shared('law-corpus', 'full', 'admrul.tar.gz')];
@@ -105,14 +105,16 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   });
   t.same(unread.map((q) => q.id), [], `holdout6+7: ${h6.length - unread.length}/${h6.length} expected articles exist`);
   // the floors are over the sets already measured; the blind set has no floor (the integrator measures it)
-  const r = evaluate(law, loadQuestions().filter((q) => !q[BLIND]));
+  const r = evaluate(law, loadQuestions().filter((q) => !isBlind(q)));
   const rate = (a: number, n: number) => a / n;
   // floors: the figures of bench/RESULTS.md (law-quality, branch search17, 386 questions) less about three points
-  t.ok(rate(r.all.hits1, r.all.n) >= 0.79, `hits@1 ${r.all.hits1}/${r.all.n}`);
-  t.ok(rate(r.all.hits5, r.all.n) >= 0.91, `hits@5 ${r.all.hits5}/${r.all.n}`);
-  t.ok(r.all.mrr >= 0.84, `MRR ${r.all.mrr.toFixed(3)}`);
+  // (session 11: holdout7, blind until then, joins the measured sets: all 496 measured 387 / 443 / 0.829 / 310 of 493,
+  // floors about two points below)
+  t.ok(rate(r.all.hits1, r.all.n) >= 0.76, `hits@1 ${r.all.hits1}/${r.all.n}`);
+  t.ok(rate(r.all.hits5, r.all.n) >= 0.87, `hits@5 ${r.all.hits5}/${r.all.n}`);
+  t.ok(r.all.mrr >= 0.81, `MRR ${r.all.mrr.toFixed(3)}`);
   // (article@1 raised by article18: the article's text weighs in the choice, 0.60 → 0.63; 251/383 measured)
-  t.ok(rate(r.all.article1, r.all.articleN) >= 0.63, `article@1 ${r.all.article1}/${r.all.articleN}`);
+  t.ok(rate(r.all.article1, r.all.articleN) >= 0.61, `article@1 ${r.all.article1}/${r.all.articleN}`);
   // plain questions of the held-out sets 2–5: the right article of the right law first (article18: 33 → 37 of 100)
   const plainHeld = r.outcomes.filter((o) => (o.q.holdout2 || o.q.holdout3 || o.q.holdout4 || o.q.holdout5) && o.q.category === 'plain' && o.articleOk !== null);
   // (search19's question cues in the article choice: 37 → 39 of 100)
@@ -128,6 +130,9 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.ok(rate(r.holdout4.hits5, r.holdout4.n) >= 0.92, `holdout4 hits@5 ${r.holdout4.hits5}/${r.holdout4.n}`);
   t.ok(rate(r.holdout5.hits1, r.holdout5.n) >= 0.72, `holdout5 hits@1 ${r.holdout5.hits1}/${r.holdout5.n}`);
   t.ok(rate(r.holdout5.hits5, r.holdout5.n) >= 0.89, `holdout5 hits@5 ${r.holdout5.hits5}/${r.holdout5.n}`);
+  // holdout7 (blind in session 10: 35 / 39 of 60 first / in the top five), floors one question below
+  t.ok(r.holdout7.hits1 >= 34, `holdout7 hits@1 ${r.holdout7.hits1}/${r.holdout7.n}`);
+  t.ok(r.holdout7.hits5 >= 38, `holdout7 hits@5 ${r.holdout7.hits5}/${r.holdout7.n}`);
   // holdout6 as it was measured blind at the end of session 9 (66.0 / 78.0), less a question each
   t.ok(rate(r.holdout6.hits1, r.holdout6.n) >= 0.64, `holdout6 hits@1 ${r.holdout6.hits1}/${r.holdout6.n}`);
   t.ok(rate(r.holdout6.hits5, r.holdout6.n) >= 0.76, `holdout6 hits@5 ${r.holdout6.hits5}/${r.holdout6.n}`);
