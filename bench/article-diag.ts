@@ -4,7 +4,7 @@
 import { Store } from '../src/store/env.js';
 import { openLaw } from '../src/law/open.js';
 import { analyseQuery } from '../src/law/search/query.js';
-import { loadQuestions, runQuestion } from './law-quality/evaluate.js';
+import { isBlind, loadQuestions, runQuestion } from './law-quality/evaluate.js';
 import { nameKey } from '../src/law/normalize.js';
 
 const arg = (n: string) => { const i = process.argv.indexOf(n); return i >= 0 ? process.argv[i + 1] : undefined; };
@@ -13,7 +13,8 @@ law.reload();
 const cat = arg('--cat') ?? 'plain';
 for (const q of loadQuestions()) {
   const r = q as unknown as Record<string, unknown>;
-  if (r.holdout7 || q.category !== cat || !q.article) continue;
+  // the blind set is never studied: its questions are skipped here
+  if (isBlind(q) || q.category !== cat || !q.article) continue;
   const o = runQuestion(law, q);
   if (o.rank !== 1 || o.articleOk) continue;
   const hits = law.search.query(q.query, { categories: null, ministry: null }, null);

@@ -38,14 +38,18 @@ export interface Question {
    *  by a helper who never ran a search), blind in session 10 (58.3 / 65.0 hits@1 / @5 before and after that
    *  session's work), studyable from session 11 */
   holdout7?: boolean;
+  /** an eighth held-out set (2026-11-24, session 11: 60 questions — 30 plain, 8 keyword, 8 abbrev, 8 admrul incl.
+   *  제N-N조, 6 filter — over 60 instruments no earlier question asks about, written from the articles read directly
+   *  by a helper who never ran a search), blind: never tuned on, its misses are never printed */
+  holdout8?: boolean;
 }
 
 /** the held-out sets, oldest first; the last one is blind */
-export const HELD_OUT = ['holdout', 'holdout2', 'holdout3', 'holdout4', 'holdout5', 'holdout6', 'holdout7'] as const;
+export const HELD_OUT = ['holdout', 'holdout2', 'holdout3', 'holdout4', 'holdout5', 'holdout6', 'holdout7', 'holdout8'] as const;
 export type HeldOut = (typeof HELD_OUT)[number];
 /** the blind set: scored, never studied (`--misses` refuses it, the quality test has no floor on it); null while
- *  the next one is being written (holdout7 became studyable in session 11, when holdout8 was begun) */
-export const BLIND: HeldOut | null = null;
+ *  the next one is being written (holdout7 became studyable in session 11, when holdout8 was written) */
+export const BLIND: HeldOut | null = 'holdout8';
 /** a question of the blind set */
 export const isBlind = (q: Question): boolean => BLIND !== null && q[BLIND] === true;
 

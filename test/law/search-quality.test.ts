@@ -41,7 +41,7 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   t.ok(h5.filter((q) => q.category === 'plain').length >= 15);
   t.ok(h5.filter((q) => q.category === 'admrul').length >= 6);
   t.equal(qs.filter((q) => q.holdout5 && (q.holdout || q.holdout2 || q.holdout3 || q.holdout4)).length, 0);
-  const earlier = new Set(qs.filter((q) => !q.holdout5 && !q.holdout6 && !q.holdout7).map((q) => q.law));
+  const earlier = new Set(qs.filter((q) => !q.holdout5 && !q.holdout6 && !q.holdout7 && !q.holdout8).map((q) => q.law));
   t.equal(h5.filter((q) => earlier.has(q.law)).length, 0, 'holdout5 asks only about instruments no earlier question uses');
   // the sixth held-out set (session 9, blind until session 10): 50 questions over instruments no earlier question uses
   const h6 = qs.filter((q) => q.holdout6);
@@ -53,7 +53,7 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   t.ok(h6.filter((q) => q.category === 'filter').length >= 3);
   t.equal(qs.filter((q) => q.holdout6 && (q.holdout || q.holdout2 || q.holdout3 || q.holdout4 || q.holdout5)).length, 0);
   t.ok(h6.every((q) => q.id.startsWith(`h6-${q.category}-`) && q.article), 'holdout6 ids h6-<category>-NNN, each with an article');
-  const before6 = new Set(qs.filter((q) => !q.holdout6 && !q.holdout7).map((q) => q.law));
+  const before6 = new Set(qs.filter((q) => !q.holdout6 && !q.holdout7 && !q.holdout8).map((q) => q.law));
   t.equal(h6.filter((q) => before6.has(q.law)).length, 0, 'holdout6 asks only about instruments no earlier question uses');
   t.equal(new Set(h6.map((q) => `${q.law} ${q.article}`)).size, h6.length, 'no two holdout6 questions on the same article');
   // the seventh held-out set (session 10, blind): 60 questions written from the articles' text, never searched,
@@ -66,9 +66,23 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   t.equal(h7.filter((q) => HELD_OUT.some((k) => k !== 'holdout7' && q[k])).length, 0, 'holdout7 is disjoint from the other sets');
   t.ok(h7.every((q) => /^h7-(plain|keyword|abbrev|admrul|filter)-\d{3}$/.test(q.id) && q.id.startsWith(`h7-${q.category}-`) && q.article), 'holdout7 ids h7-<category>-NNN, each with an article');
   t.ok(h7.filter((q) => q.category === 'filter').every((q) => q.type !== undefined || q.ministry !== undefined), 'each holdout7 filter question sets type or ministry');
-  const before7 = new Set(qs.filter((q) => !q.holdout7).map((q) => q.law));
+  const before7 = new Set(qs.filter((q) => !q.holdout7 && !q.holdout8).map((q) => q.law));
   t.same(h7.filter((q) => before7.has(q.law)).map((q) => q.id), [], 'holdout7 asks only about instruments no earlier question uses');
   t.equal(new Set(h7.map((q) => `${q.law} ${q.article}`)).size, h7.length, 'no two holdout7 questions on the same article');
+  // the eighth held-out set (session 11, blind): 60 questions written from the articles' text by a helper who never
+  // ran a search, each on an instrument no question outside it uses
+  const h8 = qs.filter((q) => q.holdout8);
+  const of8 = (c: string) => h8.filter((q) => q.category === c).length;
+  t.ok(h8.length >= 60, `${h8.length} holdout8 questions`);
+  t.ok(of8('plain') >= 30, `${of8('plain')} holdout8 plain questions`);
+  t.ok(of8('keyword') >= 8 && of8('abbrev') >= 8 && of8('admrul') >= 8 && of8('filter') >= 6, 'holdout8 keyword 8+, abbrev 8+, admrul 8+, filter 6+');
+  t.equal(h8.filter((q) => HELD_OUT.some((k) => k !== 'holdout8' && q[k])).length, 0, 'holdout8 is disjoint from the other sets');
+  t.ok(h8.every((q) => /^h8-(plain|keyword|abbrev|admrul|filter)-\d{3}$/.test(q.id) && q.id.startsWith(`h8-${q.category}-`) && q.article), 'holdout8 ids h8-<category>-NNN, each with an article');
+  t.ok(h8.filter((q) => q.category === 'filter').every((q) => q.type !== undefined || q.ministry !== undefined), 'each holdout8 filter question sets type or ministry');
+  const outside8 = new Set(qs.filter((q) => !q.holdout8).map((q) => q.law));
+  t.same(h8.filter((q) => outside8.has(q.law)).map((q) => q.id), [], 'holdout8 asks only about instruments no question outside it uses');
+  t.equal(new Set(h8.map((q) => q.law)).size, h8.length, 'each holdout8 question asks about its own instrument');
+  t.equal(new Set(h8.map((q) => `${q.law} ${q.article}`)).size, h8.length, 'no two holdout8 questions on the same article');
   t.same([...new Set(qs.map((q) => q.category))].sort(), ['abbrev', 'admrul', 'filter', 'keyword', 'plain']);
   t.equal(new Set(qs.map((q) => q.id)).size, qs.length);
   t.ok(qs.every((q) => q.law && q.query));
@@ -96,14 +110,15 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   const fi = law.resolveName('금융투자업규정')!;
   t.ok(fi.article_count > 500);
   t.ok(law.articleSeq(fi.id, '1-2-2') !== undefined);
-  // every question of the two newest sets names an instrument of the corpus (exact name; a filter question's type is
-  // the document's) and an article it has — read directly, no search, so nothing of the blind set's ranking is printed
-  const h6 = loadQuestions().filter((q) => q.holdout6 || q.holdout7);
+  // every question of the three newest sets names an instrument of the corpus (exact name; a filter question's type
+  // and ministry are the document's) and an article it has — read directly, no search, so nothing of the blind set's
+  // ranking is printed
+  const h6 = loadQuestions().filter((q) => q.holdout6 || q.holdout7 || q.holdout8);
   const unread = h6.filter((q) => {
     const doc = law.resolveName(q.law);
-    return !doc || doc.name !== q.law || (q.type !== undefined && doc.category !== q.type) || law.articleSeq(doc.id, q.article!) === undefined;
+    return !doc || doc.name !== q.law || (q.type !== undefined && doc.category !== q.type) || (q.ministry !== undefined && !doc.ministries.includes(q.ministry)) || law.articleSeq(doc.id, q.article!) === undefined;
   });
-  t.same(unread.map((q) => q.id), [], `holdout6+7: ${h6.length - unread.length}/${h6.length} expected articles exist`);
+  t.same(unread.map((q) => q.id), [], `holdout6+7+8: ${h6.length - unread.length}/${h6.length} expected articles exist`);
   // the floors are over the sets already measured; the blind set has no floor (the integrator measures it)
   const r = evaluate(law, loadQuestions().filter((q) => !isBlind(q)));
   const rate = (a: number, n: number) => a / n;
