@@ -5,17 +5,17 @@
 // JSON branch resolves without cleanup()). FIX=1 deletes the settled entries after each round to show the difference.
 // Usage: nice -n 19 node --expose-gc --import tsx bench/law-mcp-heap.ts DATA_DIR [rounds]
 import v8 from 'node:v8';
-import fs from 'node:fs';
 import { McpHost } from '../src/law/mcp-host.js';
 import { buildMcpServer } from '../src/law/mcp-server.js';
 import { threadLaw } from '../src/law/search-worker.js';
 import { runTool } from '../src/law/tools.js';
+import { loadQuestions } from './law-quality/evaluate.js';
 const dataPath = process.argv[2]!;
 const gc = (globalThis as any).gc;
 const heap = () => { gc(); gc(); const h = v8.getHeapStatistics(); const m = process.memoryUsage(); return `heap used ${(h.used_heap_size / 1048576).toFixed(1)} MB, arrayBuffers ${(m.arrayBuffers / 1048576).toFixed(1)}`; };
 const run = (tool: string, args: unknown, now: number) => runTool(tool, { law: threadLaw(dataPath, 1), now }, args);
 const host = new McpHost(() => buildMcpServer(run, () => undefined), () => undefined);
-const qs = JSON.parse(fs.readFileSync('/work/wt/speed17/bench/law-quality/questions.json', 'utf8'));
+const qs = loadQuestions();
 const h = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const url = 'http://127.0.0.1/mcp';
 const enc = (o: unknown) => new TextEncoder().encode(JSON.stringify(o));
