@@ -13,7 +13,6 @@ import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/
 import { bestOf, bodyChoice, chooseArticles, titleEvidence, titleSet, type TitleSet } from './search/titles.js';
 import { buildIndex, dropGenerationsBefore } from './search/build.js';
 import { ByteCache } from './cache.js';
-import { FamilyLift, familyParents } from './search/family-lift.js';
 
 export { ABBREVIATIONS };
 
@@ -87,8 +86,6 @@ export class SearchIndex {
   private slot = new Int32Array(0);
   /** catalogue position of each index owner (-1: not in the catalogue) */
   private ownerPos = new Int32Array(0);
-  /** per position: the position of its family's 법률 for a decree or rule (-1: none; family-lift.ts) */
-  private parent: Int32Array = new Int32Array(0);
 
   constructor(private readonly law: SearchSource) {}
 
@@ -132,7 +129,6 @@ export class SearchIndex {
     for (const list of this.law.byName.values()) for (const d of list.slice(1)) olderIds.add(d.id);
     this.rule = new Uint8Array(catalog.length);
     catalog.forEach((d, i) => { if (olderIds.has(d.id)) this.older[i] = 1; if (d.category === 'admrul') this.rule[i] = 1; });
-    this.parent = familyParents(catalog, this.older);
     this.minKeys = [];
     this.slot = new Int32Array(catalog.length);
   }
@@ -307,7 +303,6 @@ export class SearchIndex {
     if (docs.n > MAX_TEXT_HITS) cut = docs.best.slice().sort()[docs.n - MAX_TEXT_HITS]!;
     const beyond: number[] = [];
     const cat = this.law.catalog;
-    const lift = new FamilyLift(this.parent, aq.plain ? SEARCH_SWITCHES.familyLift : SEARCH_SWITCHES.familyLiftAll);
     for (let i = 0; i < docs.n; i++) {
       const o = docs.owners[i]!, best = docs.best[i]!;
       if (best < cut) { beyond.push(o); continue; }
@@ -316,17 +311,9 @@ export class SearchIndex {
       const d = cat[p]!;
       if (!allow(d)) continue;
       const textScore = best + Math.log1p(docs.count[i]!) * 0.5;
-      lift.note(p, textScore);
       const j = this.slot[p]!;
       if (j) { const h = hits.out[j - 1]!; h.score += textScore; h.seqs = docs.seqsOf(i); }
       else this.put(hits, p, { doc: d, score: textScore * (d.repealed ? 0.5 : 1), match: 'text', seqs: docs.seqsOf(i) });
-    }
-    for (const [p, s] of lift.entries()) {
-      const d = cat[p]!;
-      if (!allow(d)) continue;
-      const j = this.slot[p]!;
-      if (j) { if (SEARCH_SWITCHES.familyLiftOld) hits.out[j - 1]!.score += s; }
-      else if (SEARCH_SWITCHES.familyLiftNew) this.put(hits, p, { doc: d, score: s, match: 'text', seqs: [] });
     }
     return beyond;
   }
