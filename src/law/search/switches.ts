@@ -43,10 +43,6 @@ export const SEARCH_SWITCHES = {
   titleCue: 0.3,
   /** such titles are candidates of the choice even without a word of the question, at this share of the cue's gain (0 = not) */
   titleCueAlone: 1,
-  /** a decree's or rule's text score lifts its family's 법률 by this share (family-lift.ts): plain questions; keywords */
-  familyLift: 0,
-  familyLiftAll: 0,
-  /** the lift for a parent with evidence of its own (Old) and for a parent without (New: it becomes a hit) */
-  familyLiftOld: 1,
-  familyLiftNew: 1,
+  /** spoken particles (…랑, …이랑, …한테) stripped from a question's words (query.ts stripSpoken) */
+  spokenJosa: 1,
 };
