@@ -5,7 +5,9 @@
 // nowhere near the wanted law can only be bridged by a general vocabulary or by co-occurrence elsewhere.
 // Presence is a substring test (a two-syllable word can sit inside another word: 조개 in 구조개선); read it as an
 // upper bound. The blind set is refused.
-// Usage: npx tsx bench/law-word-sources.ts --data DIR [--sets holdout6,holdout7]
+// With --words a,b,c: every article of the store is read once and each word's articles are counted per instrument
+// (where in the corpus an everyday word is written at all: its 법률, decrees, rules or 고시).
+// Usage: npx tsx bench/law-word-sources.ts --data DIR [--sets holdout6,holdout7] [--words 막걸리,조현병]
 import os from 'node:os';
 import { Store } from '../src/store/env.js';
 import { openLaw } from '../src/law/open.js';
@@ -21,6 +23,23 @@ if (BLIND !== null && sets.includes(BLIND)) { console.error(`law-word-sources: $
 const store = new Store(arg('--data')!);
 const law = openLaw(store);
 law.reload();
+const wordList = arg('--words')?.split(',').filter(Boolean);
+if (wordList) {
+  const t1 = performance.now();
+  const per = new Map(wordList.map((w) => [w, new Map<string, number>()]));
+  let n = 0;
+  for (const { key, value } of law.arts.getRange({})) {
+    n++;
+    for (const w of wordList) if (value.content?.includes(w)) { const d = law.byId.get(key[0]); const k = d ? `${d.name} [${d.category}]` : key[0]; const m = per.get(w)!; m.set(k, (m.get(k) ?? 0) + 1); }
+  }
+  console.log(`${n} articles read in ${Math.round(performance.now() - t1)} ms (load ${os.loadavg()[0]!.toFixed(1)})`);
+  for (const w of wordList) {
+    const m = [...per.get(w)!].sort((a, b) => b[1] - a[1]);
+    console.log(`  ${w}: ${m.reduce((a, [, k]) => a + k, 0)} articles in ${m.length} instruments; ${m.slice(0, 5).map(([d, k]) => `${d} ${k}`).join(' | ')}`);
+  }
+  await store.close();
+  process.exit(0);
+}
 const inSets = (q: Question) => sets.some((s) => (s === 'tuned' ? Object.keys(q).every((k) => !/^holdout/.test(k)) : (q as unknown as Record<string, unknown>)[s] === true));
 const qs = loadQuestions().filter((q) => q.category === 'plain' && !isBlind(q) && inSets(q));
 
