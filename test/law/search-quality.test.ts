@@ -151,10 +151,11 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   // holdout6 as it was measured blind at the end of session 9 (66.0 / 78.0), less a question each
   t.ok(rate(r.holdout6.hits1, r.holdout6.n) >= 0.64, `holdout6 hits@1 ${r.holdout6.hits1}/${r.holdout6.n}`);
   t.ok(rate(r.holdout6.hits5, r.holdout6.n) >= 0.76, `holdout6 hits@5 ${r.holdout6.hits5}/${r.holdout6.n}`);
-  // holdout6's article inside the right law (search19, question cues: 46.0 → 58.0 %; plain 2 → 8 of 24)
-  t.ok(rate(r.holdout6.article1, r.holdout6.articleN) >= 0.56, `holdout6 article@1 ${r.holdout6.article1}/${r.holdout6.articleN}`);
+  // holdout6's article inside the right law (search19, question cues: 46.0 → 58.0 %; plain 2 → 8 of 24; vocab20, spoken
+  // particles stripped: 60.0 %, plain 9 of 24 — floors a question below)
+  t.ok(rate(r.holdout6.article1, r.holdout6.articleN) >= 0.58, `holdout6 article@1 ${r.holdout6.article1}/${r.holdout6.articleN}`);
   const plain6 = r.outcomes.filter((o) => o.q.holdout6 && o.q.category === 'plain' && o.articleOk !== null);
-  t.ok(plain6.filter((o) => o.articleOk).length >= 7, `holdout6 plain article@1 ${plain6.filter((o) => o.articleOk).length}/${plain6.length}`);
+  t.ok(plain6.filter((o) => o.articleOk).length >= 8, `holdout6 plain article@1 ${plain6.filter((o) => o.articleOk).length}/${plain6.length}`);
   // rules asked for by their subject come first (holdout2, holdout3 and holdout4 rule questions: 25)
   const rules = r.outcomes.filter((o) => (o.q.holdout2 || o.q.holdout3 || o.q.holdout4) && o.q.category === 'admrul');
   t.ok(rules.filter((o) => o.rank === 1).length >= 19, `held-out rule questions first: ${rules.filter((o) => o.rank === 1).length}/${rules.length}`);

@@ -109,3 +109,14 @@ t.test('the life vocabulary (vocabulary-life.ts): statute-name words for plain q
   t.same(mapWord('13살'), { core: null, any: null, anyIsCore: false });
   t.notOk(analyseQuery('공무원 실수로 다쳤는데 나라가 물어주나요', none).text.split(' ').includes('국가배상'));
 });
+
+t.test('spoken particles (…랑, …이랑, …한테) leave the noun', async (t) => {
+  const aq = analyseQuery('식당에서 김치랑 고기를 손님한테 팔 때 평상이랑 진열대를 내놓아도 되나요', none);
+  t.ok(aq.plain);
+  for (const w of ['김치', '손님', '평상', '진열대']) t.ok(aq.core.split(' ').includes(w), `${w} in "${aq.core}"`);
+  t.notMatch(aq.core, /랑|한테/);
+  // a two-syllable noun ending in 랑 keeps it (사랑); the switch restores the old analysis
+  t.ok(analyseQuery('사랑 고백을 거절하면 처벌되나요', none).core.split(' ').includes('사랑'));
+  SEARCH_SWITCHES.spokenJosa = 0;
+  try { t.match(analyseQuery('김치랑 고기를 팔아도 되나요', none).core, /김치랑/); } finally { SEARCH_SWITCHES.spokenJosa = 1; }
+});

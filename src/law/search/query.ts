@@ -43,6 +43,20 @@ export interface AnalysedQuery {
   cues: string[];
 }
 
+/**
+ * The particles of spoken Korean that the statutes never write and normalize.ts's JOSA (shared with the index) does
+ * not hold: …(이)랑 'and, with' (김치랑 고기, 평상이랑 진열대) and …한테(서) 'to, from' (손님한테). Left on, they make
+ * noise bigrams (조개랑: 개랑) and hide the noun from the vocabularies. Stripped from question words only.
+ */
+function stripSpoken(w: string): string {
+  if (!SEARCH_SWITCHES.spokenJosa) return w;
+  if (w.length >= 3 && w.endsWith('이랑')) return w.slice(0, -2);
+  if (w.length >= 3 && w.endsWith('랑')) return w.slice(0, -1);
+  if (w.length >= 4 && w.endsWith('한테서')) return w.slice(0, -3);
+  if (w.length >= 3 && w.endsWith('한테')) return w.slice(0, -2);
+  return w;
+}
+
 function stripEnding(w: string): string {
   for (const e of ENDINGS) if (w.length - e.length >= 2 && w.endsWith(e) && (e.length > 1 || verbalBefore(w, 1))) return w.slice(0, w.length - e.length);
   return w;
@@ -84,7 +98,7 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     // particles also end two-syllable nouns (허가, 도로, 제도, 미만, 동의, 아이) and stay; a verb form the vocabularies
     // know (자를, 잘라) is not a noun with a particle
     const oneSyllable = lw.length === 2 && /[을를은는]$/.test(lw) && !STOP.has(lw) && lw !== '마을' && lw !== '가을' && !everydayTerms(lw) && !CORE.some(([f]) => f.length >= 2 && lw.startsWith(f));
-    const s = oneSyllable ? lw[0]! : stripEnding(stripJosa(lw));
+    const s = oneSyllable ? lw[0]! : stripEnding(stripJosa(stripSpoken(lw)));
     if (s.length < lw.length - 1) plain = true;
     if (STOP.has(s)) { plain = true; continue; }
     maps.push(mapWord(s));

@@ -43,4 +43,6 @@ export const SEARCH_SWITCHES = {
   titleCue: 0.3,
   /** such titles are candidates of the choice even without a word of the question, at this share of the cue's gain (0 = not) */
   titleCueAlone: 1,
+  /** spoken particles (…랑, …이랑, …한테) stripped from a question's words (query.ts stripSpoken) */
+  spokenJosa: 1,
 };
