@@ -53,15 +53,63 @@ export class Bm25 {
    * `need` of the nTerms terms; when no article holds that many, those holding the most (graceful fallback).
    */
   run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number, enough = 1): DocTexts {
-    const { nTouched, reached } = this.accumulate(post, t, need);
+    // one term needed: every article touched is kept, so counting and scoring go in one pass
+    if (need <= 1) return this.perDocument(this.accumulate(post, t, need).nTouched, t, nTerms, 1);
+    const { nTouched, reached } = this.count(post, t.N, need);
     // as many articles as wanted hold the needed share: no fallback, no histogram
-    const c = reached >= enough || need <= 1 ? Math.max(1, need) : this.coordination(nTouched, need, enough);
+    const c = reached >= enough ? need : this.coordination(nTouched, need, enough);
+    this.score(post, t, c);
     return this.perDocument(nTouched, t, nTerms, c);
+  }
+
+  /**
+   * How many of the terms each article holds (the articles touched, and how many hold `need`), before any score:
+   * most postings of a many-term query belong to articles holding too few terms to be kept, and score() then skips
+   * their term score (the division is most of the cost of a posting). speed20: see bench/RESULTS.md.
+   */
+  private count(post: WeightedPosting[], N: number, need: number): { nTouched: number; reached: number } {
+    this.grow(N);
+    const { hits, touched } = this;
+    let nTouched = 0, reached = 0;
+    for (const { p } of post) {
+      const ids = p.ids, n = ids.length;
+      for (let i = 0; i < n; i++) {
+        const d = ids[i]!;
+        const h = hits[d]! + 1;
+        if (h === 1) touched[nTouched++] = d;
+        else if (h === need) reached++;
+        hits[d] = h;
+      }
+    }
+    return { nTouched, reached };
+  }
+
+  /** add the BM25 term scores of the articles holding at least c terms (term by term, as accumulate adds them: the
+   * same float32 sums) */
+  private score(post: WeightedPosting[], t: ArticleTables, c: number): void {
+    const { scores: sc, hits } = this;
+    const len = t.len;
+    const normLen = K1 * (1 - B), normB = (K1 * B) / t.avgdl;
+    for (const { p, idf } of post) {
+      const { ids, tfs } = p;
+      const n = ids.length;
+      for (let i = 0; i < n; i++) {
+        const d = ids[i]!;
+        if (hits[d]! < c) continue;
+        const tf = tfs[i]!;
+        sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
+      }
+    }
+  }
+
+  /** the article buffers sized for N articles */
+  private grow(N: number): void {
+    if (this.scores.length < N) { this.scores = new Float32Array(N); this.hits = new Uint8Array(N); this.touched = new Uint32Array(N); }
   }
 
   /** add every posting's BM25 term score to its article; answers the articles touched and how many hold `need` terms */
   private accumulate(post: WeightedPosting[], t: ArticleTables, need: number): { nTouched: number; reached: number } {
-    if (this.scores.length < t.N) { this.scores = new Float32Array(t.N); this.hits = new Uint8Array(t.N); this.touched = new Uint32Array(t.N); }
+    this.grow(t.N);
     const { scores: sc, hits, touched } = this;
     const len = t.len;
     let nTouched = 0, reached = 0;
