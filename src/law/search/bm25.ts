@@ -58,8 +58,8 @@ export class Bm25 {
     const { nTouched, reached } = this.count(post, t.N, need);
     // as many articles as wanted hold the needed share: no fallback, no histogram
     const c = reached >= enough ? need : this.coordination(nTouched, need, enough);
-    this.score(post, t, c);
-    return this.perDocument(nTouched, t, nTerms, c);
+    // the kept articles (in the order touched) to their documents
+    return this.perDocument(this.score(post, t, c), t, nTerms, c);
   }
 
   /**
@@ -84,10 +84,15 @@ export class Bm25 {
     return { nTouched, reached };
   }
 
-  /** add the BM25 term scores of the articles holding at least c terms (term by term, as accumulate adds them: the
-   * same float32 sums) */
-  private score(post: WeightedPosting[], t: ArticleTables, c: number): void {
-    const { scores: sc, hits } = this;
+  /**
+   * Add the BM25 term scores of the articles holding at least c terms (term by term, as accumulate adds them: the
+   * same float32 sums) and reset the count of the others. Answers how many were kept: their positions replace the
+   * touched list, in the order count() touched them (an article is first scored by the first term holding it, as it
+   * was first counted), for perDocument.
+   */
+  private score(post: WeightedPosting[], t: ArticleTables, c: number): number {
+    const { scores: sc, hits, touched: kept } = this;
+    let nKept = 0;
     const len = t.len;
     const normLen = K1 * (1 - B), normB = (K1 * B) / t.avgdl;
     for (const { p, idf } of post) {
@@ -95,11 +100,16 @@ export class Bm25 {
       const n = ids.length;
       for (let i = 0; i < n; i++) {
         const d = ids[i]!;
-        if (hits[d]! < c) continue;
+        const h = hits[d]!;
+        // (an article left out is left out at every posting: its count back to 0 at the first, 0 < c after)
+        if (h < c) { if (h) hits[d] = 0; continue; }
+        // a term score is > 0 (idf > 0, tf ≥ 1): a score of 0 is an article not yet scored
+        if (sc[d] === 0) kept[nKept++] = d;
         const tf = tfs[i]!;
         sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
       }
     }
+    return nKept;
   }
 
   /** the article buffers sized for N articles */
@@ -144,14 +154,15 @@ export class Bm25 {
     return Math.max(1, c);
   }
 
-  /** best three articles per document; resets the article buffers it read */
-  private perDocument(nTouched: number, t: ArticleTables, nTerms: number, need: number): DocTexts {
-    const { scores: sc, hits, touched } = this;
+  /** best three articles per document among the first nList articles of the touched list (or of those score()
+   * kept there); resets the article buffers it read */
+  private perDocument(nList: number, t: ArticleTables, nTerms: number, need: number): DocTexts {
+    const { scores: sc, hits, touched: list } = this;
     if (this.agg.length < t.docs * 7) { this.agg = new Float64Array(t.docs * 7); this.ownerBuf = new Uint32Array(t.docs); }
     const agg = this.agg, ob = this.ownerBuf;
     let n = 0;
-    for (let k = 0; k < nTouched; k++) {
-      const d = touched[k]!;
+    for (let k = 0; k < nList; k++) {
+      const d = list[k]!;
       const h = hits[d]!;
       if (h >= need) {
         const o = t.owner[d]!;
