@@ -55,6 +55,8 @@ const POSTING_CACHE_BYTES = 8 * 1024 * 1024;
 /** article-title sets kept per thread (a document's titles as name keys, for title evidence); 12 MB holds every set
  * the 386 evaluation questions read, 4 MB costs +1.3 ms a query */
 const TITLE_CACHE_BYTES = 12 * 1024 * 1024;
+/** article texts kept per thread for the article choice (bodyOf): the texts of about 2,000 articles */
+const BODY_CACHE_BYTES = 2 * 1024 * 1024;
 /** term document frequencies kept per thread, counted at DF_BYTES each (a Map entry and its holder): 20,000 terms */
 const DF_BYTES = 50;
 const DF_CACHE_BYTES = 20_000 * DF_BYTES;
@@ -94,6 +96,7 @@ export class SearchIndex {
     this.cache.clear();
     this.dfs.clear();
     this.titles.clear();
+    this.bodies.clear();
     this.gen = gen;
     this.abbr = new Map(Object.entries(ABBREVIATIONS).map(([k, v]) => [nameKey(k), v]));
     for (const d of this.law.catalog) if (d.abbreviation) this.abbr.set(nameKey(d.abbreviation), d.name);
@@ -169,6 +172,8 @@ export class SearchIndex {
 
   /** article titles per document (name keys; a bounded cache), the index owner position of each document id */
   private titles = new ByteCache<string, TitleSet>(TITLE_CACHE_BYTES);
+  /** article texts read by the article choice (bodyOf) */
+  private bodies = new ByteCache<string, string>(BODY_CACHE_BYTES);
   private ownerIx = new Map<string, number>();
 
   /** Article titles of a document as name keys (persisted per document with the index; none for older indexes). */
@@ -347,7 +352,7 @@ export class SearchIndex {
     out.sort(byScore);
     // the article shown first by the first hits that rose by the priors (the title evidence read the best 12 before them)
     chooseArticles(out, 5, aq, titled, (id) => this.titlesOf(id), titleOf);
-    bodyChoice(out, SEARCH_SWITCHES.titleBodyHits, aq, (id) => this.titlesOf(id), titleOf, (id, s) => this.law.arts.get([id, s])?.content ?? '');
+    bodyChoice(out, SEARCH_SWITCHES.titleBodyHits, aq, (id) => this.titlesOf(id), titleOf, (id, s) => this.bodyOf(id, s));
     if (articleRef) {
       const head = out.slice(0, 50);
       for (const h of head) {
@@ -359,6 +364,22 @@ export class SearchIndex {
       for (let i = 0; i < head.length; i++) out[i] = head[i]!;
     }
     return out;
+  }
+
+  /**
+   * An article's text for the article choice (titles.ts bodyChoice), kept in a small cache: the choice reads the
+   * same articles of the much-asked laws again and again, and each read is an LMDB read and a msgpack decode of the
+   * whole article record (the text alone is kept).
+   */
+  private bodyOf(id: string, seq: number): string {
+    const k = `${id}\n${seq}`;
+    let b = this.bodies.get(k);
+    if (b === undefined) {
+      b = this.law.arts.get([id, seq])?.content ?? '';
+      // two bytes a character, the key and the entry
+      this.bodies.set(k, b, 2 * b.length + 2 * k.length + 100);
+    }
+    return b;
   }
 
   /** the matching articles (number, title, snippet) of each hit, computed on first read */
