@@ -83,5 +83,8 @@ console.log(`  caches: posting ${cache.size}${est(cache)}, titles ${titles.size}
 if (results) drop('search_laws result cache', () => results.clear());
 drop('toc cache', () => st.tocCache.clear());
 drop('title cache', () => titles.clear());
+// the article texts of the article choice (speed20; absent in older trees)
+const bodies = s.bodies as unknown as Sized | undefined;
+if (bodies) drop(`article text cache (${bodies.size} texts${est(bodies)})`, () => bodies.clear());
 drop('posting cache', () => { cache.clear(); s.cacheBytes = 0; });
 console.log(`  after clearing: ${status()}; ${heap()}`);

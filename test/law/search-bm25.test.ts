@@ -24,3 +24,42 @@ t.test('coordination: the strict share when enough articles hold it, lowered whi
   const best5 = relaxed.best[[...relaxed.owners].indexOf(5)]!, best0 = relaxed.best[[...relaxed.owners].indexOf(0)]!;
   t.ok(best5 > best0, `${best5} > ${best0}`);
 });
+
+// articles 0 – 39 in documents of four articles each; the postings drawn from a fixed seed (sorted, as stored)
+const many: ArticleTables = { N: 40, avgdl: 12, owner: Uint32Array.from({ length: 40 }, (_, i) => i >> 2), seq: Uint32Array.from({ length: 40 }, (_, i) => i & 3), len: Uint16Array.from({ length: 40 }, (_, i) => 5 + (i * 7) % 20), docs: 10 };
+function drawn(seed: number, terms: number): WeightedPosting[] {
+  let x = seed;
+  const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return Array.from({ length: terms }, (_, k) => {
+    const ids = Array.from({ length: 40 }, (_, i) => i).filter(() => rnd() < 0.3);
+    return { p: { ids: Uint32Array.from(ids), tfs: Uint8Array.from(ids.map(() => 1 + Math.floor(rnd() * 4))) }, idf: 0.5 + k * 0.3 };
+  });
+}
+/** the article scores as one float32 sum per article, term by term (the formula of bm25.ts), and the terms held */
+function reference(post: WeightedPosting[], t: ArticleTables): { sc: Float32Array; held: Uint8Array } {
+  const sc = new Float32Array(t.N), held = new Uint8Array(t.N);
+  for (const { p, idf } of post) p.ids.forEach((d, i) => { const tf = p.tfs[i]!; held[d]!++; sc[d]! += (idf * tf * 2.2) / (tf + 1.2 * 0.25 + (0.9 / t.avgdl) * t.len[d]!); });
+  return { sc, held };
+}
+
+t.test('a kept article scores its float32 sum of every term; one Bm25 reused answers as a fresh one', async (t) => {
+  const reused = new Bm25();
+  for (let seed = 1; seed <= 30; seed++) {
+    const post = drawn(seed, 2 + (seed % 5)), nTerms = post.length, need = 1 + (seed % nTerms);
+    const a = reused.run(post, many, nTerms, need), b = new Bm25().run(post, many, nTerms, need);
+    t.same([a.n, [...a.owners], [...a.count], [...a.best], Array.from({ length: a.n }, (_, i) => a.seqsOf(i))],
+      [b.n, [...b.owners], [...b.count], [...b.best], Array.from({ length: b.n }, (_, i) => b.seqsOf(i))], `seed ${seed}`);
+    // the level: need, or (enough = 1) the most terms any article holds when none holds need
+    const { sc, held } = reference(post, many);
+    const c = Math.min(need, Math.max(...held));
+    const docs = [...new Set([...held.keys()].filter((d) => held[d]! >= c).map((d) => d >> 2))];
+    t.same([...a.owners].sort((x, y) => x - y), docs.sort((x, y) => x - y), `seed ${seed}: the documents with an article holding ${c} terms`);
+    // each document's best: the best of its articles holding c terms, score × share of terms held
+    for (let i = 0; i < a.n; i++) {
+      const o = a.owners[i]!;
+      const arts = [0, 1, 2, 3].map((s) => o * 4 + s).filter((d) => held[d]! >= c);
+      t.equal(a.best[i], Math.max(...arts.map((d) => sc[d]! * (held[d]! / nTerms))), `seed ${seed} document ${o}`);
+      t.equal(a.count[i], arts.length, `seed ${seed} document ${o}: articles counted`);
+    }
+  }
+});

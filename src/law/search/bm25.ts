@@ -53,15 +53,73 @@ export class Bm25 {
    * `need` of the nTerms terms; when no article holds that many, those holding the most (graceful fallback).
    */
   run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number, enough = 1): DocTexts {
-    const { nTouched, reached } = this.accumulate(post, t, need);
+    // one term needed: every article touched is kept, so counting and scoring go in one pass
+    if (need <= 1) return this.perDocument(this.accumulate(post, t, need).nTouched, t, nTerms, 1);
+    const { nTouched, reached } = this.count(post, t.N, need);
     // as many articles as wanted hold the needed share: no fallback, no histogram
-    const c = reached >= enough || need <= 1 ? Math.max(1, need) : this.coordination(nTouched, need, enough);
-    return this.perDocument(nTouched, t, nTerms, c);
+    const c = reached >= enough ? need : this.coordination(nTouched, need, enough);
+    // the kept articles (in the order touched) to their documents
+    return this.perDocument(this.score(post, t, c), t, nTerms, c);
+  }
+
+  /**
+   * How many of the terms each article holds (the articles touched, and how many hold `need`), before any score:
+   * most postings of a many-term query belong to articles holding too few terms to be kept, and score() then skips
+   * their term score (the division is most of the cost of a posting). speed20: see bench/RESULTS.md.
+   */
+  private count(post: WeightedPosting[], N: number, need: number): { nTouched: number; reached: number } {
+    this.grow(N);
+    const { hits, touched } = this;
+    let nTouched = 0, reached = 0;
+    for (const { p } of post) {
+      const ids = p.ids, n = ids.length;
+      for (let i = 0; i < n; i++) {
+        const d = ids[i]!;
+        const h = hits[d]! + 1;
+        if (h === 1) touched[nTouched++] = d;
+        else if (h === need) reached++;
+        hits[d] = h;
+      }
+    }
+    return { nTouched, reached };
+  }
+
+  /**
+   * Add the BM25 term scores of the articles holding at least c terms (term by term, as accumulate adds them: the
+   * same float32 sums) and reset the count of the others. Answers how many were kept: their positions replace the
+   * touched list, in the order count() touched them (an article is first scored by the first term holding it, as it
+   * was first counted), for perDocument.
+   */
+  private score(post: WeightedPosting[], t: ArticleTables, c: number): number {
+    const { scores: sc, hits, touched: kept } = this;
+    let nKept = 0;
+    const len = t.len;
+    const normLen = K1 * (1 - B), normB = (K1 * B) / t.avgdl;
+    for (const { p, idf } of post) {
+      const { ids, tfs } = p;
+      const n = ids.length;
+      for (let i = 0; i < n; i++) {
+        const d = ids[i]!;
+        const h = hits[d]!;
+        // (an article left out is left out at every posting: its count back to 0 at the first, 0 < c after)
+        if (h < c) { if (h) hits[d] = 0; continue; }
+        // a term score is > 0 (idf > 0, tf ≥ 1): a score of 0 is an article not yet scored
+        if (sc[d] === 0) kept[nKept++] = d;
+        const tf = tfs[i]!;
+        sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
+      }
+    }
+    return nKept;
+  }
+
+  /** the article buffers sized for N articles */
+  private grow(N: number): void {
+    if (this.scores.length < N) { this.scores = new Float32Array(N); this.hits = new Uint8Array(N); this.touched = new Uint32Array(N); }
   }
 
   /** add every posting's BM25 term score to its article; answers the articles touched and how many hold `need` terms */
   private accumulate(post: WeightedPosting[], t: ArticleTables, need: number): { nTouched: number; reached: number } {
-    if (this.scores.length < t.N) { this.scores = new Float32Array(t.N); this.hits = new Uint8Array(t.N); this.touched = new Uint32Array(t.N); }
+    this.grow(t.N);
     const { scores: sc, hits, touched } = this;
     const len = t.len;
     let nTouched = 0, reached = 0;
@@ -96,14 +154,15 @@ export class Bm25 {
     return Math.max(1, c);
   }
 
-  /** best three articles per document; resets the article buffers it read */
-  private perDocument(nTouched: number, t: ArticleTables, nTerms: number, need: number): DocTexts {
-    const { scores: sc, hits, touched } = this;
+  /** best three articles per document among the first nList articles of the touched list (or of those score()
+   * kept there); resets the article buffers it read */
+  private perDocument(nList: number, t: ArticleTables, nTerms: number, need: number): DocTexts {
+    const { scores: sc, hits, touched: list } = this;
     if (this.agg.length < t.docs * 7) { this.agg = new Float64Array(t.docs * 7); this.ownerBuf = new Uint32Array(t.docs); }
     const agg = this.agg, ob = this.ownerBuf;
     let n = 0;
-    for (let k = 0; k < nTouched; k++) {
-      const d = touched[k]!;
+    for (let k = 0; k < nList; k++) {
+      const d = list[k]!;
       const h = hits[d]!;
       if (h >= need) {
         const o = t.owner[d]!;

@@ -126,7 +126,9 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
     const cands: Array<{ s: number; v: number }> | null = bodyOf ? [] : null;
     for (const s of seqs) {
       const tk = all ? all.keys[s]! : nameKey(titleOf(h.doc.id, s));
-      const f = titleRecall(tk, qw);
+      // each word's credit in this title once, summed with the query's weights (f) and the document's (fa below)
+      const cr = credits(tk, qw);
+      const f = recallOf(cr, qw);
       // a title holding a word of the answers the question's kind asks for (기간 for 몇 년마다): the choice only
       const cue = cues.length && cues.some((c) => tk.includes(c)) ? cueW : 0;
       if (f === 0 && !(cue && alone)) continue;
@@ -135,7 +137,7 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
       const v = f + p;
       if (f > 0 && v > best) { best = v; bestSeq = s; bestF = f; }
       // the article chosen: the same evidence with the name's words discounted and each word weighed by its rarity
-      const fa = aw ? titleRecall(tk, aw) : f;
+      const fa = aw ? recallOf(cr, aw) : f;
       const a = fa > 0 ? fa + p + cue : f === 0 ? alone * cue : 0;
       if (a > pickV) { pickV = a; pick = s; }
       if (cands && a > 0) cands.push({ s, v: a });
@@ -214,6 +216,38 @@ function titleRecall(tk: string, words: QueryWord[]): number {
       const cov = k / (w.length - 1);
       if (cov >= 0.6) c += cov * wt;
     }
+  }
+  return c / n;
+}
+
+/** the credit of each query word in a title, as titleRecall gives it (1, the bigram share ≥ 0.6, or 0); in a
+ * buffer reused by the next call */
+let creditBuf = new Float64Array(16);
+function credits(tk: string, words: QueryWord[]): Float64Array {
+  if (creditBuf.length < words.length) creditBuf = new Float64Array(words.length * 2);
+  const cr = creditBuf;
+  for (let i = 0; i < words.length; i++) {
+    const { w, w3, grams } = words[i]!;
+    cr[i] = 0;
+    if (tk.includes(w) || (w.length >= 4 && tk.includes(w3)) || (tk.length >= 2 && w.startsWith(tk))) { cr[i] = 1; continue; }
+    if (w.length >= 3) {
+      let k = 0;
+      for (const g of grams) if (tk.includes(g)) k++;
+      const cov = k / (w.length - 1);
+      if (cov >= 0.6) cr[i] = cov;
+    }
+  }
+  return cr;
+}
+
+/** titleRecall from the words' credits (credits) and weights: the same sums in the same order */
+function recallOf(cr: Float64Array, words: Array<{ wt: number }>): number {
+  let c = 0, n = 0;
+  for (let i = 0; i < words.length; i++) {
+    const wt = words[i]!.wt, k = cr[i]!;
+    n += wt;
+    if (k === 1) c += wt;
+    else if (k > 0) c += k * wt;
   }
   return c / n;
 }
