@@ -8,12 +8,18 @@
 // MALLOC_MMAP_THRESHOLD_=131072) but for the lifted MCP limit; more server environment: --env K=V (repeatable).
 // Usage: npm run bench -- law-server-rss [--code DIR [--data DIR]]… [--rounds 2] [--reps 1] [--env K=V]…
 //        [--variants] (rounds after the first send distinct variants: the question + the next one's first word)
+//        [--with K=V]… after a --code: environment of that tree's server only
+//        [--breakdown] (at each point also: every isolate's V8 heap from a diagnostic report, and the resident memory
+//        by mapping kind from /proc/PID/smaps: law / main LMDB, binaries, malloc arenas, other anonymous maps)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { loadQuestions } from './law-quality/evaluate.js';
 import { listeningPort } from './lib/listening.js';
+import { classify } from './lib/smaps.js';
+import { isolateHeaps, reportOptions } from './lib/node-report.js';
+import { snapshot } from './lib/threads.js';
 
 const argv = process.argv.slice(2);
 const arg = (name: string) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
@@ -25,6 +31,19 @@ const codes = args('--code').length ? args('--code').map((c) => path.resolve(c))
 const rounds = Number(arg('--rounds') ?? 2);
 const reps = Number(arg('--reps') ?? 1);
 const variants = argv.includes('--variants');
+const breakdown = argv.includes('--breakdown');
+const reportDir = `/tmp/law-server-rss-${process.pid}-reports`;
+if (breakdown) fs.mkdirSync(reportDir, { recursive: true });
+/** --with K=V after a --code: server environment of that tree only (A/B of a setting in one run) */
+const withOf = (i: number): Record<string, string> => {
+  const out: Record<string, string> = {};
+  let c = -1;
+  argv.forEach((a, j) => {
+    if (a === '--code') c++;
+    if (a === '--with' && c === i && argv[j + 1]) { const kv = argv[j + 1]!; out[kv.slice(0, kv.indexOf('='))] = kv.slice(kv.indexOf('=') + 1); }
+  });
+  return out;
+};
 const extraEnv = Object.fromEntries(args('--env').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 for (const d of datas) if (!fs.existsSync(path.join(d, 'data.mdb'))) { console.error(`no LMDB store at ${d} (import the full corpus first)`); process.exit(2); }
 
@@ -50,10 +69,14 @@ function copyOf(i: number): string {
   return dir;
 }
 
+/** CPU seconds of the law threads (named sejong-law by src/law/search-worker.ts) */
+const lawCpu = (pid: number) => [...snapshot(pid).values()].filter((t) => t.comm === 'sejong-law').reduce((a, t) => a + t.cpu, 0);
+
 interface Server { child: ChildProcess; pid: number; url: string }
 
-async function start(code: string, dir: string): Promise<Server> {
-  const env = { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072', SEJONG_DATA_DIR: dir, SEJONG_PORT: '0', SEJONG_HOST: '127.0.0.1', SEJONG_LOG_LEVEL: 'info', SEJONG_MCP_RATE_PER_SECOND: '100000', SEJONG_MCP_RATE_BURST: '1000000', SEJONG_ADMIN_KEY: 'law-server-rss-admin-key-0123456789', ...extraEnv };
+async function start(code: string, dir: string, own: Record<string, string>): Promise<Server> {
+  const env: NodeJS.ProcessEnv = { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072', SEJONG_DATA_DIR: dir, SEJONG_PORT: '0', SEJONG_HOST: '127.0.0.1', SEJONG_LOG_LEVEL: 'info', SEJONG_MCP_RATE_PER_SECOND: '100000', SEJONG_MCP_RATE_BURST: '1000000', SEJONG_ADMIN_KEY: 'law-server-rss-admin-key-0123456789', ...extraEnv, ...own };
+  if (breakdown) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} ${reportOptions(reportDir)}`.trim();
   const child = spawn(process.execPath, [path.join(code, 'bin/sejong.js'), 'serve'], { cwd: code, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await listeningPort(child, 300_000);
   child.stdout!.resume();
@@ -90,6 +113,21 @@ async function round(s: Server, sid: string, r: number): Promise<number> {
 const stop = (s: Server) => new Promise<void>((resolve) => { if (s.child.exitCode !== null) return resolve(); s.child.once('exit', () => resolve()); s.child.kill('SIGTERM'); });
 const row = (label: string, m: { rss: number; anon: number; file: number }, extra = '') => `| ${label} | ${m.rss} | ${m.anon} | ${m.file} | ${extra} |`;
 
+/** with --breakdown: each isolate's heap (MB) and the resident memory by mapping kind (MB) */
+async function details(s: Server, dir: string): Promise<void> {
+  if (!breakdown) return;
+  const heaps = await isolateHeaps(s.pid, reportDir);
+  const threads = fs.readdirSync(`/proc/${s.pid}/task`).length;
+  console.log(`\n  isolates (thread 0 = main; workers by creation order), ${threads} OS threads:\n\n  | thread | V8 committed | used | young committed | external |\n  |---|---|---|---|---|`);
+  for (const h of heaps) console.log(`  | ${h.threadId} | ${h.committed} | ${h.used} | ${h.young} | ${h.external} |`);
+  const sum = heaps.reduce((a, h) => a + h.committed, 0);
+  console.log(`  | all | ${sum.toFixed(1)} | ${heaps.reduce((a, h) => a + h.used, 0).toFixed(1)} | ${heaps.reduce((a, h) => a + h.young, 0).toFixed(1)} | ${heaps.reduce((a, h) => a + h.external, 0).toFixed(1)} |`);
+  const maps = classify(s.pid, path.join(dir, 'law') + '/');
+  console.log(`\n  | mapping kind | resident MB | maps | reserved MB |\n  |---|---|---|---|`);
+  for (const [k, v] of Object.entries(maps).sort((a, b) => b[1].rss - a[1].rss)) console.log(`  | ${k} | ${(v.rss / 1024).toFixed(1)} | ${v.maps} | ${(v.size / 1024).toFixed(0)} |`);
+  console.log('');
+}
+
 const dirs = codes.map((_, i) => copyOf(i));
 console.log(`\n### law-server-rss ${new Date().toISOString().slice(0, 16)}Z, ${os.cpus().length} cores, node ${process.version}, data ${datas.join(', ')} (copies), ${qs.length} questions × ${rounds} rounds${variants ? ' (variants after the first)' : ''}, env ${JSON.stringify(extraEnv)}, load ${load()}`);
 try {
@@ -97,17 +135,19 @@ try {
     for (let c = 0; c < codes.length; c++) {
       const code = codes[c]!;
       const rev = execFileSync('git', ['-C', code, 'rev-parse', '--short', 'HEAD']).toString().trim();
-      const s = await start(code, dirs[c]!);
+      const s = await start(code, dirs[c]!, withOf(c));
       try {
         await new Promise((r) => setTimeout(r, 2000)); // start-up settles (the law store opens at start)
-        console.log(`\n${code} (${rev}) on ${dataOf(c)}, rep ${rep + 1}, pid ${s.pid}, load ${load()}\n\n| point | VmRSS MB | anon | file | server CPU |\n|---|---|---|---|---|`);
+        console.log(`\n${code} (${rev}) ${JSON.stringify(withOf(c))} on ${dataOf(c)}, rep ${rep + 1}, pid ${s.pid}, load ${load()}\n\n| point | VmRSS MB | anon | file | server CPU |\n|---|---|---|---|---|`);
         console.log(row('start', memory(s.pid)));
+        await details(s, dirs[c]!);
         const sid = await session(s.url);
         for (let r = 0; r < rounds; r++) {
-          const c0 = cpuMs(s.pid);
+          const c0 = cpuMs(s.pid), t0 = lawCpu(s.pid);
           const failed = await round(s, sid, r);
-          const ms = cpuMs(s.pid) - c0;
-          console.log(row(`after ${(r + 1) * qs.length} calls`, memory(s.pid), `${(ms / qs.length).toFixed(2)} ms/call${failed ? `, ${failed} failed` : ''}, load ${load()}`));
+          const ms = cpuMs(s.pid) - c0, lawMs = (lawCpu(s.pid) - t0) * 1000;
+          console.log(row(`after ${(r + 1) * qs.length} calls`, memory(s.pid), `${(ms / qs.length).toFixed(2)} ms/call (law threads ${(lawMs / qs.length).toFixed(2)})${failed ? `, ${failed} failed` : ''}, load ${load()}`));
+          await details(s, dirs[c]!);
         }
       } finally {
         await stop(s);
@@ -116,4 +156,5 @@ try {
   }
 } finally {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  if (breakdown) fs.rmSync(reportDir, { recursive: true, force: true });
 }

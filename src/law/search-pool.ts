@@ -3,6 +3,7 @@
 // same tool code (src/law/tools.ts); the main thread only forwards arguments and answers.
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
+import type { ResourceLimits } from 'node:worker_threads';
 import type { LawStore } from './store.js';
 import { runTool, ToolError } from './tools.js';
 import type { LawTask, LawTaskResult } from './search-worker.js';
@@ -15,6 +16,22 @@ export interface LawPoolOptions {
   queueSize: number;
   /** niceness added to the worker threads (Linux: per thread; Piscina applies it in each thread); default 0 */
   nice?: number;
+  /** V8 young-generation limit of each worker in MB (lawThreadLimits) */
+  youngMb?: number;
+  /** V8 old-generation limit of each worker in MB (lawThreadLimits) */
+  heapMb?: number;
+}
+
+/**
+ * The V8 limits of a law worker thread. The old generation holds the catalogue, the index tables and the byte-bounded
+ * caches (≈ 120 – 155 MB used after many distinct searches); its limit is low enough (384 MB by default) that V8
+ * grows the heap by a smaller factor (rss20: 186 → 161 MB committed after 992 calls), high enough for twice that.
+ * The young generation is capped because V8 grows it to its limit in a thread that allocates as fast as search does
+ * (3 × a 16 MB semi-space by default: 32 MB resident in the MCP law thread after 496 searches, while the other
+ * threads keep < 1 MB). Without a figure (0) V8's own young limit stays.
+ */
+export function lawThreadLimits(youngMb?: number, heapMb = 384): ResourceLimits {
+  return { maxOldGenerationSizeMb: heapMb, ...(youngMb ? { maxYoungGenerationSizeMb: youngMb } : {}) };
 }
 
 /** The law pool is full: answer 503 / a JSON-RPC error with retryAfter seconds. */
@@ -37,7 +54,7 @@ export class LawPool {
         maxQueue: opts.queueSize,
         niceIncrement: opts.nice ?? 0,
         idleTimeout: 2 ** 31 - 1,
-        resourceLimits: { maxOldGenerationSizeMb: 1024 },
+        resourceLimits: lawThreadLimits(opts.youngMb, opts.heapMb),
       })
       : null;
   }

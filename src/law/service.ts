@@ -79,7 +79,7 @@ export function getLawPool(services: Services): LawPool {
   let pool = services.ext.lawPool;
   if (!pool) {
     const { config } = services;
-    pool = new LawPool(getLaw(services), { dataPath: services.store.path, workers: config.lawWorkers, queueSize: config.lawQueueSize, nice: config.lawWorkerNice });
+    pool = new LawPool(getLaw(services), { dataPath: services.store.path, workers: config.lawWorkers, queueSize: config.lawQueueSize, nice: config.lawWorkerNice, youngMb: config.lawYoungMb, heapMb: config.lawHeapMb });
     services.ext.lawPool = pool;
   }
   return pool;
@@ -96,7 +96,7 @@ export function createMcpBackend(services: Services): McpBackend {
   const { config, log } = services;
   if (config.lawWorkers > 0 && config.mcpThread === 'worker') {
     const law = getLaw(services);
-    return new McpWorkers({ dataPath: services.store.path, workers: config.lawWorkers, queueSize: config.lawQueueSize, nice: config.lawWorkerNice, version: () => law.version, log: (level, obj) => log[level](obj) });
+    return new McpWorkers({ dataPath: services.store.path, workers: config.lawWorkers, queueSize: config.lawQueueSize, nice: config.lawWorkerNice, youngMb: config.lawYoungMb, heapMb: config.lawHeapMb, version: () => law.version, log: (level, obj) => log[level](obj) });
   }
   return new LocalBackend(() => createMcpServer(services), () => getLawPool(services).queued);
 }

@@ -8,6 +8,8 @@ import { sseEvents } from '../helpers/sse.js';
 import { sampleDataDir } from './fixture.js';
 import { skipFileWithoutShared } from '../helpers/shared.js';
 import type { McpWorkers } from '../../src/law/mcp-workers.js';
+import { lawThreadLimits } from '../../src/law/search-pool.js';
+import { Worker } from 'node:worker_threads';
 
 await skipFileWithoutShared('law-corpus', 'sample');
 
@@ -142,3 +144,24 @@ for (const [label, env] of [['law workers (default)', {}], ['SEJONG_MCP_THREAD=m
     sse.close();
   });
 }
+
+t.test('the law threads\' V8 limits: the young generation capped by SEJONG_LAW_YOUNG_MB (12 by default), 0 = V8\'s own; the old one by SEJONG_LAW_HEAP_MB', async (t) => {
+  const bare = new Worker('', { eval: true });
+  await new Promise((r) => bare.once('online', r));
+  const v8Default = bare.resourceLimits!.maxYoungGenerationSizeMb ?? 0;
+  await bare.terminate();
+  t.equal(lawThreadLimits(12).maxYoungGenerationSizeMb, 12);
+  t.equal(lawThreadLimits(0).maxYoungGenerationSizeMb, undefined, '0: no young limit given');
+  t.equal(lawThreadLimits(12).maxOldGenerationSizeMb, 384);
+  t.equal(lawThreadLimits(12, 512).maxOldGenerationSizeMb, 512);
+  for (const [env, want, heap] of [[undefined, 12, 384], ['6', 6, 512], ['0', v8Default, 384]] as const) {
+    const srv = await startTestServer({ dataDir: await sampleDataDir(), env: { ...UNLIMITED, ...(env === undefined ? {} : { SEJONG_LAW_YOUNG_MB: env }), ...(heap === 512 ? { SEJONG_LAW_HEAP_MB: '512' } : {}) } });
+    const backend = srv.services.ext.mcp!.backend as McpWorkers;
+    const w = backend.threads[0]!.worker;
+    if (!w.resourceLimits?.maxYoungGenerationSizeMb) await new Promise((r) => w.once('online', r));
+    t.equal(w.resourceLimits!.maxYoungGenerationSizeMb, want, `SEJONG_LAW_YOUNG_MB=${env ?? '(unset)'}: the MCP law thread's young generation is ${want} MB`);
+    t.equal(w.resourceLimits!.maxOldGenerationSizeMb, heap, `the old generation's limit is ${heap} MB`);
+    await srv.close();
+  }
+  t.ok(v8Default > 12, `V8's own young generation limit (${v8Default} MB) is above the default cap`);
+});
