@@ -3,8 +3,8 @@
 // upscaled first; for each triple the nearest versions are fitted, sampled and thresholded with three strengths
 // of the module-level sharpening (heavy blur spills each module into its neighbours), each redrawn code read by
 // zxing as a pure code (cheap: no detector). The caller's reader decides what counts as a decode.
-import { darkView, findFinders, triples } from './qr-locate.js';
-import { gridFor, refine, render, sampleModules, threshold, unsharpBox, upscale, versionsFor, type GridCode, type GridFinder } from './qr-grid.js';
+import { darkView, findFinders, triples, type TripleTolerance } from './qr-locate.js';
+import { boxMean, corners, flatten, gridFor, widen, refine, render, sampleModules, threshold, unsharpBox, upscale, versionsFor, type GridCode, type GridFinder } from './qr-grid.js';
 
 export interface GridImage { data: Uint8Array; width: number; height: number }
 /** module-level sharpening tried per fitted grid, weakest first */
@@ -17,6 +17,21 @@ const WINDOW = 4;
 const UPSCALE_BELOW = 200;
 
 /**
+ * The images the finders are searched on, in order: as it is; sharpened (blur smears the finders' inner light
+ * ring); flattened (divided by a wide box mean: a shadow edge or a light gradient across the code breaks the
+ * local threshold's runs) and sharpened; smoothed 3×3 (sensor noise on low-contrast codes breaks the runs).
+ */
+export const PASSES: ((d: Uint8Array, w: number, h: number) => Uint8Array)[] = [
+  (d) => d,
+  (d, w, h) => unsharpBox(d, w, h, 3, 3),
+  (d, w, h) => unsharpBox(flatten(d, w, h, Math.round(Math.min(w, h) / 8)), w, h, 3, 3),
+  (d, w, h) => boxMean(d, w, h, 1),
+];
+/** Finder triples under strong perspective: one finder may look up to 3× the size of another, and the triangle
+ * stray far from a right isosceles one (the fitted grid decides which triple is a code). */
+const OBLIQUE: TripleTolerance = { sides: 0.7, hypotenuse: 0.4, module: 3 };
+
+/**
  * Finder triples of the image, lazily: those found on the image as it is, then those on a sharpened copy (the
  * same triple found twice is yielded once).
  */
@@ -25,9 +40,9 @@ export function* gridTriples(g: GridImage): Generator<GridFinder[]> {
   const k = Math.min(3, Math.max(1, Math.ceil(UPSCALE_BELOW / Math.min(w, h))));
   const big = k > 1 ? upscale(g.data, w, h, k) : g.data, bw = w * k, bh = h * k;
   const seen: GridFinder[][] = [];
-  for (let pass = 0; pass < 2; pass++) {
-    const src = pass === 0 ? big : unsharpBox(big, bw, bh, 3, 3);
-    for (const t of triples(findFinders(darkView(src, bw, bh)), MAX_TRIPLES)) {
+  for (const prepare of PASSES) {
+    const src = prepare(big, bw, bh);
+    for (const t of triples(findFinders(darkView(src, bw, bh)), MAX_TRIPLES, OBLIQUE)) {
       const s = t.map((f) => ({ x: f.x / k, y: f.y / k, module: f.module / k }));
       if (seen.some((o) => o.every((f, i) => Math.hypot(f.x - s[i]!.x, f.y - s[i]!.y) < 1.5 * f.module))) continue;
       seen.push(s);
@@ -40,7 +55,10 @@ export function* gridTriples(g: GridImage): Generator<GridFinder[]> {
 export function* gridCodes(g: GridImage, ts: Iterable<GridFinder[]> = gridTriples(g)): Generator<GridCode> {
   for (const t of ts) {
     // versions ranked by how well their fixed patterns fit before refining; the best few refined and read
-    const grids = versionsFor(t).map((v) => gridFor(g.data, g.width, g.height, t, v)).sort((a, b) => b.fit - a.fit);
+    // every corner choice (strong perspective: the corner need not be opposite the longest side)
+    // every corner choice (strong perspective: the corner need not be opposite the longest side), each grid's
+    // fourth anchor searched widely before the ranking (the three finders' affine grid misranks oblique codes)
+    const grids = corners(t).flatMap((c) => versionsFor(t, c).map((v) => widen(g.data, g.width, g.height, gridFor(g.data, g.width, g.height, t, v, c)))).sort((a, b) => b.fit - a.fit);
     for (const grid0 of grids.slice(0, MAX_VERSIONS)) {
       const { n, H } = refine(g.data, g.width, g.height, grid0);
       const s = sampleModules(g.data, g.width, g.height, H, n);
