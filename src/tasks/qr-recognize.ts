@@ -284,7 +284,7 @@ const PURE: ReaderOptions = { formats: ['QRCode'], isPure: true, tryHarder: fals
 async function tryGrid(g: GreyImg, tried: string[], budgetMs: number, label = 'grid', triples?: GridFinder[][]): Promise<Found | undefined> {
   tried.push(label);
   const t0 = performance.now();
-  for (const code of gridCodes(g, triples)) {
+  for (const code of gridCodes(g, triples, t0 + budgetMs)) {
     const res = await readBarcodes(pgm({ ...code, scale: 1 }) as never, PURE);
     const hit = res.find((r) => r.isValid && r.text !== undefined);
     if (hit) {

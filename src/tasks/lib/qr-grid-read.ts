@@ -4,7 +4,7 @@
 // of the module-level sharpening (heavy blur spills each module into its neighbours), each redrawn code read by
 // zxing as a pure code (cheap: no detector). The caller's reader decides what counts as a decode.
 import { darkView, findFinders, triples, type TripleTolerance } from './qr-locate.js';
-import { boxMean, corners, flatten, gridFor, widen, refine, render, sampleModules, threshold, unsharpBox, upscale, versionsFor, type GridCode, type GridFinder } from './qr-grid.js';
+import { boxMean, corners, flatten, gridFor, widen, refine, render, sampleModules, threshold, unsharpBox, upscale, versionsFor, type Grid, type GridCode, type GridFinder } from './qr-grid.js';
 
 export interface GridImage { data: Uint8Array; width: number; height: number }
 /** module-level sharpening tried per fitted grid, weakest first */
@@ -51,18 +51,30 @@ export function* gridTriples(g: GridImage): Generator<GridFinder[]> {
   }
 }
 
-/** The redrawn codes of the image, best guesses first (lazily: the caller stops at the first that reads). */
-export function* gridCodes(g: GridImage, ts: Iterable<GridFinder[]> = gridTriples(g)): Generator<GridCode> {
-  for (const t of ts) {
-    // versions ranked by how well their fixed patterns fit before refining; the best few refined and read
-    // every corner choice (strong perspective: the corner need not be opposite the longest side)
-    // every corner choice (strong perspective: the corner need not be opposite the longest side), each grid's
-    // fourth anchor searched widely before the ranking (the three finders' affine grid misranks oblique codes)
-    const grids = corners(t).flatMap((c) => versionsFor(t, c).map((v) => widen(g.data, g.width, g.height, gridFor(g.data, g.width, g.height, t, v, c)))).sort((a, b) => b.fit - a.fit);
-    for (const grid0 of grids.slice(0, MAX_VERSIONS)) {
-      const { n, H } = refine(g.data, g.width, g.height, grid0);
-      const s = sampleModules(g.data, g.width, g.height, H, n);
-      for (const sh of SHARPEN) yield render(threshold(s, n, WINDOW, sh), n, H);
+/**
+ * The redrawn codes of the image, best guesses first (lazily: the caller stops at the first that reads). First
+ * every triple as seen square-on (the corner opposite the longest side, the grid from the three finders and the
+ * alignment pattern near where they put it: cheap), then — for codes seen obliquely — the same triples with every
+ * corner choice and the fourth anchor searched widely before the ranking (the affine grid misranks them). No
+ * wide search is started after `deadline` (performance.now() ms).
+ */
+export function* gridCodes(g: GridImage, ts: Iterable<GridFinder[]> = gridTriples(g), deadline = Infinity): Generator<GridCode> {
+  const { data, width: w, height: h } = g, done: Grid[] = [], later: GridFinder[][] = [];
+  const read = function* (grids: Grid[]): Generator<GridCode> {
+    for (const grid0 of grids.sort((a, b) => b.fit - a.fit).slice(0, MAX_VERSIONS)) {
+      const { n, H } = refine(data, w, h, grid0);
+      if (done.some((o) => o.n === n && Math.hypot(o.H[2]! - H[2]!, o.H[5]! - H[5]!) < grid0.module)) continue;
+      done.push({ ...grid0, H });
+      const smp = sampleModules(data, w, h, H, n);
+      for (const sh of SHARPEN) yield render(threshold(smp, n, WINDOW, sh), n, H);
     }
+  };
+  for (const t of ts) {
+    later.push(t);
+    yield* read(versionsFor(t).map((v) => gridFor(data, w, h, t, v)));
+  }
+  for (const t of later) {
+    if (performance.now() > deadline) return;
+    yield* read(corners(t).flatMap((c) => versionsFor(t, c).map((v) => widen(data, w, h, gridFor(data, w, h, t, v, c)))));
   }
 }
