@@ -32,15 +32,17 @@ export const PASSES: ((d: Uint8Array, w: number, h: number) => Uint8Array)[] = [
 const OBLIQUE: TripleTolerance = { sides: 0.7, hypotenuse: 0.4, module: 3 };
 
 /**
- * Finder triples of the image, lazily: those found on the image as it is, then those on a sharpened copy (the
- * same triple found twice is yielded once).
+ * Finder triples of the image, lazily: those found on each of `passes`' images in turn (the same triple found
+ * twice, also across calls sharing `seen`, is yielded once); no pass is started after `deadline`.
  */
-export function* gridTriples(g: GridImage): Generator<GridFinder[]> {
+export function* gridTriples(g: GridImage, passes = PASSES, deadline = Infinity, seen: GridFinder[][] = []): Generator<GridFinder[]> {
   const { width: w, height: h } = g;
   const k = Math.min(3, Math.max(1, Math.ceil(UPSCALE_BELOW / Math.min(w, h))));
-  const big = k > 1 ? upscale(g.data, w, h, k) : g.data, bw = w * k, bh = h * k;
-  const seen: GridFinder[][] = [];
-  for (const prepare of PASSES) {
+  let big: Uint8Array | undefined;
+  const bw = w * k, bh = h * k;
+  for (const prepare of passes) {
+    if (performance.now() > deadline) return;
+    big ??= k > 1 ? upscale(g.data, w, h, k) : g.data;
     const src = prepare(big, bw, bh);
     for (const t of triples(findFinders(darkView(src, bw, bh)), MAX_TRIPLES, OBLIQUE)) {
       const s = t.map((f) => ({ x: f.x / k, y: f.y / k, module: f.module / k }));
@@ -52,14 +54,15 @@ export function* gridTriples(g: GridImage): Generator<GridFinder[]> {
 }
 
 /**
- * The redrawn codes of the image, best guesses first (lazily: the caller stops at the first that reads). First
- * every triple as seen square-on (the corner opposite the longest side, the grid from the three finders and the
- * alignment pattern near where they put it: cheap), then — for codes seen obliquely — the same triples with every
- * corner choice and the fourth anchor searched widely before the ranking (the affine grid misranks them). No
- * wide search is started after `deadline` (performance.now() ms).
+ * The redrawn codes of the image, best guesses first (lazily: the caller stops at the first that reads). The
+ * triples of the plain and sharpened images first, then those of the flattened and smoothed ones (or the
+ * caller's triples); within each group every triple is read as seen square-on (the corner opposite the longest
+ * side, the grid from the three finders and the alignment pattern near where they put it: cheap), then — for
+ * codes seen obliquely — with every corner choice and the fourth anchor searched widely before the ranking (the
+ * affine grid misranks them). Nothing new is started after `deadline` (performance.now() ms).
  */
-export function* gridCodes(g: GridImage, ts: Iterable<GridFinder[]> = gridTriples(g), deadline = Infinity): Generator<GridCode> {
-  const { data, width: w, height: h } = g, done: Grid[] = [], later: GridFinder[][] = [];
+export function* gridCodes(g: GridImage, ts?: Iterable<GridFinder[]>, deadline = Infinity): Generator<GridCode> {
+  const { data, width: w, height: h } = g, done: Grid[] = [], seen: GridFinder[][] = [];
   const read = function* (grids: Grid[]): Generator<GridCode> {
     for (const grid0 of grids.sort((a, b) => b.fit - a.fit).slice(0, MAX_VERSIONS)) {
       const { n, H } = refine(data, w, h, grid0);
@@ -69,12 +72,16 @@ export function* gridCodes(g: GridImage, ts: Iterable<GridFinder[]> = gridTriple
       for (const sh of SHARPEN) yield render(threshold(smp, n, WINDOW, sh), n, H);
     }
   };
-  for (const t of ts) {
-    later.push(t);
-    yield* read(versionsFor(t).map((v) => gridFor(data, w, h, t, v)));
-  }
-  for (const t of later) {
-    if (performance.now() > deadline) return;
-    yield* read(corners(t).flatMap((c) => versionsFor(t, c).map((v) => widen(data, w, h, gridFor(data, w, h, t, v, c)))));
+  const groups = ts ? [ts] : [gridTriples(g, PASSES.slice(0, 2), deadline, seen), gridTriples(g, PASSES.slice(2), deadline, seen)];
+  for (const group of groups) {
+    const later: GridFinder[][] = [];
+    for (const t of group) {
+      later.push(t);
+      yield* read(versionsFor(t).map((v) => gridFor(data, w, h, t, v)));
+    }
+    for (const t of later) {
+      if (performance.now() > deadline) return;
+      yield* read(corners(t).flatMap((c) => versionsFor(t, c).map((v) => widen(data, w, h, gridFor(data, w, h, t, v, c)))));
+    }
   }
 }
