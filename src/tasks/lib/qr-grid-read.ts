@@ -1,6 +1,7 @@
 // Reading a code off its module grid (lib/qr-grid.ts) for every plausible finder triple of an image: finders are
-// searched on the image as it is and on a sharpened copy (blur smears the finders' inner light ring), tiny frames
-// upscaled first; for each triple the nearest versions are fitted, sampled and thresholded with three strengths
+// searched on the image as it is, a sharpened, a flattened and a smoothed copy (PASSES), tiny frames upscaled
+// first; triples may be oblique (strong perspective); for each triple the nearest versions are fitted (square-on
+// first, then every corner with a wide search for the fourth anchor), sampled and thresholded with three strengths
 // of the module-level sharpening (heavy blur spills each module into its neighbours), each redrawn code read by
 // zxing as a pure code (cheap: no detector). The caller's reader decides what counts as a decode.
 import { darkView, findFinders, triples, type TripleTolerance } from './qr-locate.js';
