@@ -262,6 +262,17 @@ async function cropRegion(base: GreyImg, img: GreyImg, r: { x: number; y: number
 
 type Found = { hit: ReadResult; g: GreyImg; method: string };
 
+/** Whether the outer tenth of the frame is darker on average than the rest (a light-on-dark code's dark quiet
+ * zone): decides whether the negative is read too. */
+export function darkBorder(g: { data: Uint8Array; width: number; height: number }): boolean {
+  const { data, width: w, height: h } = g, bx = Math.max(1, Math.round(w / 10)), by = Math.max(1, Math.round(h / 10));
+  let edge = 0, ne = 0, mid = 0, nm = 0;
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
+    if (x < bx || y < by || x >= w - bx || y >= h - by) { edge += data[y * w + x]!; ne++; } else { mid += data[y * w + x]!; nm++; }
+  }
+  return nm > 0 && edge / ne < mid / nm;
+}
+
 /** A redrawn code is read as a pure symbol (no detector, no retries). */
 const PURE: ReaderOptions = { formats: ['QRCode'], isPure: true, tryHarder: false, tryRotate: false, tryInvert: false, tryDownscale: false };
 
@@ -273,7 +284,7 @@ const PURE: ReaderOptions = { formats: ['QRCode'], isPure: true, tryHarder: fals
 async function tryGrid(g: GreyImg, tried: string[], budgetMs: number, label = 'grid', triples?: GridFinder[][]): Promise<Found | undefined> {
   tried.push(label);
   const t0 = performance.now();
-  for (const code of gridCodes(g, triples)) {
+  for (const code of gridCodes(g, triples, t0 + budgetMs)) {
     const res = await readBarcodes(pgm({ ...code, scale: 1 }) as never, PURE);
     const hit = res.find((r) => r.isValid && r.text !== undefined);
     if (hit) {
@@ -357,6 +368,20 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
   if (!big) {
     const grid = await stage('grid', () => tryGrid(work, tried, gridBudget(firstMs)));
     if (grid) return found(grid);
+  }
+  // 5. light modules on dark (a code on a screen, a negative): zxing's own invert retry covered the original
+  // only; when the frame's border is darker than its middle (a code's quiet zone is light), the steps above
+  // again on the negative
+  if (!big && darkBorder(work)) {
+    const neg = { ...work, data: work.data.map((v) => 255 - v) };
+    for (const v of variants) {
+      if (v.name !== 'sharpen' && v.name !== 'scale-0.5x') continue;
+      tried.push(`inverted-${v.name}`);
+      const hit = await attempt(await v.make(neg), v.options);
+      if (hit) return found({ hit, g: neg, method: `inverted-${v.name}` });
+    }
+    const grid = await stage('grid-inverted', () => tryGrid(neg, tried, gridBudget(firstMs), 'inverted-grid'));
+    if (grid) return found({ ...grid, method: 'inverted-grid' });
   }
   return {
     success: false,

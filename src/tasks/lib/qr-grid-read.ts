@@ -1,10 +1,11 @@
 // Reading a code off its module grid (lib/qr-grid.ts) for every plausible finder triple of an image: finders are
-// searched on the image as it is and on a sharpened copy (blur smears the finders' inner light ring), tiny frames
-// upscaled first; for each triple the nearest versions are fitted, sampled and thresholded with three strengths
+// searched on the image as it is, a sharpened, a flattened and a smoothed copy (PASSES), tiny frames upscaled
+// first; triples may be oblique (strong perspective); for each triple the nearest versions are fitted (square-on
+// first, then every corner with a wide search for the fourth anchor), sampled and thresholded with three strengths
 // of the module-level sharpening (heavy blur spills each module into its neighbours), each redrawn code read by
 // zxing as a pure code (cheap: no detector). The caller's reader decides what counts as a decode.
-import { darkView, findFinders, triples } from './qr-locate.js';
-import { gridFor, refine, render, sampleModules, threshold, unsharpBox, upscale, versionsFor, type GridCode, type GridFinder } from './qr-grid.js';
+import { darkView, findFinders, triples, type TripleTolerance } from './qr-locate.js';
+import { boxMean, corners, flatten, gridFor, widen, refine, render, sampleModules, threshold, unsharpBox, upscale, versionsFor, type Grid, type GridCode, type GridFinder } from './qr-grid.js';
 
 export interface GridImage { data: Uint8Array; width: number; height: number }
 /** module-level sharpening tried per fitted grid, weakest first */
@@ -17,17 +18,34 @@ const WINDOW = 4;
 const UPSCALE_BELOW = 200;
 
 /**
- * Finder triples of the image, lazily: those found on the image as it is, then those on a sharpened copy (the
- * same triple found twice is yielded once).
+ * The images the finders are searched on, in order: as it is; sharpened (blur smears the finders' inner light
+ * ring); flattened (divided by a wide box mean: a shadow edge or a light gradient across the code breaks the
+ * local threshold's runs) and sharpened; smoothed 3×3 (sensor noise on low-contrast codes breaks the runs).
  */
-export function* gridTriples(g: GridImage): Generator<GridFinder[]> {
+export const PASSES: ((d: Uint8Array, w: number, h: number) => Uint8Array)[] = [
+  (d) => d,
+  (d, w, h) => unsharpBox(d, w, h, 3, 3),
+  (d, w, h) => unsharpBox(flatten(d, w, h, Math.round(Math.min(w, h) / 8)), w, h, 3, 3),
+  (d, w, h) => boxMean(d, w, h, 1),
+];
+/** Finder triples under strong perspective: one finder may look up to 3× the size of another, and the triangle
+ * stray far from a right isosceles one (the fitted grid decides which triple is a code). */
+const OBLIQUE: TripleTolerance = { sides: 0.7, hypotenuse: 0.4, module: 3 };
+
+/**
+ * Finder triples of the image, lazily: those found on each of `passes`' images in turn (the same triple found
+ * twice, also across calls sharing `seen`, is yielded once); no pass is started after `deadline`.
+ */
+export function* gridTriples(g: GridImage, passes = PASSES, deadline = Infinity, seen: GridFinder[][] = []): Generator<GridFinder[]> {
   const { width: w, height: h } = g;
   const k = Math.min(3, Math.max(1, Math.ceil(UPSCALE_BELOW / Math.min(w, h))));
-  const big = k > 1 ? upscale(g.data, w, h, k) : g.data, bw = w * k, bh = h * k;
-  const seen: GridFinder[][] = [];
-  for (let pass = 0; pass < 2; pass++) {
-    const src = pass === 0 ? big : unsharpBox(big, bw, bh, 3, 3);
-    for (const t of triples(findFinders(darkView(src, bw, bh)), MAX_TRIPLES)) {
+  let big: Uint8Array | undefined;
+  const bw = w * k, bh = h * k;
+  for (const prepare of passes) {
+    if (performance.now() > deadline) return;
+    big ??= k > 1 ? upscale(g.data, w, h, k) : g.data;
+    const src = prepare(big, bw, bh);
+    for (const t of triples(findFinders(darkView(src, bw, bh)), MAX_TRIPLES, OBLIQUE)) {
       const s = t.map((f) => ({ x: f.x / k, y: f.y / k, module: f.module / k }));
       if (seen.some((o) => o.every((f, i) => Math.hypot(f.x - s[i]!.x, f.y - s[i]!.y) < 1.5 * f.module))) continue;
       seen.push(s);
@@ -36,15 +54,35 @@ export function* gridTriples(g: GridImage): Generator<GridFinder[]> {
   }
 }
 
-/** The redrawn codes of the image, best guesses first (lazily: the caller stops at the first that reads). */
-export function* gridCodes(g: GridImage, ts: Iterable<GridFinder[]> = gridTriples(g)): Generator<GridCode> {
-  for (const t of ts) {
-    // versions ranked by how well their fixed patterns fit before refining; the best few refined and read
-    const grids = versionsFor(t).map((v) => gridFor(g.data, g.width, g.height, t, v)).sort((a, b) => b.fit - a.fit);
-    for (const grid0 of grids.slice(0, MAX_VERSIONS)) {
-      const { n, H } = refine(g.data, g.width, g.height, grid0);
-      const s = sampleModules(g.data, g.width, g.height, H, n);
-      for (const sh of SHARPEN) yield render(threshold(s, n, WINDOW, sh), n, H);
+/**
+ * The redrawn codes of the image, best guesses first (lazily: the caller stops at the first that reads). The
+ * triples of the plain and sharpened images first, then those of the flattened and smoothed ones (or the
+ * caller's triples); within each group every triple is read as seen square-on (the corner opposite the longest
+ * side, the grid from the three finders and the alignment pattern near where they put it: cheap), then — for
+ * codes seen obliquely — with every corner choice and the fourth anchor searched widely before the ranking (the
+ * affine grid misranks them). Nothing new is started after `deadline` (performance.now() ms).
+ */
+export function* gridCodes(g: GridImage, ts?: Iterable<GridFinder[]>, deadline = Infinity): Generator<GridCode> {
+  const { data, width: w, height: h } = g, done: Grid[] = [], seen: GridFinder[][] = [];
+  const read = function* (grids: Grid[]): Generator<GridCode> {
+    for (const grid0 of grids.sort((a, b) => b.fit - a.fit).slice(0, MAX_VERSIONS)) {
+      const { n, H } = refine(data, w, h, grid0);
+      if (done.some((o) => o.n === n && Math.hypot(o.H[2]! - H[2]!, o.H[5]! - H[5]!) < grid0.module)) continue;
+      done.push({ ...grid0, H });
+      const smp = sampleModules(data, w, h, H, n);
+      for (const sh of SHARPEN) yield render(threshold(smp, n, WINDOW, sh), n, H);
+    }
+  };
+  const groups = ts ? [ts] : [gridTriples(g, PASSES.slice(0, 2), deadline, seen), gridTriples(g, PASSES.slice(2), deadline, seen)];
+  for (const group of groups) {
+    const later: GridFinder[][] = [];
+    for (const t of group) {
+      later.push(t);
+      yield* read(versionsFor(t).map((v) => gridFor(data, w, h, t, v)));
+    }
+    for (const t of later) {
+      if (performance.now() > deadline) return;
+      yield* read(corners(t).flatMap((c) => versionsFor(t, c).map((v) => widen(data, w, h, gridFor(data, w, h, t, v, c)))));
     }
   }
 }

@@ -24,23 +24,34 @@ function at(g: Uint8Array, w: number, h: number, x: number, y: number): number {
   return top + (bot - top) * ay;
 }
 
-/** The corner finder first, then the one along the rows (top-right), then the one down the columns. */
-export function orient(t: GridFinder[]): [GridFinder, GridFinder, GridFinder] {
-  // the corner is the finder opposite the longest side
-  const d = (a: GridFinder, b: GridFinder): number => Math.hypot(a.x - b.x, a.y - b.y);
-  const [p, q, r] = t as [GridFinder, GridFinder, GridFinder];
-  const sides = [d(q, r), d(p, r), d(p, q)];
-  const k = sides.indexOf(Math.max(...sides));
+/** The corner finder first, then the one along the rows (top-right), then the one down the columns. The corner is
+ * the finder opposite the longest side unless `corner` (an index into t) says otherwise. */
+export function orient(t: GridFinder[], corner = longestOpposite(t)): [GridFinder, GridFinder, GridFinder] {
+  const k = corner;
   const A = t[k]!, B0 = t[(k + 1) % 3]!, C0 = t[(k + 2) % 3]!;
   const cross = (B0.x - A.x) * (C0.y - A.y) - (B0.y - A.y) * (C0.x - A.x);
   return cross > 0 ? [A, B0, C0] : [A, C0, B0];
 }
 
-/** Versions worth trying for three finders: from their distance in modules (centres are size − 7 apart). */
-export function versionsFor(t: GridFinder[]): number[] {
-  const [A, B, C] = orient(t);
-  const m = (A.module + B.module + C.module) / 3;
-  const span = (Math.hypot(B.x - A.x, B.y - A.y) + Math.hypot(C.x - A.x, C.y - A.y)) / 2 / m;
+const dist = (a: GridFinder, b: GridFinder): number => Math.hypot(a.x - b.x, a.y - b.y);
+/** The finder opposite the longest side (the corner of a code seen square-on). */
+function longestOpposite(t: GridFinder[]): number {
+  const [p, q, r] = t as [GridFinder, GridFinder, GridFinder];
+  const sides = [dist(q, r), dist(p, r), dist(p, q)];
+  return sides.indexOf(Math.max(...sides));
+}
+/** Corner choices for a triple: opposite the longest side first, then the other two (under strong perspective
+ * the side between the two outer finders need not be the longest). */
+export function corners(t: GridFinder[]): number[] {
+  const k = longestOpposite(t);
+  return [k, (k + 1) % 3, (k + 2) % 3];
+}
+
+/** Versions worth trying for three finders: from their distance in modules (centres are size − 7 apart), each
+ * side measured in the modules of the two finders it joins (under perspective the finders' sizes differ). */
+export function versionsFor(t: GridFinder[], corner?: number): number[] {
+  const [A, B, C] = orient(t, corner);
+  const span = (dist(A, B) / ((A.module + B.module) / 2) + dist(A, C) / ((A.module + C.module) / 2)) / 2;
   const v = Math.round((span + 7 - 17) / 4);
   const out: number[] = [];
   for (const dv of [0, 1, -1, 2, -2]) if (v + dv >= 1 && v + dv <= 40) out.push(v + dv);
@@ -51,14 +62,18 @@ export function versionsFor(t: GridFinder[]): number[] {
 const alignCentre = (n: number): number => n - 6.5;
 
 /** A module grid: anchors in module coordinates (src) and pixels (dst), their homography and its fit. */
-export interface Grid { n: number; src: Pt[]; dst: Pt[]; module: number; H: Mat3; fit: number }
+export interface Grid {
+  n: number; src: Pt[]; dst: Pt[]; module: number; H: Mat3; fit: number;
+  /** one module along the rows and down the columns, as the three finders put it (pixels) */
+  axes: [Pt, Pt];
+}
 
 /**
  * The module grid (module coordinates → pixels) for version v: affine from the three finders, a homography when
  * an alignment pattern is found near the predicted place (versions ≥ 2); `fit` = contrast of the fixed patterns.
  */
-export function gridFor(g: Uint8Array, w: number, h: number, t: GridFinder[], v: number): Grid {
-  const [A, B, C] = orient(t);
+export function gridFor(g: Uint8Array, w: number, h: number, t: GridFinder[], v: number, corner?: number): Grid {
+  const [A, B, C] = orient(t, corner);
   const n = 17 + 4 * v, k = n - 7;
   const ex: Pt = [(B.x - A.x) / k, (B.y - A.y) / k], ey: Pt = [(C.x - A.x) / k, (C.y - A.y) / k];
   const P = (u: number, vv: number): Pt => [A.x + (u - 3.5) * ex[0] + (vv - 3.5) * ey[0], A.y + (u - 3.5) * ex[1] + (vv - 3.5) * ey[1]];
@@ -67,14 +82,61 @@ export function gridFor(g: Uint8Array, w: number, h: number, t: GridFinder[], v:
   let D: Pt = P(n - 3.5, n - 3.5);
   let Dm: Pt = [n - 3.5, n - 3.5];
   if (v >= 2) {
-    const a = alignCentre(n), found = findAlignment(g, w, h, P(a, a), ex, ey, Math.max(4, n * 0.12));
+    const a = alignCentre(n), found = findAlignment(g, w, h, P(a, a), ex, ey, Math.max(4, n * ALIGN_RADIUS));
     if (found) { D = found; Dm = [a, a]; }
   }
   src.push(Dm);
   dst.push(D);
   const H = homography(src, dst);
-  return { n, src, dst, module: Math.hypot(ex[0], ex[1]), H, fit: fitness(g, w, h, H, fixedList(n)) };
+  return { n, src, dst, module: Math.hypot(ex[0], ex[1]), H, fit: fitness(g, w, h, H, fixedList(n)), axes: [ex, ey] };
 }
+
+/**
+ * The fourth anchor moved to where the whole grid's fixed patterns fit best, on a coarse lattice of CORNER_STEP
+ * modules within CORNER_RADIUS of the code's width around where the three finders put the alignment pattern:
+ * under strong perspective it lies far from that affine prediction, and the alignment pattern alone (5×5
+ * modules) is too weak a cue at that distance. The grid as it was when nothing fits better.
+ */
+export function widen(g: Uint8Array, w: number, h: number, grid: Grid): Grid {
+  const { n, src, dst, axes: [ex, ey] } = grid;
+  if (n < 25) return grid;
+  // the lattice is scored on every third fixed module (cheap), the best point then on all of them
+  const fx = fixedList(n), coarse = coarseList(n), a = alignCentre(n), A = dst[0]!;
+  const near: Pt = [A[0] + (a - 3.5) * (ex[0] + ey[0]), A[1] + (a - 3.5) * (ex[1] + ey[1])];
+  const s4: Pt[] = [...src.slice(0, 3), [a, a]];
+  let bestD: Pt | undefined, bestFit = -Infinity;
+  const R = Math.max(2, Math.round((n * CORNER_RADIUS) / CORNER_STEP));
+  for (let j = -R; j <= R; j++) for (let i = -R; i <= R; i++) {
+    const D: Pt = [near[0] + CORNER_STEP * (i * ex[0] + j * ey[0]), near[1] + CORNER_STEP * (i * ex[1] + j * ey[1])];
+    const H = tryHomography(s4, [...dst.slice(0, 3), D]);
+    if (!H) continue;
+    const f = fitness(g, w, h, H, coarse);
+    if (f > bestFit) { bestFit = f; bestD = D; }
+  }
+  if (!bestD) return grid;
+  const H = homography(s4, [...dst.slice(0, 3), bestD]), fit = fitness(g, w, h, H, fx);
+  return fit > grid.fit ? { ...grid, src: s4, dst: [...dst.slice(0, 3), bestD], H, fit } : grid;
+}
+
+const coarseCache = new Map<number, Int16Array>();
+/** Every third fixed module of an n-module code (the lattice search's cheap score). */
+function coarseList(n: number): Int16Array {
+  let c = coarseCache.get(n);
+  if (!c) {
+    const fx = fixedList(n), out: number[] = [];
+    for (let k = 0; k < fx.length; k += 9) out.push(fx[k]!, fx[k + 1]!, fx[k + 2]!);
+    coarseCache.set(n, (c = Int16Array.from(out)));
+  }
+  return c;
+}
+
+/** alignment pattern search radius around its affine prediction, as a share of the code's width in modules */
+const ALIGN_RADIUS = 0.25;
+/** the whole-grid search for the fourth anchor: radius (share of the width) and lattice step (modules) */
+const CORNER_RADIUS = 0.3, CORNER_STEP = 1.5;
+
+const tryHomography = (src: Pt[], dst: Pt[]): Mat3 | undefined => { try { return homography(src, dst); } catch { return undefined; } };
+
 
 /** The fixed modules of an n-module code used to fit the grid: [row, col, dark] (finders, separators, timing, and
  * the bottom-right alignment pattern from version 2). */
@@ -240,6 +302,16 @@ export function unsharpBox(d: Uint8Array, w: number, h: number, r: number, a: nu
       out[y * w + x] = v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
     }
   }
+  return out;
+}
+
+/** The (2r+1)² box mean (on a copy). */
+export const boxMean = (d: Uint8Array, w: number, h: number, r: number): Uint8Array => unsharpBox(d, w, h, r, -1);
+
+/** The image divided by its (2r+1)² box mean, scaled to a mean of 128: evens out shadows and light gradients. */
+export function flatten(d: Uint8Array, w: number, h: number, r: number): Uint8Array {
+  const b = boxMean(d, w, h, r), out = new Uint8Array(d.length);
+  for (let i = 0; i < d.length; i++) { const v = (d[i]! * 128) / (b[i]! > 8 ? b[i]! : 8); out[i] = v > 255 ? 255 : Math.round(v); }
   return out;
 }
 

@@ -205,14 +205,20 @@ export function qrRegions(grey: Uint8Array, w: number, h: number, max = 3): QrRe
 const cxOf = (g: Finder[]): number => g.reduce((s, f) => s + f.x, 0) / g.length;
 const cyOf = (g: Finder[]): number => g.reduce((s, f) => s + f.y, 0) / g.length;
 
+/** How far a triple may stray from a right isosceles triangle: the two sides' difference and the third side's
+ * error, as shares; the largest ratio of two finders' module sizes. */
+export interface TripleTolerance { sides: number; hypotenuse: number; module: number }
+/** a code seen nearly square-on (the scene locator: specific among textures) */
+export const SQUARE_ON: TripleTolerance = { sides: 0.25, hypotenuse: 0.2, module: 1.6 };
+
 /**
  * Triples of finders shaped like a QR code's: similar module sizes (ratio ≤ 1.6), two sides equal within 25 % and
  * the third √2 times as long within 20 %, the sides 10–185 modules. Best fitting first.
  */
-export function triples(f: Finder[], max = 8): Finder[][] {
-  const out: { g: Finder[]; err: number }[] = [];
+export function triples(f: Finder[], max = 8, tol: TripleTolerance = SQUARE_ON): Finder[][] {
+  const out: { g: Finder[]; err: number; key: string }[] = [];
   const n = Math.min(f.length, 400);
-  const sim = (a: Finder, c: Finder): boolean => a.module / c.module < 1.6 && c.module / a.module < 1.6;
+  const sim = (a: Finder, c: Finder): boolean => a.module / c.module < tol.module && c.module / a.module < tol.module;
   const dist = (a: Finder, c: Finder): number => Math.hypot(a.x - c.x, a.y - c.y);
   for (let i = 0; i < n; i++) {
     const A = f[i]!; // the corner finder (top-left of the code)
@@ -223,12 +229,14 @@ export function triples(f: Finder[], max = 8): Finder[][] {
       for (let k = j + 1; k < n; k++) {
         if (k === i || !sim(A, f[k]!) || !sim(f[j]!, f[k]!)) continue;
         const dk = dist(A, f[k]!) / A.module;
-        if (Math.abs(dk - dj) > 0.25 * dj) continue;
+        if (Math.abs(dk - dj) > tol.sides * dj) continue;
         const hyp = dist(f[j]!, f[k]!) / A.module, want = Math.SQRT2 * (dj + dk) / 2;
-        if (Math.abs(hyp - want) > 0.2 * want) continue;
-        out.push({ g: [A, f[j]!, f[k]!], err: Math.abs(dk - dj) / dj + Math.abs(hyp - want) / want });
+        if (Math.abs(hyp - want) > tol.hypotenuse * want) continue;
+        out.push({ g: [A, f[j]!, f[k]!], err: Math.abs(dk - dj) / dj + Math.abs(hyp - want) / want, key: [i, j, k].sort((a, b) => a - b).join() });
       }
     }
   }
-  return out.sort((a, c) => a.err - c.err).slice(0, max).map((t) => t.g);
+  // the same three finders can pass with two of them as the corner (loose tolerances): the best reading only
+  const seen = new Set<string>();
+  return out.sort((a, c) => a.err - c.err).filter((t) => !seen.has(t.key) && !!seen.add(t.key)).slice(0, max).map((t) => t.g);
 }
