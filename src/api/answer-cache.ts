@@ -6,6 +6,8 @@
 // UTF-8 on every send.
 import type { Services } from '../services.js';
 import type { JobRecord } from '../jobs/engine.js';
+import type { Family } from '../jobs/families.js';
+import { reply, type Ctx, type Reply } from '../server/types.js';
 
 const ANSWER_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -36,6 +38,11 @@ export class AnswerCache {
     return this.find(job, kind) ?? this.keep(job, kind, Buffer.from(JSON.stringify(value)));
   }
 
+  /** The kept answer of this completion of the job, if there is one (never builds). */
+  peek(job: JobRecord, kind: string): Buffer | undefined {
+    return this.find(job, kind);
+  }
+
   private find(job: JobRecord, kind: string): Buffer | undefined {
     const list = this.answers.get(job.id);
     if (list === undefined) return undefined;
@@ -64,6 +71,19 @@ export class AnswerCache {
 }
 
 const caches = new WeakMap<Services, AnswerCache>();
+
+/**
+ * A poll of a completed job answered synchronously: the job from this node's cache of finished records (which checks
+ * the caller, the family and the expiry as read() does) and its kept answer — a Reply without a promise, which the
+ * front end sends in the turn the request arrived. Undefined when either is missing (the first poll, a job still
+ * processing, an error to report): the route's asynchronous path answers then.
+ */
+export function keptAnswer(ctx: Ctx, family: Family, kind: string): Reply | undefined {
+  const job = ctx.services.jobs.peekFinished(ctx.principal, ctx.params.job_id!, family);
+  if (job === undefined || job.status !== 'completed') return undefined;
+  const body = answerCache(ctx.services).peek(job, kind);
+  return body === undefined ? undefined : reply.make({ status: 200, body, contentType: 'application/json' });
+}
 
 /** This server's answer cache (one per running server, created on first use). */
 export function answerCache(services: Services): AnswerCache {

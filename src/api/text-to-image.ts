@@ -1,12 +1,12 @@
 // Text-to-Image (async, txt2img_ jobs): generate, status, download, models. Catalog-driven model rules.
 import { z } from 'zod';
-import { defineRoute, type RouteDef } from '../server/types.js';
+import { defineRoute, type Ctx, type Reply, type RouteDef } from '../server/types.js';
 import { reply } from '../server/types.js';
 import { invalid } from '../domain/errors.js';
 import { imageCost, type ImageSize } from '../catalog/catalog.js';
 import { ai, aspectRatio, iso, jobError, markImage, prompt, startAi, ttlHours, withStyle } from '../providers/ai/service.js';
 import type { Services } from '../services.js';
-import { answerCache } from './answer-cache.js';
+import { answerCache, keptAnswer } from './answer-cache.js';
 import { defineRunner, type JobInput } from '../jobs/runners.js';
 import { ApiError } from '../domain/errors.js';
 import { ok } from './schemas/common.js';
@@ -53,6 +53,24 @@ export async function start(services: Services): Promise<void> {
   await startAi(services);
 }
 
+/** A txt2img job's status as read(): the completed answer built once and kept, or the processing / failed state. */
+async function txt2imgStatusOf(ctx: Ctx<unknown, unknown, Record<string, string>>): Promise<Reply | object> {
+  const { jobs } = ctx.services;
+  const j = await jobs.read(ctx.principal, ctx.params.job_id!, 'txt2img');
+  if (j.status === 'completed') {
+    // the answer's bytes are kept per completed job (answer-cache.ts): built once, after read() checked the caller
+    const body = await answerCache(ctx.services).jsonAsync(j, 'txt2img-status', async () => ({
+      jobId: j.id, status: j.status, model: j.meta.model, estimatedCost: j.estimatedCost ?? null, imageUrl: downloadUrl(ctx.services, j.id), imageData: (await jobs.blob(j, 'image')).bytes.toString('base64'),
+      processingTimeMs: j.result?.processingTimeMs ?? null, actualCost: j.actualCost ?? null,
+      width: j.result?.width, height: j.result?.height, expiresAt: iso(j.expiresAt),
+    }));
+    return reply.make({ status: 200, body, contentType: 'application/json' });
+  }
+  const base = { jobId: j.id, status: j.status, model: j.meta.model, estimatedCost: j.estimatedCost ?? null };
+  if (j.status === 'failed') return { ...base, imageUrl: null, processingTimeMs: null, actualCost: j.actualCost ?? 0, error: jobError(j) };
+  return { ...base, imageUrl: null, processingTimeMs: null, actualCost: null };
+}
+
 export const routes: RouteDef[] = [
   defineRoute({
     method: 'POST', path: '/api/v1/text-to-image/generate', auth: 'key', tags: ['Text-to-Image'],
@@ -96,22 +114,8 @@ export const routes: RouteDef[] = [
     method: 'GET', path: '/api/v1/text-to-image/status/:job_id', auth: 'job', tags: ['Text-to-Image'],
     summary: 'Status of a text-to-image job; the completed image is inline in imageData (base64 PNG)',
     responses: ok('the job', txt2imgStatus, examples.txt2imgStatus),
-    handler: async (ctx) => {
-      const { jobs } = ctx.services;
-      const j = await jobs.read(ctx.principal, ctx.params.job_id!, 'txt2img');
-      if (j.status === 'completed') {
-        // the answer's bytes are kept per completed job (answer-cache.ts): built once, after read() checked the caller
-        const body = await answerCache(ctx.services).jsonAsync(j, 'txt2img-status', async () => ({
-          jobId: j.id, status: j.status, model: j.meta.model, estimatedCost: j.estimatedCost ?? null, imageUrl: downloadUrl(ctx.services, j.id), imageData: (await jobs.blob(j, 'image')).bytes.toString('base64'),
-          processingTimeMs: j.result?.processingTimeMs ?? null, actualCost: j.actualCost ?? null,
-          width: j.result?.width, height: j.result?.height, expiresAt: iso(j.expiresAt),
-        }));
-        return reply.make({ status: 200, body, contentType: 'application/json' });
-      }
-      const base = { jobId: j.id, status: j.status, model: j.meta.model, estimatedCost: j.estimatedCost ?? null };
-      if (j.status === 'failed') return { ...base, imageUrl: null, processingTimeMs: null, actualCost: j.actualCost ?? 0, error: jobError(j) };
-      return { ...base, imageUrl: null, processingTimeMs: null, actualCost: null };
-    },
+    // a completed job's kept answer goes out in the turn the poll arrived (no promise); the first poll builds it
+    handler: (ctx) => keptAnswer(ctx, 'txt2img', 'txt2img-status') ?? txt2imgStatusOf(ctx),
   }),
   defineRoute({
     method: 'GET', path: '/api/v1/text-to-image/download/:job_id', auth: 'job', tags: ['Text-to-Image'],

@@ -114,6 +114,20 @@ export class JobEngine {
     return { ...j };
   }
 
+  /**
+   * The finished record of `id` from this node's cache, synchronously, when the caller may read it and it has not
+   * expired; undefined otherwise (not cached, still processing, another family, not the caller's, expired): then
+   * read() answers, with its error. The record is the cache's own, not a copy — read it, never change it. This is
+   * what lets a poll of a finished job be answered in the turn it arrived, with no promise (api/answer-cache.ts).
+   */
+  peekFinished(principal: Principal, id: string, family: Family): JobRecord | undefined {
+    const fam = familyOfId(id);
+    if (fam !== family) return undefined;
+    const job = this.finished.get(id, this.clock.now());
+    if (!job || job.family !== fam || this.isExpired(job) || !this.mayRead(principal, job)) return undefined;
+    return job;
+  }
+
   /** A stored record as callers see it: the result unsealed, on a copy (the stored one stays sealed). */
   private open(j: JobRecord | undefined): JobRecord | undefined {
     if (!j || j.sealedResult === undefined) return j;
@@ -160,15 +174,17 @@ export class JobEngine {
   }
 
   authorize(principal: Principal, job: JobRecord): void {
-    const p = principal;
-    if (p.kind === 'admin') return;
-    if (p.kind === 'key') {
-      if (job.owner === undefined || job.owner === p.keyId) return;
-      throw new ApiError('JOB_NOT_FOUND', `No job with id ${job.id} for this key`);
-    }
-    // the token's digest is computed once per request (server/auth.ts) and compared in constant time
-    if (p.kind === 'token' && p.token && sameHash(p.tokenHash ?? sha256(p.token), job.accessKeyHash)) return;
+    if (this.mayRead(principal, job)) return;
+    if (principal.kind === 'key') throw new ApiError('JOB_NOT_FOUND', `No job with id ${job.id} for this key`);
     throw new ApiError('INVALID_API_KEY', 'An API key or this job\'s access key is required');
+  }
+
+  /** the admin, the owner key (or any key for an ownerless job), or the job's access key */
+  private mayRead(p: Principal, job: JobRecord): boolean {
+    if (p.kind === 'admin') return true;
+    if (p.kind === 'key') return job.owner === undefined || job.owner === p.keyId;
+    // the token's digest is computed once per request (server/auth.ts) and compared in constant time
+    return p.kind === 'token' && !!p.token && sameHash(p.tokenHash ?? sha256(p.token), job.accessKeyHash);
   }
 
   /** Progress of a processing job: monotonic (never goes back), ignored once the job finished. */

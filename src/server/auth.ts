@@ -58,22 +58,35 @@ function decide(ctx: Ctx, route: RouteDef, outHeaders: Record<string, string>, k
     throw new ApiError('INVALID_API_KEY', key ? 'The API key is invalid or revoked' : 'An API key is required (X-API-Key or Authorization: Bearer)');
   }
 
-  const principal: Principal = { kind: rec.admin ? 'admin' : 'key', keyId: rec.id, keyName: rec.name };
+  const principal = keyPrincipal(rec);
   if (route.noRateLimit) return principal;
   const cfg = services.config;
   const r = services.limiter.hit(rec.id, rec.rateLimitPerMinute ?? cfg.rateLimitPerMinute, rec.rateLimitPerDay ?? cfg.rateLimitPerDay, services.clock.now());
-  const apply = (r: LimitResult): Principal => {
-    outHeaders['ratelimit-policy'] = r.policy;
-    outHeaders['ratelimit'] = `"${r.window}";r=${r.remaining};t=${r.resetSeconds}`;
-    if (!r.allowed) {
-      ctx.principal = principal; // so the rejection is logged against the key
-      throw new ApiError('RATE_LIMITED', `Rate limit of ${r.limit} requests per ${r.window} exceeded; retry in ${r.retryAfter} s`, {
-        headers: { 'retry-after': String(r.retryAfter) },
-      });
-    }
-    return principal;
-  };
-  return r instanceof Promise ? r.then(apply) : apply(r);
+  return r instanceof Promise ? r.then((r) => applyLimit(ctx, principal, outHeaders, r)) : applyLimit(ctx, principal, outHeaders, r);
+}
+
+/**
+ * The principal of a key record: one object per record (principals are only read), not a new one per request.
+ * Keyed by the record itself, so a key changed or reloaded (a new record) gets a new principal.
+ */
+const principals = new WeakMap<ApiKeyRecord, Principal>();
+function keyPrincipal(rec: ApiKeyRecord): Principal {
+  let p = principals.get(rec);
+  if (p === undefined) principals.set(rec, (p = Object.freeze({ kind: rec.admin ? 'admin' : 'key', keyId: rec.id, keyName: rec.name } as const)));
+  return p;
+}
+
+/** The key's rate-limit headers on the answer; over the limit, 429 (logged against the key). */
+function applyLimit(ctx: Ctx, principal: Principal, outHeaders: Record<string, string>, r: LimitResult): Principal {
+  outHeaders['ratelimit-policy'] = r.policy;
+  outHeaders['ratelimit'] = `"${r.window}";r=${r.remaining};t=${r.resetSeconds}`;
+  if (!r.allowed) {
+    ctx.principal = principal; // so the rejection is logged against the key
+    throw new ApiError('RATE_LIMITED', `Rate limit of ${r.limit} requests per ${r.window} exceeded; retry in ${r.retryAfter} s`, {
+      headers: { 'retry-after': String(r.retryAfter) },
+    });
+  }
+  return principal;
 }
 
 /**

@@ -59,6 +59,9 @@ export function decodeParams(names: string[], raw: string[]): { params: Record<s
   return { params };
 }
 
+/** the headers of a JSON answer that names no others: one frozen object, only read (writeOut, checkResponse) */
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_TYPE });
+
 /** A handler's result as the message to send: a Reply as it says, anything else JSON with status 200. */
 export function answerOf(result: unknown): OutMessage {
   if (!isReply(result)) return { status: 200, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(result ?? { success: true }) };
@@ -66,8 +69,9 @@ export function answerOf(result: unknown): OutMessage {
   const isJson = ct.startsWith('application/json');
   const body = Buffer.isBuffer(result.body) || typeof result.body === 'string' ? result.body : isJson ? JSON.stringify(result.body ?? null) : String(result.body ?? '');
   const type = isJson ? JSON_TYPE : ct;
-  // no spread when the reply names no headers (a status poll's cached answer): one small object, not a copy
-  return { status: result.status ?? 200, headers: result.headers ? { 'content-type': type, ...result.headers } : { 'content-type': type }, body };
+  // no spread when the reply names no headers (a status poll's cached answer): the one shared JSON header set
+  const headers = result.headers ? { 'content-type': type, ...result.headers } : isJson ? JSON_HEADERS : { 'content-type': type };
+  return { status: result.status ?? 200, headers, body };
 }
 
 /** 503: the body budget is spent (too many bodies in flight at once). */

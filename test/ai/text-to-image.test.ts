@@ -30,6 +30,19 @@ t.test('family B image model: create, poll with the access key, mark, download, 
   t.type(s.processingTimeMs, 'number');
   t.equal(s.actualCost, 0.067);
 
+  // later polls are answered from the kept answer in the turn they arrive (api/answer-cache.ts keptAnswer): the same
+  // bytes and headers as the poll that built it, for the access key and the owner key alike
+  const statusUrl = `/api/v1/text-to-image/status/${c.jobId}`;
+  const first = await server.req(statusUrl, { key: null, headers: { authorization: `Bearer ${c.accessKey}` } });
+  const firstBody = Buffer.from(await first.arrayBuffer());
+  for (const opts of [{ key: null, headers: { authorization: `Bearer ${c.accessKey}` } }, {}]) {
+    const again = await server.req(statusUrl, opts);
+    t.equal(again.status, 200);
+    t.equal(again.headers.get('content-type'), first.headers.get('content-type'), 'kept answer: same content type');
+    t.equal(Buffer.from(await again.arrayBuffer()).compare(firstBody), 0, 'kept answer: the same bytes');
+  }
+  t.equal(JSON.parse(firstBody.toString()).imageData, s.imageData);
+
   const sent = famb.last!;
   t.equal(sent.path, '/v1beta/models/fam-b-3.1-flash-image-preview:generateContent');
   t.same(sent.body.generationConfig.imageConfig, { aspectRatio: '16:9', imageSize: '1K' });

@@ -95,6 +95,27 @@ async function suite(t: Test, mode: Mode) {
     await t.rejects(h.jobs.read(owner, job.id, 'txt2img'), { code: 'IMAGE_EXPIRED', status: 410 }, 'tombstone');
   });
 
+  t.test('peekFinished: the cached record, synchronously, only where read() would answer it', async (t) => {
+    const h = await openJobs(mode);
+    t.teardown(h.close);
+    const { job, accessKey } = await h.jobs.create({ family: 'txt2img', owner: 'k', ttlHours: 1 });
+    t.equal(h.jobs.peekFinished(owner, job.id, 'txt2img'), undefined, 'a processing job: nothing (read() answers it fresh)');
+    await h.jobs.complete(job.id, { result: { width: 512 } });
+    const j = h.jobs.peekFinished(owner, job.id, 'txt2img');
+    t.equal(j?.status, 'completed', 'the finished job, without a promise');
+    t.same(j?.result, { width: 512 }, 'its result, unsealed');
+    t.equal(h.jobs.peekFinished({ kind: 'token', token: accessKey, tokenHash: sha256(accessKey) }, job.id, 'txt2img')?.id, job.id, 'the access key reads it');
+    t.equal(h.jobs.peekFinished({ kind: 'admin', keyId: 'a' }, job.id, 'txt2img')?.id, job.id, 'the admin reads it');
+    t.equal(h.jobs.peekFinished({ kind: 'key', keyId: 'other' }, job.id, 'txt2img'), undefined, 'another key: nothing (read() answers 404)');
+    t.equal(h.jobs.peekFinished({ kind: 'token', token: 'wrong', tokenHash: sha256('wrong') }, job.id, 'txt2img'), undefined, 'a wrong access key: nothing (read() answers 401)');
+    t.equal(h.jobs.peekFinished({ kind: 'anonymous' }, job.id, 'txt2img'), undefined, 'no caller: nothing');
+    t.equal(h.jobs.peekFinished(owner, job.id, 'caric'), undefined, 'another family: nothing');
+    t.equal(h.jobs.peekFinished(owner, 'txt2img_nope', 'txt2img'), undefined, 'an unknown id: nothing');
+    h.clock.advance(3600_000);
+    t.equal(h.jobs.peekFinished(owner, job.id, 'txt2img'), undefined, 'expired: nothing (read() answers 410)');
+    await t.rejects(h.jobs.read(owner, job.id, 'txt2img'), { code: 'IMAGE_EXPIRED' });
+  });
+
   t.test('a failed job is cached too and keeps its error', async (t) => {
     const h = await openJobs(mode);
     t.teardown(h.close);
