@@ -141,21 +141,22 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.ok(rate(r.holdout2.hits5, r.holdout2.n) >= 0.91, `holdout2 hits@5 ${r.holdout2.hits5}/${r.holdout2.n}`);
   t.ok(rate(r.holdout3.hits1, r.holdout3.n) >= 0.69, `holdout3 hits@1 ${r.holdout3.hits1}/${r.holdout3.n}`);
   t.ok(rate(r.holdout3.hits5, r.holdout3.n) >= 0.86, `holdout3 hits@5 ${r.holdout3.hits5}/${r.holdout3.n}`);
-  t.ok(rate(r.holdout4.hits1, r.holdout4.n) >= 0.67, `holdout4 hits@1 ${r.holdout4.hits1}/${r.holdout4.n}`);
+  // (noise20, the noise words of plain questions: holdout4 28 → 29 of 40, holdout6 33/39 → 34/40, holdout7 35/39 → 36/40)
+  t.ok(rate(r.holdout4.hits1, r.holdout4.n) >= 0.70, `holdout4 hits@1 ${r.holdout4.hits1}/${r.holdout4.n}`);
   t.ok(rate(r.holdout4.hits5, r.holdout4.n) >= 0.92, `holdout4 hits@5 ${r.holdout4.hits5}/${r.holdout4.n}`);
   t.ok(rate(r.holdout5.hits1, r.holdout5.n) >= 0.72, `holdout5 hits@1 ${r.holdout5.hits1}/${r.holdout5.n}`);
   t.ok(rate(r.holdout5.hits5, r.holdout5.n) >= 0.89, `holdout5 hits@5 ${r.holdout5.hits5}/${r.holdout5.n}`);
   // holdout7 (blind in session 10: 35 / 39 of 60 first / in the top five), floors one question below
-  t.ok(r.holdout7.hits1 >= 34, `holdout7 hits@1 ${r.holdout7.hits1}/${r.holdout7.n}`);
-  t.ok(r.holdout7.hits5 >= 38, `holdout7 hits@5 ${r.holdout7.hits5}/${r.holdout7.n}`);
+  t.ok(r.holdout7.hits1 >= 35, `holdout7 hits@1 ${r.holdout7.hits1}/${r.holdout7.n}`);
+  t.ok(r.holdout7.hits5 >= 39, `holdout7 hits@5 ${r.holdout7.hits5}/${r.holdout7.n}`);
   // holdout6 as it was measured blind at the end of session 9 (66.0 / 78.0), less a question each
-  t.ok(rate(r.holdout6.hits1, r.holdout6.n) >= 0.64, `holdout6 hits@1 ${r.holdout6.hits1}/${r.holdout6.n}`);
-  t.ok(rate(r.holdout6.hits5, r.holdout6.n) >= 0.76, `holdout6 hits@5 ${r.holdout6.hits5}/${r.holdout6.n}`);
+  t.ok(rate(r.holdout6.hits1, r.holdout6.n) >= 0.66, `holdout6 hits@1 ${r.holdout6.hits1}/${r.holdout6.n}`);
+  t.ok(rate(r.holdout6.hits5, r.holdout6.n) >= 0.78, `holdout6 hits@5 ${r.holdout6.hits5}/${r.holdout6.n}`);
   // holdout6's article inside the right law (search19, question cues: 46.0 → 58.0 %; plain 2 → 8 of 24; vocab20, spoken
-  // particles stripped: 60.0 %, plain 9 of 24 — floors a question below)
-  t.ok(rate(r.holdout6.article1, r.holdout6.articleN) >= 0.58, `holdout6 article@1 ${r.holdout6.article1}/${r.holdout6.articleN}`);
+  // particles stripped: 60.0 %, plain 9 of 24; noise20, noise words: 62.0 %, plain 10 of 24 — floors a question below)
+  t.ok(rate(r.holdout6.article1, r.holdout6.articleN) >= 0.60, `holdout6 article@1 ${r.holdout6.article1}/${r.holdout6.articleN}`);
   const plain6 = r.outcomes.filter((o) => o.q.holdout6 && o.q.category === 'plain' && o.articleOk !== null);
-  t.ok(plain6.filter((o) => o.articleOk).length >= 8, `holdout6 plain article@1 ${plain6.filter((o) => o.articleOk).length}/${plain6.length}`);
+  t.ok(plain6.filter((o) => o.articleOk).length >= 9, `holdout6 plain article@1 ${plain6.filter((o) => o.articleOk).length}/${plain6.length}`);
   // rules asked for by their subject come first (holdout2, holdout3 and holdout4 rule questions: 25)
   const rules = r.outcomes.filter((o) => (o.q.holdout2 || o.q.holdout3 || o.q.holdout4) && o.q.category === 'admrul');
   t.ok(rules.filter((o) => o.rank === 1).length >= 19, `held-out rule questions first: ${rules.filter((o) => o.rank === 1).length}/${rules.length}`);

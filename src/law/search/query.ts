@@ -6,6 +6,7 @@ import { CORE, everydayTerms, mapWord, phrases, type WordMap } from './vocabular
 import { SEARCH_SWITCHES } from './switches.js';
 import { questionCues } from './question-cues.js';
 import { phrasesIn } from './phrase-index.js';
+import { FILLERS, oneSyllableI, spokenPredicate } from './noise-words.js';
 
 
 /** Question endings (longest first), stripped from the end of an eojeol when enough of it is left. */
@@ -98,9 +99,11 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     // particles also end two-syllable nouns (허가, 도로, 제도, 미만, 동의, 아이) and stay; a verb form the vocabularies
     // know (자를, 잘라) is not a noun with a particle
     const oneSyllable = lw.length === 2 && /[을를은는]$/.test(lw) && !STOP.has(lw) && lw !== '마을' && lw !== '가을' && !everydayTerms(lw) && !CORE.some(([f]) => f.length >= 2 && lw.startsWith(f));
-    const s = oneSyllable ? lw[0]! : stripEnding(stripJosa(stripSpoken(lw)));
+    const noise = SEARCH_SWITCHES.noiseWords ? noiseOf(lw) : null;
+    if (noise === 'drop') { plain = true; continue; }
+    const s = noise ?? (oneSyllable ? lw[0]! : stripEnding(stripJosa(stripSpoken(lw))));
     if (s.length < lw.length - 1) plain = true;
-    if (STOP.has(s)) { plain = true; continue; }
+    if (STOP.has(s) || (SEARCH_SWITCHES.noiseWords & 1 && FILLERS.has(s))) { plain = true; continue; }
     maps.push(mapWord(s));
     // a verb made of a noun and 하다/되다/받다 (운전하면, 설치하려면, 처벌받나요, 공개해): its noun is a content word
     const noun = verbalNoun(lw);
@@ -129,6 +132,17 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
   const added = [...extra, ...general];
   return { text: [...out, ...added].join(' '), core: out.join(' '), mapped: extra.join(' '), named, words: [...new Set([...words, ...added.flatMap((e) => e.split(' '))])], plain,
     cues: plain && SEARCH_SWITCHES.titleCue ? questionCues(q.normalize('NFKC')) : [] };
+}
+
+/**
+ * A spoken question's word that is not its subject (noise-words.ts): 'drop' (a filler, a connective predicate), the
+ * noun it stands for (형이 → 형), or null (an ordinary word).
+ */
+function noiseOf(lw: string): 'drop' | string | null {
+  const on = SEARCH_SWITCHES.noiseWords;
+  if (on & 1 && FILLERS.has(lw)) return 'drop';
+  if (on & 4 && oneSyllableI(lw)) return lw[0]!;
+  return on & 16 && spokenPredicate(lw) && !verbalNoun(lw) ? 'drop' : null;
 }
 
 /** the noun of a 하다/되다/받다/시키다 verb form (운전하면 → 운전, 해고하려면 → 해고, 처벌받나요 → 처벌), or null */

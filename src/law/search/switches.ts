@@ -45,4 +45,7 @@ export const SEARCH_SWITCHES = {
   titleCueAlone: 1,
   /** spoken particles (…랑, …이랑, …한테) stripped from a question's words (query.ts stripSpoken) */
   spokenJosa: 1,
+  /** a question's noise words (noise-words.ts), a bit mask: 1 fillers dropped (measured: off), 4 one-syllable nouns + 이
+   *  leave the noun, 16 connective predicates (…은데, …던데, …어서) dropped */
+  noiseWords: 21,
 };
