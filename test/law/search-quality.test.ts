@@ -4,11 +4,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { Store } from '../../src/store/env.js';
 import { openLaw } from '../../src/law/open.js';
 import { Importer } from '../../src/law/import.js';
-import { HELD_OUT, isBlind, evaluate, loadQuestions } from '../../bench/law-quality/evaluate.js';
+import { HELD_OUT, isBlind, evaluate, loadQuestions, type HeldOut, type Question } from '../../bench/law-quality/evaluate.js';
 import { shared } from '../helpers/shared.js';
 
 const FULL = [shared('law-corpus', 'full', 'statutes.tar.gz'), shared('law-corpus', 'full', 'admrul.tar.gz')];
@@ -56,33 +56,12 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   const before6 = new Set(qs.filter((q) => !q.holdout6 && !q.holdout7 && !q.holdout8).map((q) => q.law));
   t.equal(h6.filter((q) => before6.has(q.law)).length, 0, 'holdout6 asks only about instruments no earlier question uses');
   t.equal(new Set(h6.map((q) => `${q.law} ${q.article}`)).size, h6.length, 'no two holdout6 questions on the same article');
-  // the seventh held-out set (session 10, blind): 60 questions written from the articles' text, never searched,
-  // each on an instrument no question outside it uses
-  const h7 = qs.filter((q) => q.holdout7);
-  const of7 = (c: string) => h7.filter((q) => q.category === c).length;
-  t.ok(h7.length >= 60, `${h7.length} holdout7 questions`);
-  t.ok(of7('plain') >= 24, `${of7('plain')} holdout7 plain questions`);
-  t.ok(of7('keyword') >= 8 && of7('abbrev') >= 8 && of7('admrul') >= 9 && of7('filter') >= 5, 'holdout7 keyword 8+, abbrev 8+, admrul 9+, filter 5+');
-  t.equal(h7.filter((q) => HELD_OUT.some((k) => k !== 'holdout7' && q[k])).length, 0, 'holdout7 is disjoint from the other sets');
-  t.ok(h7.every((q) => /^h7-(plain|keyword|abbrev|admrul|filter)-\d{3}$/.test(q.id) && q.id.startsWith(`h7-${q.category}-`) && q.article), 'holdout7 ids h7-<category>-NNN, each with an article');
-  t.ok(h7.filter((q) => q.category === 'filter').every((q) => q.type !== undefined || q.ministry !== undefined), 'each holdout7 filter question sets type or ministry');
-  const before7 = new Set(qs.filter((q) => !q.holdout7 && !q.holdout8).map((q) => q.law));
-  t.same(h7.filter((q) => before7.has(q.law)).map((q) => q.id), [], 'holdout7 asks only about instruments no earlier question uses');
-  t.equal(new Set(h7.map((q) => `${q.law} ${q.article}`)).size, h7.length, 'no two holdout7 questions on the same article');
-  // the eighth held-out set (session 11, blind): 60 questions written from the articles' text by a helper who never
-  // ran a search, each on an instrument no question outside it uses
+  // the seventh (session 10) and eighth (session 11) held-out sets: 60 questions each, written from the articles' text
+  // by a helper who never ran a search, each on an instrument no question outside the later sets uses
+  writtenSet(t, qs, 'holdout7', { plain: 24, keyword: 8, abbrev: 8, admrul: 9, filter: 5 });
+  writtenSet(t, qs, 'holdout8', { plain: 30, keyword: 8, abbrev: 8, admrul: 8, filter: 6 });
   const h8 = qs.filter((q) => q.holdout8);
-  const of8 = (c: string) => h8.filter((q) => q.category === c).length;
-  t.ok(h8.length >= 60, `${h8.length} holdout8 questions`);
-  t.ok(of8('plain') >= 30, `${of8('plain')} holdout8 plain questions`);
-  t.ok(of8('keyword') >= 8 && of8('abbrev') >= 8 && of8('admrul') >= 8 && of8('filter') >= 6, 'holdout8 keyword 8+, abbrev 8+, admrul 8+, filter 6+');
-  t.equal(h8.filter((q) => HELD_OUT.some((k) => k !== 'holdout8' && q[k])).length, 0, 'holdout8 is disjoint from the other sets');
-  t.ok(h8.every((q) => /^h8-(plain|keyword|abbrev|admrul|filter)-\d{3}$/.test(q.id) && q.id.startsWith(`h8-${q.category}-`) && q.article), 'holdout8 ids h8-<category>-NNN, each with an article');
-  t.ok(h8.filter((q) => q.category === 'filter').every((q) => q.type !== undefined || q.ministry !== undefined), 'each holdout8 filter question sets type or ministry');
-  const outside8 = new Set(qs.filter((q) => !q.holdout8).map((q) => q.law));
-  t.same(h8.filter((q) => outside8.has(q.law)).map((q) => q.id), [], 'holdout8 asks only about instruments no question outside it uses');
   t.equal(new Set(h8.map((q) => q.law)).size, h8.length, 'each holdout8 question asks about its own instrument');
-  t.equal(new Set(h8.map((q) => `${q.law} ${q.article}`)).size, h8.length, 'no two holdout8 questions on the same article');
   t.same([...new Set(qs.map((q) => q.category))].sort(), ['abbrev', 'admrul', 'filter', 'keyword', 'plain']);
   t.equal(new Set(qs.map((q) => q.id)).size, qs.length);
   t.ok(qs.every((q) => q.law && q.query));
@@ -174,3 +153,21 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.equal(top.matches![0]!.article_no, '60');
   t.match(top.matches![0]!.snippet, /유급휴가/);
 });
+
+/** a held-out set written blind (holdout7 on): its size and categories, ids, disjoint from the other sets, its own
+ *  instruments (none used by a question of an earlier set), one question per article, each filter question filtered */
+function writtenSet(t: Test, qs: Question[], key: HeldOut, least: Record<string, number>): void {
+  const n = key.slice('holdout'.length);
+  const set = qs.filter((q) => q[key]);
+  const of = (c: string) => set.filter((q) => q.category === c).length;
+  t.ok(set.length >= 60, `${set.length} ${key} questions`);
+  for (const [c, min] of Object.entries(least)) t.ok(of(c) >= min, `${of(c)} ${key} ${c} questions (${min}+)`);
+  t.equal(set.filter((q) => HELD_OUT.some((k) => k !== key && q[k])).length, 0, `${key} is disjoint from the other sets`);
+  const id = new RegExp(`^h${n}-(plain|keyword|abbrev|admrul|filter)-\\d{3}$`);
+  t.ok(set.every((q) => id.test(q.id) && q.id.startsWith(`h${n}-${q.category}-`) && q.article), `${key} ids h${n}-<category>-NNN, each with an article`);
+  t.ok(set.filter((q) => q.category === 'filter').every((q) => q.type !== undefined || q.ministry !== undefined), `each ${key} filter question sets type or ministry`);
+  const later = HELD_OUT.slice(HELD_OUT.indexOf(key));
+  const earlier = new Set(qs.filter((q) => later.every((k) => !q[k])).map((q) => q.law));
+  t.same(set.filter((q) => earlier.has(q.law)).map((q) => q.id), [], `${key} asks only about instruments no earlier question uses`);
+  t.equal(new Set(set.map((q) => `${q.law} ${q.article}`)).size, set.length, `no two ${key} questions on the same article`);
+}
