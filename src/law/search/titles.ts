@@ -205,23 +205,12 @@ interface QueryWord { w: string; wt: number; w3: string; grams: string[] }
  * title inside the word also counts: 휴게 for 휴게시간)
  */
 function titleRecall(tk: string, words: QueryWord[]): number {
-  let c = 0, n = 0;
-  for (const { w, wt, w3, grams } of words) {
-    n += wt;
-    if (tk.includes(w) || (w.length >= 4 && tk.includes(w3)) || (tk.length >= 2 && w.startsWith(tk))) { c += wt; continue; }
-    // most of a compound's bigrams in the title (연차휴가 in 연차 유급휴가): partial credit
-    if (w.length >= 3) {
-      let k = 0;
-      for (const g of grams) if (tk.includes(g)) k++;
-      const cov = k / (w.length - 1);
-      if (cov >= 0.6) c += cov * wt;
-    }
-  }
-  return c / n;
+  return recallOf(credits(tk, words), words);
 }
 
-/** the credit of each query word in a title, as titleRecall gives it (1, the bigram share ≥ 0.6, or 0); in a
- * buffer reused by the next call */
+/** the credit of each query word in a title: 1 (the word, its first three characters, or the title a prefix of it),
+ * the share of its bigrams the title holds when most are there (연차휴가 in 연차 유급휴가), or 0; in a buffer reused by
+ * the next call */
 let creditBuf = new Float64Array(16);
 function credits(tk: string, words: QueryWord[]): Float64Array {
   if (creditBuf.length < words.length) creditBuf = new Float64Array(words.length * 2);
@@ -240,14 +229,13 @@ function credits(tk: string, words: QueryWord[]): Float64Array {
   return cr;
 }
 
-/** titleRecall from the words' credits (credits) and weights: the same sums in the same order */
+/** the words' credits summed with their weights, as a share of the weights */
 function recallOf(cr: Float64Array, words: Array<{ wt: number }>): number {
   let c = 0, n = 0;
   for (let i = 0; i < words.length; i++) {
-    const wt = words[i]!.wt, k = cr[i]!;
+    const wt = words[i]!.wt;
     n += wt;
-    if (k === 1) c += wt;
-    else if (k > 0) c += k * wt;
+    c += cr[i]! * wt;
   }
   return c / n;
 }
