@@ -64,7 +64,7 @@ const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-
 
 /** A handler's result as the message to send: a Reply as it says, anything else JSON with status 200. */
 export function answerOf(result: unknown): OutMessage {
-  if (!isReply(result)) return { status: 200, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(result ?? { success: true }) };
+  if (!isReply(result)) return { status: 200, headers: JSON_HEADERS, body: JSON.stringify(result ?? { success: true }) };
   const ct = result.contentType ?? JSON_TYPE;
   const isJson = ct.startsWith('application/json');
   const body = Buffer.isBuffer(result.body) || typeof result.body === 'string' ? result.body : isJson ? JSON.stringify(result.body ?? null) : String(result.body ?? '');
