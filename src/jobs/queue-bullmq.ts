@@ -13,6 +13,10 @@ import { engineBusy, isEngineBusy } from '../shared/errors.js';
 import { runnerNamed, type Json, type JobInput, type Runner, type RunnerLane } from './runners.js';
 import { runInProcess, type JobQueue, type QueueDeps } from './queue.js';
 import { reconcileAction, type Reconciled } from './reconcile.js';
+import { closeQueue, closeWorker, keepDuplicates } from './bullmq-close.js';
+
+/** how long one worker's or queue's close may take once this node's own runs are over (then it is ended by force) */
+const CLOSE_MS = 5000;
 
 export const QUEUE_NAME = 'jobs';
 /** One BullMQ queue per lane (runners.ts RunnerLane): image work, and jobs that mostly wait on a provider. */
@@ -66,6 +70,10 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
   private readonly conns: Redis[] = [];
   /** set by close(): a run stranded by a close without drain ends quietly (its job is another node's now) */
   private closed = false;
+  /** the runs of BullMQ jobs going on in this node now (a draining stop waits for them) */
+  private readonly runs = new Set<Promise<unknown>>();
+  /** each worker's connections made by BullMQ (its blocking one), ended by force when its close is stuck */
+  private readonly duplicates = new Map<Worker<Data>, Redis[]>();
   private reconcileTimer?: NodeJS.Timeout;
   private readonly clock: { now(): number };
 
@@ -253,11 +261,13 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
   private async startLane(lane: RunnerLane): Promise<Worker<Data>> {
     const conn = await this.opts.connect();
     this.conns.push(conn);
-    const w = new Worker<Data>(LANES[lane], (bj) => this.process(bj).catch((e) => {
+    const made: Redis[] = [];
+    keepDuplicates(conn, made);
+    const w = new Worker<Data>(LANES[lane], (bj) => this.tracked(this.process(bj).catch((e) => {
       if (!this.closed) throw e;
       this.opts.log?.warn({ msg: 'job run ended after its node stopped taking work', jobId: bj.id, err: (e as Error).message });
       return 'stranded';
-    }), {
+    })), {
       connection: conn,
       prefix: PREFIX,
       name: this.opts.node,
@@ -268,6 +278,7 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
       maxStalledCount: this.opts.attempts + 1,
       autorun: true,
     });
+    this.duplicates.set(w, made);
     // "Missing lock for job … moveToFinished" / "could not renew lock": the job's lock lapsed while Redis was away, so
     // BullMQ may hand the job out again. No wrong outcome: the job's record in PostgreSQL decides (a run finding it
     // ended stops; the engine finishes a job once). The cost: a run still going when the lock lapsed runs twice (an
@@ -279,6 +290,12 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
       void this.giveUp(bj.id, err.message, bj.attemptsMade).catch((e) => this.opts.log?.error({ msg: 'could not fail job', jobId: bj.id, err: (e as Error).message }));
     });
     return w;
+  }
+
+  private tracked<T>(run: Promise<T>): Promise<T> {
+    this.runs.add(run);
+    void run.finally(() => this.runs.delete(run)).catch(() => undefined);
+    return run;
   }
 
   /**
@@ -359,13 +376,22 @@ export class BullJobQueue<S = unknown> implements JobQueue<S> {
     this.closed = true;
     clearInterval(this.reconcileTimer);
     const ws = this.workers.splice(0);
-    // drain: wait for this node's running jobs; else drop them as a dying node would (their locks lapse)
-    await Promise.all(ws.map((w) => w.close(!drain).catch(() => undefined)));
+    // drain: wait for this node's running jobs; else drop them as a dying node would (their locks lapse). Asked to
+    // close first, so that no worker takes another job while the runs end.
+    if (drain) {
+      for (const w of ws) void w.close(false).catch(() => undefined);
+      await Promise.allSettled([...this.runs]);
+    }
+    // the runs are over (or dropped): what is left of a close is connections, bounded (bullmq-close.ts says why)
+    const clean = await Promise.all(ws.map((w) => closeWorker(w, !drain, CLOSE_MS, this.duplicates.get(w))));
+    for (const w of ws) this.duplicates.delete(w);
+    if (clean.includes(false)) this.opts.log?.warn({ msg: 'a job worker did not close in time; its connections were dropped' });
   }
 
   async close(opts: { drain?: boolean } = {}): Promise<void> {
     await this.stopTaking(opts);
-    await Promise.all(Object.values(this.queues).map((q) => q.close().catch(() => undefined)));
+    const clean = await Promise.all(Object.values(this.queues).map((q) => closeQueue(q, CLOSE_MS)));
+    if (clean.includes(false)) this.opts.log?.warn({ msg: 'a job queue did not close in time; its connection was dropped' });
     for (const c of this.conns.splice(0)) c.disconnect();
   }
 }

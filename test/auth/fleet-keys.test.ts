@@ -78,7 +78,7 @@ t.test('sejong keys in shared mode', { skip: missing }, async (t) => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
   const env = { ...process.env, SEJONG_DATABASE_URL: await (await sharedPostgres()).database(), SEJONG_REDIS_URL: redis.url, SEJONG_DATA_DIR: dir };
-  const cli = (...args: string[]) => spawnSync(process.execPath, [path.resolve('bin/sejong.js'), 'keys', ...args], { env, encoding: 'utf8' });
+  const cli = (...args: string[]) => spawnSync(process.execPath, [path.resolve('bin/sejong.js'), 'keys', ...args], { env, encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
   const c = cli('create', '--name', 'from cli', '--per-minute', '7');
   t.equal(c.status, 0, c.stderr);
   const made = JSON.parse(c.stdout) as { id: string; key: string; rateLimitPerMinute: number };
