@@ -64,8 +64,36 @@ export interface PgServer {
   removeSync(): void;
 }
 
+/**
+ * What an earlier process left when it ended abnormally (an abort, SIGKILL: no 'exit' event), as sweepStaleRedis
+ * does for Redis: its cluster directories (`sejong-pg-<pid>-…`) and the postmaster still running in them (stopped
+ * with pg_ctl, immediate), when that process is gone. Nothing of a live process is touched. The number swept.
+ */
+export function sweepStalePostgres(tmp = os.tmpdir()): number {
+  let n = 0;
+  for (const name of fs.readdirSync(tmp)) {
+    const owner = /^sejong-pg-(\d+)-/.exec(name)?.[1];
+    if (!owner || alive(Number(owner))) continue;
+    const dir = path.join(tmp, name);
+    const data = path.join(dir, 'data');
+    const postmaster = Number(readOr(path.join(data, 'postmaster.pid')).split('\n')[0]);
+    if (postmaster && readOr(`/proc/${postmaster}/cmdline`).includes('postgres')) {
+      try {
+        run(pgBin('pg_ctl')!, ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } catch {
+        /* stopped meanwhile */
+      }
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+    n++;
+  }
+  return n;
+}
+
 export async function startPostgres(): Promise<PgServer> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-pg-'));
+  sweepStalePostgres();
+  // named after this process, for sweepStalePostgres
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `sejong-pg-${process.pid}-`));
   const data = path.join(dir, 'data');
   if (asRoot()) spawnSync('chown', ['-R', 'postgres:postgres', dir]);
   fs.chmodSync(dir, 0o755);

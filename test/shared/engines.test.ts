@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
-import { enginesMissing, freePort, sharedPostgres, startRedis, sweepStaleRedis } from '../helpers/engines.js';
+import { enginesMissing, freePort, sharedPostgres, startRedis, sweepStalePostgres, sweepStaleRedis } from '../helpers/engines.js';
+import pg from 'pg';
 
 t.test('settings: both URLs together, a clear error naming the missing one', async (t) => {
   t.equal(storageMode(loadConfig({})), 'embedded');
@@ -118,4 +119,23 @@ t.test('test Redis servers leave nothing behind: an abnormally ended process\'s 
   t.ok(mine.length >= 1, 'a server of this process has its directory');
   await r.remove();
   t.same(fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(`sejong-redis-${process.pid}-`)).length, mine.length - 1, 'removed with the server');
+});
+
+t.test('test PostgreSQL clusters leave nothing behind: an aborted process\'s cluster is stopped and removed by the next start', { skip: missing }, async (t) => {
+  // a process that starts a cluster and then dies without its exit hooks (SIGKILL, as an abort would)
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', "import('./test/helpers/engines.ts').then((m) => m.startPostgres()).then((s) => { console.log(s.port); setInterval(() => undefined, 1000); })"], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => { out += d.toString(); if (/\d+\n/.test(out)) resolve(Number(out.trim())); });
+    child.once('exit', (c) => reject(new Error(`exited ${c}`)));
+  });
+  const dirs = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(`sejong-pg-${child.pid}-`));
+  t.equal(dirs().length, 1, 'its cluster directory is named after it');
+  const answers = async () => { const c = new pg.Client({ connectionString: `postgres://sejong@127.0.0.1:${port}/postgres` }); try { await c.connect(); return (await c.query('select 1 as one')).rows[0].one === 1; } catch { return false; } finally { await c.end().catch(() => undefined); } };
+  t.equal(await answers(), true, 'the cluster runs');
+  await new Promise<void>((r) => { child.once('exit', () => r()); child.kill('SIGKILL'); });
+  t.equal(await answers(), true, 'and outlives its killed owner');
+  t.ok(sweepStalePostgres() >= 1, 'swept');
+  t.equal(await answers(), false, 'the orphaned cluster is stopped');
+  t.same(dirs(), [], 'its directory is removed');
 });
