@@ -43,8 +43,9 @@ export interface Question {
    *  by a helper who never ran a search), blind in session 11 (51.7 / 66.7 hits@1 / @5 before that session's work,
    *  50.0 / 68.3 after), studyable from session 12 */
   holdout8?: boolean;
-  /** a ninth held-out set (session 12, written by a helper who never ran a search), blind: never tuned on, its misses
-   *  are never printed */
+  /** a ninth held-out set (2026-11-24, session 12: 60 questions — 30 plain, 8 keyword, 8 abbrev, 8 admrul incl.
+   *  제N-N조, 6 filter — over 60 instruments no earlier question asks about, written from the articles read directly
+   *  by a helper who never ran a search), blind: never tuned on, its misses are never printed */
   holdout9?: boolean;
 }
 
