@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { decodeRgb } from '../../src/tasks/lib/image-io.js';
 import { detectFaces, embedFace, cosine, alignFace, livenessScore, sessionCount, ARCFACE_TEMPLATE } from '../../src/vision/index.js';
+import { retryPad } from '../../src/vision/face.js';
 import { calibrate, cosineFor, DEFAULT_FACE_THRESHOLD, COSINE_AT_DEFAULT } from '../../src/vision/calibration.js';
 import { needsShared, shared } from '../helpers/shared.js';
 
@@ -133,4 +134,14 @@ t.test('face-detect task: checked decode, shrink for detection, coordinates in o
   t.ok(x1 > 480 && x2 < 1600 && x2 - x1 > 500, `box in 2048-px coordinates: ${r.faces[0]!.box.map(Math.round)}`);
   t.equal(r.faces[0]!.landmarks.length, 68);
   await t.rejects(faceDetect({ image: Buffer.from('GIF89a not really') }), { code: 'UNSUPPORTED_MEDIA_TYPE' });
+});
+
+t.test('the second look pads by 15 % of the longer side, never more than the shorter: a thin strip stays thin', async (t) => {
+  t.equal(retryPad(600, 800), 120, 'a portrait: 15 % of 800');
+  t.equal(retryPad(1280, 720), 192, 'a landscape photo');
+  t.equal(retryPad(20000, 10), 10, 'a 20000×10 strip: 10, not 3000');
+  t.equal(retryPad(10, 20000), 10);
+  t.equal(retryPad(1, 1), 0);
+  const strip = { data: new Uint8Array(20000 * 10 * 3).fill(128), width: 20000, height: 10, channels: 3 as const };
+  t.same(await detectFaces(strip), [], 'no face in a grey strip');
 });
