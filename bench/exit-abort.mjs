@@ -29,6 +29,7 @@ try {
       const r = spawnSync(process.execPath, ['--import', 'tsx', child, how, String(ms)], { cwd: root, encoding: 'utf8', timeout: 180_000 });
       if (r.signal === 'SIGABRT' || /terminate called/.test(r.stderr)) aborts++;
       else if (r.status === (how === 'exit' ? 7 : 1)) clean++;
+      else console.log(`${how} ${ms} ms: status ${r.status} signal ${r.signal}: ${r.stderr.trim().split('\n').slice(-4).join(' / ').slice(0, 400)}`);
     }
     rows.push(`${how}: ${aborts} / ${trials} aborted, ${clean} / ${trials} clean exit`);
   }
