@@ -11,13 +11,23 @@
 //   STOPPING  the pool is stopping the task: the worker may be terminated, and no native call may start.
 // The worker counts its calls with native(); the pool terminates only after closeGate() has swapped 0 for STOPPING.
 // A task is not finished while a native call it started is in flight (the worker waits for nativeIdle()), so no
-// call outlives its task's gate.
+// call outlives its task's gate. In a pool worker no call may start outside a task (no gate bound): a call left
+// behind by a finished task would be counted on no gate, and the next stop, a pool close or the process exit could
+// land inside it.
+//
+// The main thread's exit (process.exit, an uncaught exception, the end of a CLI command) ends every worker too, and
+// the same abort follows when one is inside onnxruntime: `node --import tsx <child> exit` aborted 3 / 3 with
+// front20's backtrace (thread "sejong-pool" in InferenceSessionWrap; the main thread in Environment::Exit →
+// stop_sub_worker_contexts → Worker::JoinThread). closeGateSync() lets the pool's exit hook close the gates of the
+// running tasks before that teardown (src/pool/exit-guard.ts).
 
 export const STOPPING = -1;
 
 /** the gate of the task this worker thread runs now (undefined outside a pool: tests, benches, the CLI) */
 let gate: Int32Array | undefined;
 let inFlight = 0;
+/** set in pool worker threads (worker.ts): there a native call needs a task's gate */
+let poolThread = false;
 let waiters: Array<() => void> = [];
 
 /** main thread: a fresh gate for one task (shared memory, passed in the task request) */
@@ -35,6 +45,26 @@ export async function closeGate(g: Int32Array): Promise<void> {
   }
 }
 
+/**
+ * main thread, synchronously (a process 'exit' listener cannot await): as closeGate, waiting at most timeoutMs in
+ * all; answers whether the gate is closed (false: a call was still in flight at the deadline)
+ */
+export function closeGateSync(g: Int32Array, timeoutMs: number): boolean {
+  const end = performance.now() + timeoutMs;
+  for (;;) {
+    const v = Atomics.compareExchange(g, 0, 0, STOPPING);
+    if (v === 0 || v === STOPPING) return true;
+    const left = end - performance.now();
+    if (left <= 0) return false;
+    Atomics.wait(g, 0, v, left);
+  }
+}
+
+/** worker: this thread is a pool worker (native calls only inside a task) */
+export function markPoolThread(): void {
+  poolThread = true;
+}
+
 /** worker: the gate of the task starting now (or none) */
 export function bindGate(g: Int32Array | undefined): void {
   gate = g;
@@ -43,6 +73,7 @@ export function bindGate(g: Int32Array | undefined): void {
 /** worker: run one call into native code that calls back into JS (onnxruntime-node); counted on the task's gate */
 export async function native<T>(fn: () => Promise<T>): Promise<T> {
   const g = gate;
+  if (!g && poolThread) throw new Error('a native call outside a pool task (left behind by a finished task)');
   if (g) {
     for (;;) {
       const v = Atomics.load(g, 0);

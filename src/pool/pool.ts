@@ -2,7 +2,8 @@
 // waiting time (src/pool/admission.ts): synchronous work beyond the wait budget or the queue length → 503
 // SERVICE_BUSY with Retry-After = the estimate; work of accepted async jobs waits (never refused). Every task
 // has a time budget: past it the task is aborted (its worker is terminated and replaced) and fails with 503. A worker
-// is terminated only outside native onnxruntime calls (src/pool/native-gate.ts): inside one it would abort the process.
+// is terminated only outside native onnxruntime calls (src/pool/native-gate.ts): inside one it would abort the process;
+// the process's exit waits (bounded) for the running tasks' native calls too (src/pool/exit-guard.ts).
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
@@ -13,6 +14,7 @@ import type { TaskRequest } from './worker.js';
 import { Admission, type Slot } from './admission.js';
 import { inJob } from './scope.js';
 import { closeGate, newGate } from './native-gate.js';
+import { guardAtExit } from './exit-guard.js';
 import type { TaskInput, TaskName, TaskOutput } from '../tasks/table.js';
 
 export interface PoolOptions {
@@ -59,6 +61,9 @@ class TicketImpl implements Ticket {
     this.used = true;
   }
 }
+
+/** longest the process's exit waits for a running task's native call (its budget if shorter) */
+const EXIT_WAIT_MS = 30_000;
 
 const busy = (message: string, waitMs: number): ApiError =>
   new ApiError('SERVICE_BUSY', message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) } });
@@ -196,6 +201,7 @@ export class WorkerPool {
     });
     // piscina terminates the worker when `kill` aborts: only once the task's gate shows no native call in flight
     const gate = newGate();
+    const unguard = guardAtExit(gate, Math.min(budget, EXIT_WAIT_MS));
     const kill = new AbortController();
     const stop = AbortSignal.any(opts.signal ? [opts.signal, timer.signal] : [timer.signal]);
     const onStop = (): void => void closeGate(gate).then(() => kill.abort(stop.reason));
@@ -216,6 +222,7 @@ export class WorkerPool {
       throw this.translate(e);
     } finally {
       stop.removeEventListener('abort', onStop);
+      unguard();
       this.running--;
       clearTimeout(t);
       port1.close();

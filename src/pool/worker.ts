@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import type { MessagePort } from 'node:worker_threads';
 import { movable, TASK_ERROR_MARK } from './transfer.js';
 import { isTaskName, TASKS } from '../tasks/table.js';
-import { bindGate, nativeIdle } from './native-gate.js';
+import { bindGate, markPoolThread, nativeIdle } from './native-gate.js';
 import { reniceLibvips } from './helper-nice.js';
 
 export interface TaskRequest {
@@ -15,6 +15,9 @@ export interface TaskRequest {
   /** the task's native-call gate (src/pool/native-gate.ts): the pool terminates this worker only when it allows */
   gate?: Int32Array;
 }
+
+// native calls here only inside a task, on its gate (src/pool/native-gate.ts)
+markPoolThread();
 
 // name this thread for top -H, /proc and the benches' per-thread CPU (Linux; threads it creates inherit the name)
 try {

@@ -1,6 +1,6 @@
 // The native-call gate (src/pool/native-gate.ts) in one thread: counting, the pool's stop, the idle wait.
 import t from 'tap';
-import { bindGate, closeGate, native, nativeIdle, nativeInFlight, newGate, STOPPING } from '../../src/pool/native-gate.js';
+import { bindGate, closeGate, closeGateSync, markPoolThread, native, nativeIdle, nativeInFlight, newGate, STOPPING } from '../../src/pool/native-gate.js';
 
 t.test('calls are counted on the bound gate; closeGate waits for them, then no call may start', async (t) => {
   const g = newGate();
@@ -50,4 +50,31 @@ t.test('outside a pool (no gate) calls run and are only counted in the thread', 
   t.equal(await native(async () => 7), 7);
   t.equal(nativeInFlight(), 0);
   await nativeIdle();
+});
+
+t.test('in a pool worker a native call outside a task is refused (a call left behind by a finished task)', async (t) => {
+  markPoolThread();
+  bindGate(undefined);
+  let called = false;
+  await t.rejects(native(async () => (called = true)), { message: /outside a pool task/ });
+  t.equal(called, false, 'the call did not start');
+  t.equal(nativeInFlight(), 0);
+  const g = newGate();
+  bindGate(g);
+  t.teardown(() => bindGate(undefined));
+  t.equal(await native(async () => 'in a task'), 'in a task', 'inside a task it runs');
+  t.equal(Atomics.load(g, 0), 0);
+});
+
+t.test('closeGateSync: closes an idle gate; waits at most its timeout for a call in flight', async (t) => {
+  const idle = newGate();
+  t.equal(closeGateSync(idle, 1000), true);
+  t.equal(Atomics.load(idle, 0), STOPPING);
+  const busy = newGate();
+  Atomics.store(busy, 0, 1); // a call in flight in another thread
+  t.equal(closeGateSync(busy, 30), false, 'not closed: the call is still in flight at the deadline');
+  t.equal(Atomics.load(busy, 0), 1, 'the count is left alone');
+  Atomics.store(busy, 0, 0);
+  t.equal(closeGateSync(busy, 30), true);
+  t.equal(Atomics.load(busy, 0), STOPPING);
 });

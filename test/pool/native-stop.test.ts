@@ -41,3 +41,16 @@ t.test('pool closed with a detector task in flight: the task ends with its answe
   t.equal(r.out.task.value.runs, 2);
   t.equal(r.out.task.value.size, 640);
 });
+
+t.test('another worker dies while one runs the detector: the dead one is replaced, the detector answers, no abort', async (t) => {
+  const r = run('crash-beside');
+  t.equal(r.signal, null, `no signal (stderr: ${r.stderr.slice(-300)})`);
+  t.equal(r.status, 0);
+  t.equal(r.out.crash.ok, false);
+  t.match(r.out.crash.message, /exited with code: 3/);
+  t.equal(r.out.task.ok, true);
+  t.equal(r.out.task.value.runs, 3);
+  t.equal(r.out.task.value.size, 640);
+  t.equal(r.out.after.ok, true);
+  t.equal(r.out.after.value.size, 3);
+});

@@ -4,7 +4,7 @@
 import { WorkerPool } from '../../src/pool/pool.js';
 
 const scenario = process.argv[2];
-const pool = new WorkerPool({ workers: 1, queueSize: 4, taskTimeoutMs: 250 });
+const pool = new WorkerPool({ workers: scenario === 'crash-beside' ? 2 : 1, queueSize: 4, taskTimeoutMs: 250 });
 const outcome = (p: Promise<unknown>): Promise<Record<string, unknown>> =>
   p.then(
     (v) => ({ ok: true, value: v }),
@@ -23,6 +23,14 @@ if (scenario === 'budget') {
   await new Promise((r) => setTimeout(r, 200));
   await pool.close();
   out.closed = true;
+  out.task = await task;
+} else if (scenario === 'crash-beside') {
+  // the other worker dies (process.exit in the worker → 'error'/'exit' → piscina removes and replaces it) while this
+  // one runs the detector: only the dead worker is ended
+  await Promise.all([pool.run('pool-selftest', { mode: 'echo' }), pool.run('pool-selftest', { mode: 'echo' })]);
+  const task = outcome(pool.run('pool-selftest', { mode: 'onnx', runs: 3, side: 640 }, { timeoutMs: 600_000 }));
+  await new Promise((r) => setTimeout(r, 300));
+  out.crash = await outcome(pool.run('pool-selftest', { mode: 'crash' }));
   out.task = await task;
 }
 if (scenario !== 'close') {
