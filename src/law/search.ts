@@ -2,7 +2,7 @@
 // (exact / prefix / abbreviation / substring / bigram overlap on statute and rule names) with boosts.
 import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
-import { nameKey, nameKeyLines, termIds } from './normalize.js';
+import { nameKey, nameKeyText, termIds } from './normalize.js';
 import { analyseQuery, type AnalysedQuery } from './search/query.js';
 import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
 import { SEARCH_SWITCHES } from './search/switches.js';
@@ -184,10 +184,9 @@ export class SearchIndex {
       const b = o === undefined ? undefined : this.law.idx.getBinary([this.gen, `t${o}`]);
       if (!b) return null;
       // kept as name keys: the title evidence compares keys only
-      ts = titleSet(nameKeyLines(b.toString('utf8')));
-      // the keys and their joined copy (two bytes a character), a string header and a start per title (as measured
-      // by bench/law-rss.ts)
-      this.titles.set(id, ts, 5 * ts.joined.length + 40 * ts.keys.length + 150);
+      ts = titleSet(nameKeyText(b.toString('utf8')));
+      // the joined keys (two bytes a character), a start per title, the typed array, the set and its cache entry
+      this.titles.set(id, ts, 2 * ts.joined.length + 4 * ts.starts.length + 250);
     }
     return ts;
   }
