@@ -10,7 +10,7 @@ import { ABBREVIATIONS } from './search/names.js';
 import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
-import { bestOf, bodyChoice, chooseArticles, titleEvidence, titleSet, type TitleSet } from './search/titles.js';
+import { bestOf, bodyChoice, bodyText, chooseArticles, titleEvidence, titleSet, type TitleSet } from './search/titles.js';
 import { buildIndex, dropGenerationsBefore } from './search/build.js';
 import { ByteCache } from './cache.js';
 
@@ -155,18 +155,19 @@ export class SearchIndex {
   private posting(t: number): Posting | null {
     let p = this.cache.get(t);
     if (p !== undefined) return p;
-    const b = this.law.idx.getBinary([this.gen, t]);
+    const b = this.law.idx.getBinaryFast([this.gen, t]);
     if (!b) p = null;
     else {
       const n = b.length / 5;
-      // getBinary answers a copy of its own (the fast buffer is reused by the next read); copied again only when
-      // it is not 4-byte aligned for the ids (a small value may come from Node's shared buffer pool)
-      let c: Uint8Array = b;
-      if (b.byteOffset % 4) { c = new Uint8Array(b.length); c.set(b); }
-      p = { ids: new Uint32Array(c.buffer, c.byteOffset, n), tfs: c.subarray(n * 4) };
+      // getBinaryFast answers LMDB's read buffer, reused by the next read: copied once into a plain Uint8Array of its
+      // own (getBinary's copy is a Buffer, made through Node's FastBuffer constructor, and its subarray another)
+      // (its length is the value's; the typed array under it is the whole buffer)
+      const c = new Uint8Array(b.length);
+      c.set(new Uint8Array(b.buffer, b.byteOffset, b.length));
+      p = { ids: new Uint32Array(c.buffer, 0, n), tfs: c.subarray(n * 4) };
     }
     // LMDB pages are mapped, not copied: the cache holds the decoded lists
-    this.cache.set(t, p, b ? b.length + 200 : 32);
+    this.cache.set(t, p, p ? p.tfs.length * 5 + 200 : 32);
     return p;
   }
 
@@ -368,13 +369,14 @@ export class SearchIndex {
   /**
    * An article's text for the article choice (titles.ts bodyChoice), kept in a small cache: the choice reads the
    * same articles of the much-asked laws again and again, and each read is an LMDB read and a msgpack decode of the
-   * whole article record (the text alone is kept).
+   * whole article record (the text alone is kept, as the choice compares it: titles.ts bodyText, once per read
+   * instead of once per use).
    */
   private bodyOf(id: string, seq: number): string {
     const k = `${id}\n${seq}`;
     let b = this.bodies.get(k);
     if (b === undefined) {
-      b = this.law.arts.get([id, seq])?.content ?? '';
+      b = bodyText(this.law.arts.get([id, seq])?.content ?? '');
       // two bytes a character, the key and the entry
       this.bodies.set(k, b, 2 * b.length + 2 * k.length + 100);
     }

@@ -109,7 +109,7 @@ function byBody(id: string, cands: Array<{ s: number; v: number }>, words: Query
     // (sorted best first), and their articles are not read
     if (c.v + SEARCH_SWITCHES.titleBody <= pickV) break;
     // (a statute's text is stored in NFC: white space and punctuation out is its name key, without NFKC's cost)
-    const v = c.v + SEARCH_SWITCHES.titleBody * titleRecall(bodyOf(id, c.s).replace(BODY_DROP, ''), words);
+    const v = c.v + SEARCH_SWITCHES.titleBody * titleRecall(bodyText(bodyOf(id, c.s)), words);
     if (v > pickV) { pickV = v; pick = c.s; }
   }
   return pick;
@@ -117,6 +117,10 @@ function byBody(id: string, cands: Array<{ s: number; v: number }>, words: Query
 
 /** what a name key leaves out of an article's text (white space, middle dots, brackets, punctuation) */
 const BODY_DROP = /[\s\u00B7\u318D\u30FB「」『』()[\]<>,.:;'"‘’“”~-]/g;
+
+/** an article's text as the article choice compares it (BODY_DROP out). bodyOf may answer it already so: a text
+ * without those characters comes back unchanged (no copy) */
+export const bodyText = (text: string): string => text.replace(BODY_DROP, '');
 
 /** one hit's title evidence: its score (when scored) and the article it shows first */
 function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) => TitleSet | null, titleOf: (id: string, seq: number) => string, scored: boolean,
