@@ -18,10 +18,15 @@ export function nameKey(s: string): string {
   return keyChars(s.normalize('NFKC').toLowerCase(), false);
 }
 
+/** nameKeyLines(s).join('\n') without the split and the join (the article titles of a document as one string) */
+export function nameKeyText(s: string): string {
+  return keyChars(s.normalize('NFKC').toLowerCase(), true);
+}
+
 /** nameKey of every line of s (one pass over the whole text instead of one per line: the article titles of a
  * document, read for title evidence). Same keys as s.split('\n').map(nameKey). */
 export function nameKeyLines(s: string): string[] {
-  return keyChars(s.normalize('NFKC').toLowerCase(), true).split('\n');
+  return nameKeyText(s).split('\n');
 }
 
 /** per UTF-16 unit of the BMP: 1 = kept in a name key (a letter or number, not a middle dot); made on first use */

@@ -2,7 +2,7 @@
 // (exact / prefix / abbreviation / substring / bigram overlap on statute and rule names) with boosts.
 import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
-import { nameKey, nameKeyLines, termIds } from './normalize.js';
+import { nameKey, nameKeyText, termIds } from './normalize.js';
 import { analyseQuery, type AnalysedQuery } from './search/query.js';
 import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
 import { SEARCH_SWITCHES } from './search/switches.js';
@@ -10,7 +10,7 @@ import { ABBREVIATIONS } from './search/names.js';
 import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
-import { bestOf, bodyChoice, chooseArticles, titleEvidence, titleSet, type TitleSet } from './search/titles.js';
+import { bestOf, bodyChoice, bodyText, chooseArticles, titleEvidence, titleSet, type TitleSet } from './search/titles.js';
 import { buildIndex, dropGenerationsBefore } from './search/build.js';
 import { ByteCache } from './cache.js';
 
@@ -52,8 +52,9 @@ const TITLE_DOCS = 12;
 /** decoded posting lists kept per thread (the hot bigrams; least recently used out first). 8 MB costs no CPU against
  * 32 or 64 MB (bench/RESULTS.md, speed17): a miss is one LMDB read and a copy */
 const POSTING_CACHE_BYTES = 8 * 1024 * 1024;
-/** article-title sets kept per thread (a document's titles as name keys, for title evidence); 12 MB holds every set
- * the 386 evaluation questions read, 4 MB costs +1.3 ms a query */
+/** article-title sets kept per thread (a document's titles as name keys, for title evidence); every set the 556
+ * evaluation questions read (3,037) takes ≈ 4 MB since the sets hold the joined keys only (speed21; before, 12 MB held
+ * 2,533 of them and the pass missed 1,646 times) */
 const TITLE_CACHE_BYTES = 12 * 1024 * 1024;
 /** article texts kept per thread for the article choice (bodyOf): the texts of about 2,000 articles */
 const BODY_CACHE_BYTES = 2 * 1024 * 1024;
@@ -155,18 +156,19 @@ export class SearchIndex {
   private posting(t: number): Posting | null {
     let p = this.cache.get(t);
     if (p !== undefined) return p;
-    const b = this.law.idx.getBinary([this.gen, t]);
+    const b = this.law.idx.getBinaryFast([this.gen, t]);
     if (!b) p = null;
     else {
       const n = b.length / 5;
-      // getBinary answers a copy of its own (the fast buffer is reused by the next read); copied again only when
-      // it is not 4-byte aligned for the ids (a small value may come from Node's shared buffer pool)
-      let c: Uint8Array = b;
-      if (b.byteOffset % 4) { c = new Uint8Array(b.length); c.set(b); }
-      p = { ids: new Uint32Array(c.buffer, c.byteOffset, n), tfs: c.subarray(n * 4) };
+      // getBinaryFast answers LMDB's read buffer, reused by the next read: copied once into a plain Uint8Array of its
+      // own (getBinary's copy is a Buffer, made through Node's FastBuffer constructor, and its subarray another)
+      // (its length is the value's; the typed array under it is the whole buffer)
+      const c = new Uint8Array(b.length);
+      c.set(new Uint8Array(b.buffer, b.byteOffset, b.length));
+      p = { ids: new Uint32Array(c.buffer, 0, n), tfs: c.subarray(n * 4) };
     }
     // LMDB pages are mapped, not copied: the cache holds the decoded lists
-    this.cache.set(t, p, b ? b.length + 200 : 32);
+    this.cache.set(t, p, p ? p.tfs.length * 5 + 200 : 32);
     return p;
   }
 
@@ -184,10 +186,9 @@ export class SearchIndex {
       const b = o === undefined ? undefined : this.law.idx.getBinary([this.gen, `t${o}`]);
       if (!b) return null;
       // kept as name keys: the title evidence compares keys only
-      ts = titleSet(nameKeyLines(b.toString('utf8')));
-      // the keys and their joined copy (two bytes a character), a string header and a start per title (as measured
-      // by bench/law-rss.ts)
-      this.titles.set(id, ts, 5 * ts.joined.length + 40 * ts.keys.length + 150);
+      ts = titleSet(nameKeyText(b.toString('utf8')));
+      // the joined keys (two bytes a character), a start per title, the typed array, the set and its cache entry
+      this.titles.set(id, ts, 2 * ts.joined.length + 4 * ts.starts.length + 250);
     }
     return ts;
   }
@@ -369,13 +370,14 @@ export class SearchIndex {
   /**
    * An article's text for the article choice (titles.ts bodyChoice), kept in a small cache: the choice reads the
    * same articles of the much-asked laws again and again, and each read is an LMDB read and a msgpack decode of the
-   * whole article record (the text alone is kept).
+   * whole article record (the text alone is kept, as the choice compares it: titles.ts bodyText, once per read
+   * instead of once per use).
    */
   private bodyOf(id: string, seq: number): string {
     const k = `${id}\n${seq}`;
     let b = this.bodies.get(k);
     if (b === undefined) {
-      b = this.law.arts.get([id, seq])?.content ?? '';
+      b = bodyText(this.law.arts.get([id, seq])?.content ?? '');
       // two bytes a character, the key and the entry
       this.bodies.set(k, b, 2 * b.length + 2 * k.length + 100);
     }

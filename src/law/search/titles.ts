@@ -5,14 +5,26 @@
 import { bigrams, nameKey } from '../normalize.js';
 import { SEARCH_SWITCHES } from './switches.js';
 
-/** The article titles of one document as name keys, joined by '\n' (a key never holds one), with each title's start. */
-export interface TitleSet { keys: string[]; joined: string; starts: Int32Array }
+/**
+ * The article titles of one document as name keys, joined by '\n' (a key never holds one), with each title's start.
+ * No array of the keys beside the joined string: a title's key is cut out when read (titleKey), so a cached set
+ * costs about 2 bytes a character instead of 5 and the title cache holds 2.3 times as many documents (speed21).
+ */
+export interface TitleSet { joined: string; starts: Int32Array }
 
-export function titleSet(keys: string[]): TitleSet {
-  const starts = new Int32Array(keys.length);
-  let at = 0;
-  for (let i = 0; i < keys.length; i++) { starts[i] = at; at += keys[i]!.length + 1; }
-  return { keys, joined: keys.join('\n'), starts };
+/** the set of the keys, given as a list or joined by '\n' (nameKeyText of the stored titles) */
+export function titleSet(keys: string | string[]): TitleSet {
+  const joined = typeof keys === 'string' ? keys : keys.join('\n');
+  let n = 1;
+  for (let at = joined.indexOf('\n'); at >= 0; at = joined.indexOf('\n', at + 1)) n++;
+  const starts = new Int32Array(n);
+  for (let i = 1, at = joined.indexOf('\n'); at >= 0; at = joined.indexOf('\n', at + 1)) starts[i++] = at + 1;
+  return { joined, starts };
+}
+
+/** the name key of title s */
+export function titleKey(ts: TitleSet, s: number): string {
+  return ts.joined.slice(ts.starts[s]!, s + 1 < ts.starts.length ? ts.starts[s + 1]! - 1 : ts.joined.length);
 }
 
 /** What titleEvidence needs of a hit (search.ts Hit). */
@@ -97,7 +109,7 @@ function byBody(id: string, cands: Array<{ s: number; v: number }>, words: Query
     // (sorted best first), and their articles are not read
     if (c.v + SEARCH_SWITCHES.titleBody <= pickV) break;
     // (a statute's text is stored in NFC: white space and punctuation out is its name key, without NFKC's cost)
-    const v = c.v + SEARCH_SWITCHES.titleBody * titleRecall(bodyOf(id, c.s).replace(BODY_DROP, ''), words);
+    const v = c.v + SEARCH_SWITCHES.titleBody * titleRecall(bodyText(bodyOf(id, c.s)), words);
     if (v > pickV) { pickV = v; pick = c.s; }
   }
   return pick;
@@ -105,6 +117,10 @@ function byBody(id: string, cands: Array<{ s: number; v: number }>, words: Query
 
 /** what a name key leaves out of an article's text (white space, middle dots, brackets, punctuation) */
 const BODY_DROP = /[\s\u00B7\u318D\u30FB「」『』()[\]<>,.:;'"‘’“”~-]/g;
+
+/** an article's text as the article choice compares it (BODY_DROP out). bodyOf may answer it already so: a text
+ * without those characters comes back unchanged (no copy) */
+export const bodyText = (text: string): string => text.replace(BODY_DROP, '');
 
 /** one hit's title evidence: its score (when scored) and the article it shows first */
 function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) => TitleSet | null, titleOf: (id: string, seq: number) => string, scored: boolean,
@@ -125,7 +141,7 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
     let best = 0, bestSeq = -1, bestF = 0, pick = -1, pickV = -1;
     const cands: Array<{ s: number; v: number }> | null = bodyOf ? [] : null;
     for (const s of seqs) {
-      const tk = all ? all.keys[s]! : nameKey(titleOf(h.doc.id, s));
+      const tk = all ? titleKey(all, s) : nameKey(titleOf(h.doc.id, s));
       // each word's credit in this title once, summed with the query's weights (f) and the document's (fa below)
       const cr = credits(tk, qw);
       const f = recallOf(cr, qw);
@@ -157,7 +173,7 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
 function docIdf(ts: TitleSet, w: string): number {
   let n = 0;
   for (let at = ts.joined.indexOf(w); at >= 0; at = ts.joined.indexOf(w, at + w.length)) n++;
-  return Math.log(1 + ts.keys.length / (1 + n));
+  return Math.log(1 + ts.starts.length / (1 + n));
 }
 
 /** positions (ascending, once each) of the titles holding one of the heads */
