@@ -2,11 +2,12 @@
 // (exact / prefix / abbreviation / substring / bigram overlap on statute and rule names) with boosts.
 import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
-import { nameKey, nameKeyLines, termIds } from './normalize.js';
+import { nameKey, nameKeyLines, stripJosa, termIds } from './normalize.js';
 import { analyseQuery, type AnalysedQuery } from './search/query.js';
 import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
 import { SEARCH_SWITCHES } from './search/switches.js';
 import { ABBREVIATIONS } from './search/names.js';
+import { SpelledShortNames, withDeclared } from './search/declared-names.js';
 import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
@@ -73,6 +74,9 @@ export class SearchIndex {
   /** document frequency per term (terms weighed without their postings read; see df) */
   private dfs = new ByteCache<number, number>(DF_CACHE_BYTES);
   abbr = new Map<string, string>();
+  /** abbr and the short names the corpus declares (switch declaredAbbr) */
+  private abbrDeclared = new Map<string, string>();
+  private spelled = new SpelledShortNames([]);
   private nameIndex = new NameIndex([]);
   private nameWords = new NameWords([]);
   private readonly bm25 = new Bm25();
@@ -100,6 +104,8 @@ export class SearchIndex {
     this.gen = gen;
     this.abbr = new Map(Object.entries(ABBREVIATIONS).map(([k, v]) => [nameKey(k), v]));
     for (const d of this.law.catalog) if (d.abbreviation) this.abbr.set(nameKey(d.abbreviation), d.name);
+    this.abbrDeclared = withDeclared(this.abbr, this.law.byName);
+    this.spelled = new SpelledShortNames(this.law.catalog.filter((d) => d.category === 'law' && !d.repealed));
     this.nameIndex = new NameIndex(this.law.catalog);
     this.nameWords = new NameWords(this.law.catalog, SEARCH_SWITCHES.nameWordsRules > 0);
     this.tables(this.law.catalog);
@@ -199,12 +205,13 @@ export class SearchIndex {
    */
   query(query: string, filters: SearchFilters, articleRef: string | null): HitList {
     // query analysis: abbreviations expanded inside the phrase, endings/particles/filler dropped, synonyms added
-    const aq = analyseQuery(query, this.abbr);
+    const abbr = this.abbrOf(query);
+    const aq = analyseQuery(query, abbr);
     const allow = (d: DocRec) => (!filters.categories || filters.categories.has(d.category)) && (!filters.ministry || this.ministryKeys(d).some((m) => m.includes(filters.ministry!)));
     // the hits in the order they were found and each one's catalogue position; slot[position] = 1 + its place in out
     const hits: Hits = { out: [], at: [] };
     try {
-      for (const h of this.nameIndex.match(aq.core || query, query, aq.named.length > 0, this.abbr, allow)) this.put(hits, this.pos.get(h.doc)!, { ...h, seqs: [] });
+      for (const h of this.nameIndex.match(aq.core || query, query, aq.named.length > 0, abbr, allow)) this.put(hits, this.pos.get(h.doc)!, { ...h, seqs: [] });
       const beyond = this.textMatches(aq, query, allow, hits);
       const out = this.rank(hits, aq, articleRef);
       let extra = 0;
@@ -217,6 +224,23 @@ export class SearchIndex {
     } finally {
       for (const p of hits.at) this.slot[p] = 0;
     }
+  }
+
+  /**
+   * The abbreviations a query is read with: the table (and the corpus's declared short names), and a short name the
+   * query spells from a statute's own words (개발제한구역법) added for this query only.
+   */
+  private abbrOf(query: string): Map<string, string> {
+    const abbr = SEARCH_SWITCHES.declaredAbbr ? this.abbrDeclared : this.abbr;
+    if (!SEARCH_SWITCHES.spelledAbbr || !query.includes('법')) return abbr;
+    let out = abbr;
+    for (const w of query.split(/[\s,.?!「」()]+/)) {
+      const k = nameKey(stripJosa(w));
+      if (!k.endsWith('법') || abbr.has(k) || this.law.byName.has(k)) continue;
+      const full = this.spelled.resolve(k);
+      if (full) { if (out === abbr) out = new Map(abbr); out.set(k, full); }
+    }
+    return out;
   }
 
   /** add a hit for the document at catalogue position p (a second hit for it replaces the first in its place) */
