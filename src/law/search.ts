@@ -8,6 +8,7 @@ import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMat
 import { SEARCH_SWITCHES } from './search/switches.js';
 import { ABBREVIATIONS } from './search/names.js';
 import { SpelledShortNames, withDeclared } from './search/declared-names.js';
+import { asksForStandard, standardPrior } from './search/rule-questions.js';
 import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
@@ -213,7 +214,7 @@ export class SearchIndex {
     try {
       for (const h of this.nameIndex.match(aq.core || query, query, aq.named.length > 0, abbr, allow)) this.put(hits, this.pos.get(h.doc)!, { ...h, seqs: [] });
       const beyond = this.textMatches(aq, query, allow, hits);
-      const out = this.rank(hits, aq, articleRef);
+      const out = this.rank(hits, aq, articleRef, SEARCH_SWITCHES.ruleStandard > 0 && asksForStandard(query));
       let extra = 0;
       for (const o of beyond) {
         const p = this.ownerPos[o]!;
@@ -348,7 +349,7 @@ export class SearchIndex {
   }
 
   /** Order the hits: article-title evidence, kind and citation priors, older duplicates down, the named article. */
-  private rank(hits: Hits, aq: AnalysedQuery, articleRef: string | null): Hit[] {
+  private rank(hits: Hits, aq: AnalysedQuery, articleRef: string | null, standard = false): Hit[] {
     const { out, at } = hits;
     const titleOf = (id: string, s: number) => this.law.arts.get([id, s])?.title ?? '';
     const titled = titleEvidence(out, aq, TITLE_DOCS, (id) => this.titlesOf(id), titleOf);
@@ -367,9 +368,13 @@ export class SearchIndex {
     // a plain question's words in a statute's name (이자 → 이자제한법): name-words.ts
     const cover = (aq.plain || SEARCH_SWITCHES.nameWordsAll) && SEARCH_SWITCHES.nameWords ? this.nameWords.cover(aq.words, SEARCH_SWITCHES.nameWordsMaxHits) : null;
     if (cover) for (const h of out) { const c = cover.get(h.doc); if (c) h.score *= 1 + SEARCH_SWITCHES.nameWords * c; }
+    // a question naming a statute whole by its words (주거급여 → 주거급여법) asks about that statute: no standard lift
+    if (standard && cover) for (const c of cover.values()) if (c >= 1) standard = false;
     for (let i = 0; i < out.length; i++) {
       const h = out[i]!, p = prior[at[i]! * 2 + k]!;
-      h.score *= top > p && rule[at[i]!] === 1 && near!.has(h) && (ruleAsked || namesRuleSubject(h.doc.name, aq.words, !aq.plain)) ? top : p;
+      const lift = top > p && rule[at[i]!] === 1 && near!.has(h);
+      // a question asking for a figure or a standard (rule-questions.ts): a rule's prior moves toward the statutes'
+      h.score *= lift && (ruleAsked || namesRuleSubject(h.doc.name, aq.words, !aq.plain)) ? top : lift && standard ? standardPrior(p, top, SEARCH_SWITCHES.ruleStandard) : p;
       // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
       if (this.older[at[i]!]) h.score *= 0.5;
     }

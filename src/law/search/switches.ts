@@ -47,6 +47,9 @@ export const SEARCH_SWITCHES = {
   declaredAbbr: 1,
   /** a query word ending in 법 that spells one statute's name in order (개발제한구역법) names it (declared-names.ts) */
   spelledAbbr: 1,
+  /** a question asking for a standard or a figure (rule-questions.ts): a rule's prior moves this share toward the best
+   *  statute prior among the hits (0 = off, 1 = the statutes' prior) */
+  ruleStandard: 1,
   /** spoken particles (…랑, …이랑, …한테) stripped from a question's words (query.ts stripSpoken) */
   spokenJosa: 1,
   /** a question's noise words (noise-words.ts), a bit mask: 1 fillers dropped (measured: off), 4 one-syllable nouns + 이
