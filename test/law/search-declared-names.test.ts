@@ -40,9 +40,14 @@ t.test('a word spelling one statute\'s name in order names it; two candidates or
   t.equal(s.resolve('개발제한구역법'), '개발제한구역의 지정 및 관리에 관한 특별조치법');
   t.equal(s.resolve('노동관계법'), '노동조합 및 노동관계조정법');
   // 노동조합 및 노동관계조정법 holds no 위: one statute
-  t.equal(s.resolve('노동위법'), '노동위원회법');
+  t.equal(s.resolve('노동위원법'), '노동위원회법');
+  // a statute's own name names it, not another it spells
+  t.equal(s.resolve('노동위원회법'), null);
   t.equal(s.resolve('노동법'), null);
   t.equal(s.resolve('산업보험법'), '산업재해보상보험법');
   t.equal(s.resolve('산업법'), null);
   t.equal(s.resolve('개발구역'), null);
+  // everyday words ending in 법 (a method, how to) name no statute
+  t.equal(s.resolve('개발제한방법'), null);
+  t.equal(s.resolve('산업보험하는법'), null);
 });

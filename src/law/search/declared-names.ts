@@ -33,7 +33,7 @@ export function withDeclared(abbr: Map<string, string>, byName: Map<string, unkn
  * Short names written from a statute's own words (개발제한구역법 for 개발제한구역의 지정 및 관리에 관한 특별조치법):
  * a query word of four or more syllables ending in 법 that is no name or known abbreviation stands for the one
  * current 법률 whose name starts with its first two syllables, holds its syllables in order and ends in 법 or 법률.
- * Two or more such statutes (노동법, 소송법): none — the word stays a word.
+ * Two or more such statutes (노동법, 소송법): none — the word stays a word; so do words ending in 방법, …는법, 불법.
  */
 export class SpelledShortNames {
   /** current 법률 names (name keys → name) by their first two syllables */
@@ -52,12 +52,15 @@ export class SpelledShortNames {
   /** the full name a word spells, or null */
   resolve(word: string): string | null {
     const w = nameKey(word);
-    if (w.length < 4 || !w.endsWith('법')) return null;
+    // everyday words ending in 법 are no statute: 사용방법 (method), 신고하는법 (how to), 불법/위법/편법
+    if (w.length < 4 || !w.endsWith('법') || /(방법|는법|불법|위법|편법|적법)$/.test(w)) return null;
     let r = this.memo.get(w);
     if (r !== undefined) return r;
     r = null;
     for (const [k, name] of this.byHead.get(w.slice(0, 2)) ?? []) {
-      if (k === w || !inOrder(w.slice(2, -1), k, 2)) continue;
+      // the word is a statute's own name (형사소송법): it names that one, not another it spells
+      if (k === w) { r = null; break; }
+      if (!inOrder(w.slice(2, -1), k, 2)) continue;
       if (r !== null) { r = null; break; }
       r = name;
     }
