@@ -374,7 +374,8 @@ export class SearchIndex {
       const h = out[i]!, p = prior[at[i]! * 2 + k]!;
       const lift = top > p && rule[at[i]!] === 1 && near!.has(h);
       // a question asking for a figure or a standard (rule-questions.ts): a rule's prior moves toward the statutes'
-      h.score *= lift && (ruleAsked || namesRuleSubject(h.doc.name, aq.words, !aq.plain)) ? top : lift && standard ? standardPrior(p, top, SEARCH_SWITCHES.ruleStandard) : p;
+      const std = standard && top > p && (lift || (SEARCH_SWITCHES.ruleStandardRules > 0 && h.doc.category === 'rule'));
+      h.score *= lift && (ruleAsked || namesRuleSubject(h.doc.name, aq.words, !aq.plain)) ? top : std ? standardPrior(p, top, SEARCH_SWITCHES.ruleStandard) : p;
       // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
       if (this.older[at[i]!]) h.score *= 0.5;
     }

@@ -50,6 +50,8 @@ export const SEARCH_SWITCHES = {
   /** a question asking for a standard or a figure (rule-questions.ts): a rule's prior moves this share toward the best
    *  statute prior among the hits (0 = off, 1 = the statutes' prior) */
   ruleStandard: 1,
+  /** the same lift for 시행규칙 / 부령 (category rule: a 부령 "…의 범위와 기준에 관한 규칙" under its 법률) */
+  ruleStandardRules: 1,
   /** spoken particles (…랑, …이랑, …한테) stripped from a question's words (query.ts stripSpoken) */
   spokenJosa: 1,
   /** a question's noise words (noise-words.ts), a bit mask: 1 fillers dropped (measured: off), 4 one-syllable nouns + 이
