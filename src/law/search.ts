@@ -244,6 +244,11 @@ export class SearchIndex {
     return out;
   }
 
+  /** the full statute name a short name stands for (the table, the declared and the spelled short names), if any */
+  fullNameOf(short: string): string | undefined {
+    return this.abbrOf(short).get(nameKey(short));
+  }
+
   /** add a hit for the document at catalogue position p (a second hit for it replaces the first in its place) */
   private put(hits: Hits, p: number, h: Hit): void {
     const i = this.slot[p]!;
