@@ -2,11 +2,13 @@
 // (exact / prefix / abbreviation / substring / bigram overlap on statute and rule names) with boosts.
 import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
-import { nameKey, nameKeyText, termIds } from './normalize.js';
+import { nameKey, nameKeyText, stripJosa, termIds } from './normalize.js';
 import { analyseQuery, type AnalysedQuery } from './search/query.js';
 import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
 import { SEARCH_SWITCHES } from './search/switches.js';
 import { ABBREVIATIONS } from './search/names.js';
+import { SpelledShortNames, withDeclared } from './search/declared-names.js';
+import { asksForStandard, standardPrior } from './search/rule-questions.js';
 import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
@@ -74,6 +76,9 @@ export class SearchIndex {
   /** document frequency per term (terms weighed without their postings read; see df) */
   private dfs = new ByteCache<number, number>(DF_CACHE_BYTES);
   abbr = new Map<string, string>();
+  /** abbr and the short names the corpus declares (switch declaredAbbr) */
+  private abbrDeclared = new Map<string, string>();
+  private spelled = new SpelledShortNames([]);
   private nameIndex = new NameIndex([]);
   private nameWords = new NameWords([]);
   private readonly bm25 = new Bm25();
@@ -101,6 +106,8 @@ export class SearchIndex {
     this.gen = gen;
     this.abbr = new Map(Object.entries(ABBREVIATIONS).map(([k, v]) => [nameKey(k), v]));
     for (const d of this.law.catalog) if (d.abbreviation) this.abbr.set(nameKey(d.abbreviation), d.name);
+    this.abbrDeclared = withDeclared(this.abbr, this.law.byName);
+    this.spelled = new SpelledShortNames(this.law.catalog.filter((d) => d.category === 'law' && !d.repealed));
     this.nameIndex = new NameIndex(this.law.catalog);
     this.nameWords = new NameWords(this.law.catalog, SEARCH_SWITCHES.nameWordsRules > 0);
     this.tables(this.law.catalog);
@@ -200,14 +207,15 @@ export class SearchIndex {
    */
   query(query: string, filters: SearchFilters, articleRef: string | null): HitList {
     // query analysis: abbreviations expanded inside the phrase, endings/particles/filler dropped, synonyms added
-    const aq = analyseQuery(query, this.abbr);
+    const abbr = this.abbrOf(query);
+    const aq = analyseQuery(query, abbr);
     const allow = (d: DocRec) => (!filters.categories || filters.categories.has(d.category)) && (!filters.ministry || this.ministryKeys(d).some((m) => m.includes(filters.ministry!)));
     // the hits in the order they were found and each one's catalogue position; slot[position] = 1 + its place in out
     const hits: Hits = { out: [], at: [] };
     try {
-      for (const h of this.nameIndex.match(aq.core || query, query, aq.named.length > 0, this.abbr, allow)) this.put(hits, this.pos.get(h.doc)!, { ...h, seqs: [] });
+      for (const h of this.nameIndex.match(aq.core || query, query, aq.named.length > 0, abbr, allow)) this.put(hits, this.pos.get(h.doc)!, { ...h, seqs: [] });
       const beyond = this.textMatches(aq, query, allow, hits);
-      const out = this.rank(hits, aq, articleRef);
+      const out = this.rank(hits, aq, articleRef, SEARCH_SWITCHES.ruleStandard > 0 && asksForStandard(query));
       let extra = 0;
       for (const o of beyond) {
         const p = this.ownerPos[o]!;
@@ -218,6 +226,28 @@ export class SearchIndex {
     } finally {
       for (const p of hits.at) this.slot[p] = 0;
     }
+  }
+
+  /**
+   * The abbreviations a query is read with: the table (and the corpus's declared short names), and a short name the
+   * query spells from a statute's own words (개발제한구역법) added for this query only.
+   */
+  private abbrOf(query: string): Map<string, string> {
+    const abbr = SEARCH_SWITCHES.declaredAbbr ? this.abbrDeclared : this.abbr;
+    if (!SEARCH_SWITCHES.spelledAbbr || !query.includes('법')) return abbr;
+    let out = abbr;
+    for (const w of query.split(/[\s,.?!「」()]+/)) {
+      const k = nameKey(stripJosa(w));
+      if (!k.endsWith('법') || abbr.has(k) || this.law.byName.has(k)) continue;
+      const full = this.spelled.resolve(k);
+      if (full) { if (out === abbr) out = new Map(abbr); out.set(k, full); }
+    }
+    return out;
+  }
+
+  /** the full statute name a short name stands for (the table, the declared and the spelled short names), if any */
+  fullNameOf(short: string): string | undefined {
+    return this.abbrOf(short).get(nameKey(short));
   }
 
   /** add a hit for the document at catalogue position p (a second hit for it replaces the first in its place) */
@@ -325,7 +355,7 @@ export class SearchIndex {
   }
 
   /** Order the hits: article-title evidence, kind and citation priors, older duplicates down, the named article. */
-  private rank(hits: Hits, aq: AnalysedQuery, articleRef: string | null): Hit[] {
+  private rank(hits: Hits, aq: AnalysedQuery, articleRef: string | null, standard = false): Hit[] {
     const { out, at } = hits;
     const titleOf = (id: string, s: number) => this.law.arts.get([id, s])?.title ?? '';
     const titled = titleEvidence(out, aq, TITLE_DOCS, (id) => this.titlesOf(id), titleOf);
@@ -344,9 +374,14 @@ export class SearchIndex {
     // a plain question's words in a statute's name (이자 → 이자제한법): name-words.ts
     const cover = (aq.plain || SEARCH_SWITCHES.nameWordsAll) && SEARCH_SWITCHES.nameWords ? this.nameWords.cover(aq.words, SEARCH_SWITCHES.nameWordsMaxHits) : null;
     if (cover) for (const h of out) { const c = cover.get(h.doc); if (c) h.score *= 1 + SEARCH_SWITCHES.nameWords * c; }
+    // a question naming a statute whole by its words (주거급여 → 주거급여법) asks about that statute: no standard lift
+    if (standard && cover) for (const c of cover.values()) if (c >= 1) standard = false;
     for (let i = 0; i < out.length; i++) {
       const h = out[i]!, p = prior[at[i]! * 2 + k]!;
-      h.score *= top > p && rule[at[i]!] === 1 && near!.has(h) && (ruleAsked || namesRuleSubject(h.doc.name, aq.words, !aq.plain)) ? top : p;
+      const lift = top > p && rule[at[i]!] === 1 && near!.has(h);
+      // a question asking for a figure or a standard (rule-questions.ts): a rule's prior moves toward the statutes'
+      const std = standard && top > p && (lift || (SEARCH_SWITCHES.ruleStandardRules > 0 && h.doc.category === 'rule'));
+      h.score *= lift && (ruleAsked || namesRuleSubject(h.doc.name, aq.words, !aq.plain)) ? top : std ? standardPrior(p, top, SEARCH_SWITCHES.ruleStandard) : p;
       // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
       if (this.older[at[i]!]) h.score *= 0.5;
     }

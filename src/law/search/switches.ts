@@ -43,6 +43,15 @@ export const SEARCH_SWITCHES = {
   titleCue: 0.3,
   /** such titles are candidates of the choice even without a word of the question, at this share of the cue's gain (0 = not) */
   titleCueAlone: 1,
+  /** the short names the corpus declares for statutes (declared-abbreviations.ts) expand like the table's (admrul21) */
+  declaredAbbr: 1,
+  /** a query word ending in 법 that spells one statute's name in order (개발제한구역법) names it (declared-names.ts) */
+  spelledAbbr: 1,
+  /** a question asking for a standard or a figure (rule-questions.ts): a rule's prior moves this share toward the best
+   *  statute prior among the hits (0 = off, 1 = the statutes' prior) */
+  ruleStandard: 1,
+  /** the same lift for 시행규칙 / 부령 (category rule: a 부령 "…의 범위와 기준에 관한 규칙" under its 법률) */
+  ruleStandardRules: 1,
   /** spoken particles (…랑, …이랑, …한테) stripped from a question's words (query.ts stripSpoken) */
   spokenJosa: 1,
   /** a question's noise words (noise-words.ts), a bit mask: 1 fillers dropped (measured: off), 4 one-syllable nouns + 이

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { LawStore } from '../store.js';
 import type { Category, DocRec } from '../parse.js';
-import { isYmd, kstToday, nameKey, parseArticleNo } from '../normalize.js';
+import { isYmd, kstToday, parseArticleNo } from '../normalize.js';
 
 /** A tool failure with a message meant for the agent (becomes an MCP tool result with isError). */
 export class ToolError extends Error {
@@ -60,8 +60,7 @@ export function lookupDoc(law: LawStore, id: string | number): DocRec | undefine
   let d = law.get(t) ?? (/^\d{1,6}$/.test(t) ? law.get(t.padStart(6, '0')) : undefined);
   if (!d && !/^\d+$/.test(t)) {
     d = law.resolveName(t);
-    const abbr = law.search.abbr;
-    const full = d ? undefined : abbr?.get(nameKey(t));
+    const full = d ? undefined : law.search.fullNameOf(t);
     if (full) d = law.resolveName(full);
   }
   return d;
