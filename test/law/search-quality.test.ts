@@ -10,6 +10,9 @@ import { openLaw } from '../../src/law/open.js';
 import { Importer } from '../../src/law/import.js';
 import { HELD_OUT, isBlind, evaluate, loadQuestions, type HeldOut, type Question } from '../../bench/law-quality/evaluate.js';
 import { shared } from '../helpers/shared.js';
+import { analyseQuery } from '../../src/law/search/query.js';
+import { termIds } from '../../src/law/normalize.js';
+import { SEARCH_SWITCHES } from '../../src/law/search/switches.js';
 
 const FULL = [shared('law-corpus', 'full', 'statutes.tar.gz'), shared('law-corpus', 'full', 'admrul.tar.gz')];
 const reuse = process.env.SEJONG_LAW_QUALITY_DATA;
@@ -146,6 +149,21 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.equal(r.bySet.holdout2.plain!.empty, 0);
   t.equal(r.all.empty, 0);
   t.ok(r.byCategory.abbrev!.hits1 / r.byCategory.abbrev!.n >= 0.95);
+  // plain21: a plain question's mapped statutory terms weigh 1.3 × their idf (1.6 before): 결제 → 신용카드 … no longer
+  // outweighs the question's own words — the card law enters the top five (7th at 1.6)
+  const aq = analyseQuery('지갑을 잃어버렸는데 누가 제 신용카드로 결제했어요 그 돈 제가 다 내야 하나요', law.search.abbr);
+  const terms = (law.search as unknown as { weightedTerms(a: typeof aq, q: string): { post: Array<{ t: number; df: number; idf: number }> } }).weightedTerms(aq, '');
+  const mappedIds = new Set(termIds(aq.mapped));
+  const m = terms.post.find((x) => mappedIds.has(x.t) && !termIds(aq.core).includes(x.t))!;
+  t.ok(m, `a mapped term of ${aq.mapped}`);
+  t.equal(m.idf.toFixed(6), (1.3 * Math.log(1 + (law.search.N - m.df + 0.5) / (m.df + 0.5))).toFixed(6));
+  const card = (idf: number) => {
+    SEARCH_SWITCHES.mappedIdf = idf;
+    try { return law.search.query('지갑을 잃어버렸는데 누가 제 신용카드로 결제했어요 그 돈 제가 다 내야 하나요', { categories: null, ministry: null }, null).findIndex((h) => h.doc.name === '여신전문금융업법') + 1; }
+    finally { SEARCH_SWITCHES.mappedIdf = 1.3; }
+  };
+  t.equal(card(1.6), 7);
+  t.equal(card(1.3), 5);
   // the matching articles carry a snippet with the hit
   const hits = law.search.query('연차 유급휴가', { categories: null, ministry: null }, null);
   const top = hits.find((h) => h.doc.name === '근로기준법')!;

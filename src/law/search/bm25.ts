@@ -47,15 +47,12 @@ export class Bm25 {
   private touched = new Uint32Array(0);
   private agg = new Float64Array(0);
   private ownerBuf = new Uint32Array(0);
-  /** the power of the share of the terms an article holds in its score (1: the share itself; run's pow) */
-  private pow = 1;
 
   /**
    * Score the articles holding the terms and return each document's best articles among those holding at least
    * `need` of the nTerms terms; when no article holds that many, those holding the most (graceful fallback).
    */
-  run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number, enough = 1, pow = 1): DocTexts {
-    this.pow = pow;
+  run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number, enough = 1): DocTexts {
     // one term needed: every article touched is kept, so counting and scoring go in one pass
     if (need <= 1) return this.perDocument(this.accumulate(post, t, need).nTouched, t, nTerms, 1);
     const { nTouched, reached } = this.count(post, t.N, need);
@@ -170,7 +167,7 @@ export class Bm25 {
       if (h >= need) {
         const o = t.owner[d]!;
         if (agg[o * 7] === 0) { ob[n++] = o; agg[o * 7 + 1] = agg[o * 7 + 3] = agg[o * 7 + 5] = -1; }
-        insertBest(agg, o * 7, sc[d]! * (this.pow === 1 ? h / nTerms : (h / nTerms) ** this.pow), t.seq[d]!);
+        insertBest(agg, o * 7, sc[d]! * (h / nTerms), t.seq[d]!);
       }
       sc[d] = 0; hits[d] = 0;
     }

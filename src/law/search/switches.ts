@@ -48,16 +48,7 @@ export const SEARCH_SWITCHES = {
   /** a question's noise words (noise-words.ts), a bit mask: 1 fillers dropped (measured: off), 4 one-syllable nouns + 이
    *  leave the noun, 16 connective predicates (…은데, …던데, …어서) dropped */
   noiseWords: 21,
-  /** a plain question's scored terms chosen word by word, at most this many (word-terms.ts; 0 = the 8 rarest bigrams) */
-  plainWordTerms: 0,
-  /** a plain question's article score × (share of the scored terms the article holds) ^ this (1: the share itself) */
-  plainCoordPow: 1,
-  /** the rounds of that choice: a word gives at most this many bigrams */
-  plainWordRounds: 99,
-  /** the 8 rarest bigrams completed by the rarest bigram of each question word not yet heard, up to this many (0 = off) */
-  plainWordAdd: 0,
-  /** a word so completed only when its rarest bigram is in at most this share of the articles */
-  plainWordAddDf: 0.08,
-  /** the idf factor of the statutory terms a plain question was mapped to (search.ts weightedTerms) */
-  mappedIdf: 1.6,
+  /** the idf factor of the statutory terms a plain question was mapped to (search.ts weightedTerms; plain21: 1.6 → 1.3,
+   *  the mapped term alone no longer outweighs the question's own words: studied sets hits@1 +1, hits@5 +2, none lost) */
+  mappedIdf: 1.3,
 };
