@@ -274,7 +274,7 @@ export class SearchIndex {
     for (const t of qt) {
       const df = this.df(t);
       if (!df) { missing++; continue; }
-      post.push({ t, df, idf: Math.log(1 + (this.N - df + 0.5) / (df + 0.5)) * (mapped?.has(t) ? 1.6 : 1) });
+      post.push({ t, df, idf: Math.log(1 + (this.N - df + 0.5) / (df + 0.5)) * (mapped?.has(t) ? SEARCH_SWITCHES.mappedIdf : 1) });
     }
     return { post, missing, total: qt.length };
   }

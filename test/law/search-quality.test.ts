@@ -10,6 +10,9 @@ import { openLaw } from '../../src/law/open.js';
 import { Importer } from '../../src/law/import.js';
 import { HELD_OUT, isBlind, evaluate, loadQuestions, type HeldOut, type Question } from '../../bench/law-quality/evaluate.js';
 import { shared } from '../helpers/shared.js';
+import { analyseQuery } from '../../src/law/search/query.js';
+import { termIds } from '../../src/law/normalize.js';
+import { SEARCH_SWITCHES } from '../../src/law/search/switches.js';
 
 const FULL = [shared('law-corpus', 'full', 'statutes.tar.gz'), shared('law-corpus', 'full', 'admrul.tar.gz')];
 const reuse = process.env.SEJONG_LAW_QUALITY_DATA;
@@ -107,11 +110,11 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   const rate = (a: number, n: number) => a / n;
   // floors: the figures of bench/RESULTS.md (law-quality, branch search17, 386 questions) less about three points
   // (session 11: holdout7, blind until then, joins the measured sets: all 496 measured 387 / 443 / 0.829 / 310 of 493,
-  // floors about two points below; session 12: holdout8, blind until then, joins them: all 556 measured 420 / 486 /
-  // 0.808 / 333 of 553 on the main of session 12's start, floors a point and a half below)
-  t.ok(rate(r.all.hits1, r.all.n) >= 0.74, `hits@1 ${r.all.hits1}/${r.all.n}`);
+  // floors about two points below; session 12: holdout8, blind until then and weaker (50 % first), joins them: all 556
+  // measured by plain21 421 / 488 / 0.808 / 333 of 553, floors about a point below)
+  t.ok(rate(r.all.hits1, r.all.n) >= 0.745, `hits@1 ${r.all.hits1}/${r.all.n}`);
   t.ok(rate(r.all.hits5, r.all.n) >= 0.87, `hits@5 ${r.all.hits5}/${r.all.n}`);
-  t.ok(r.all.mrr >= 0.79, `MRR ${r.all.mrr.toFixed(3)}`);
+  t.ok(r.all.mrr >= 0.795, `MRR ${r.all.mrr.toFixed(3)}`);
   // (article@1 raised by article18: the article's text weighs in the choice, 0.60 → 0.63; 251/383 measured)
   t.ok(rate(r.all.article1, r.all.articleN) >= 0.59, `article@1 ${r.all.article1}/${r.all.articleN}`);
   // plain questions of the held-out sets 2–5: the right article of the right law first (article18: 33 → 37 of 100)
@@ -133,6 +136,9 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   // holdout7 (blind in session 10: 35 / 39 of 60 first / in the top five), floors one question below
   t.ok(r.holdout7.hits1 >= 35, `holdout7 hits@1 ${r.holdout7.hits1}/${r.holdout7.n}`);
   t.ok(r.holdout7.hits5 >= 39, `holdout7 hits@5 ${r.holdout7.hits5}/${r.holdout7.n}`);
+  // holdout8 (blind in session 11; plain21 measured 30 / 41 of 60 first / in the top five), floors one question below
+  t.ok(r.holdout8.hits1 >= 29, `holdout8 hits@1 ${r.holdout8.hits1}/${r.holdout8.n}`);
+  t.ok(r.holdout8.hits5 >= 40, `holdout8 hits@5 ${r.holdout8.hits5}/${r.holdout8.n}`);
   // holdout6 as it was measured blind at the end of session 9 (66.0 / 78.0), less a question each
   t.ok(rate(r.holdout6.hits1, r.holdout6.n) >= 0.66, `holdout6 hits@1 ${r.holdout6.hits1}/${r.holdout6.n}`);
   t.ok(rate(r.holdout6.hits5, r.holdout6.n) >= 0.78, `holdout6 hits@5 ${r.holdout6.hits5}/${r.holdout6.n}`);
@@ -151,6 +157,21 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.equal(r.bySet.holdout2.plain!.empty, 0);
   t.equal(r.all.empty, 0);
   t.ok(r.byCategory.abbrev!.hits1 / r.byCategory.abbrev!.n >= 0.95);
+  // plain21: a plain question's mapped statutory terms weigh 1.3 × their idf (1.6 before): 결제 → 신용카드 … no longer
+  // outweighs the question's own words — the card law enters the top five (7th at 1.6)
+  const aq = analyseQuery('지갑을 잃어버렸는데 누가 제 신용카드로 결제했어요 그 돈 제가 다 내야 하나요', law.search.abbr);
+  const terms = (law.search as unknown as { weightedTerms(a: typeof aq, q: string): { post: Array<{ t: number; df: number; idf: number }> } }).weightedTerms(aq, '');
+  const mappedIds = new Set(termIds(aq.mapped));
+  const m = terms.post.find((x) => mappedIds.has(x.t) && !termIds(aq.core).includes(x.t))!;
+  t.ok(m, `a mapped term of ${aq.mapped}`);
+  t.equal(m.idf.toFixed(6), (1.3 * Math.log(1 + (law.search.N - m.df + 0.5) / (m.df + 0.5))).toFixed(6));
+  const card = (idf: number) => {
+    SEARCH_SWITCHES.mappedIdf = idf;
+    try { return law.search.query('지갑을 잃어버렸는데 누가 제 신용카드로 결제했어요 그 돈 제가 다 내야 하나요', { categories: null, ministry: null }, null).findIndex((h) => h.doc.name === '여신전문금융업법') + 1; }
+    finally { SEARCH_SWITCHES.mappedIdf = 1.3; }
+  };
+  t.equal(card(1.6), 7);
+  t.equal(card(1.3), 5);
   // the matching articles carry a snippet with the hit
   const hits = law.search.query('연차 유급휴가', { categories: null, ministry: null }, null);
   const top = hits.find((h) => h.doc.name === '근로기준법')!;
