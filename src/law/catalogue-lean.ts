@@ -8,6 +8,9 @@
 //   get_table, the REST law page), one LMDB read of a small record. Assigning `tables` sets it on the record.
 import type { DocRec, TableRef } from './parse.js';
 
+/** a document record as the catalogue record keeps it: the table list left out since rss21 (an older record has it) */
+export type CatalogueDoc = Omit<DocRec, 'tables'> & { tables?: TableRef[] };
+
 /** the store's document records, read by id (LawStore.docs) */
 export interface DocSource { get(id: string): DocRec | undefined }
 
@@ -39,7 +42,7 @@ function leanPrototype(docs: DocSource): object {
  * The catalogue's records, lean: strings interned, `tables` read on demand from `docs`. Each record is built anew
  * (fields copied in one shape, no `delete`: deleting a property turns a V8 object into a dictionary, larger).
  */
-export function leanCatalogue(catalog: DocRec[], docs: DocSource): DocRec[] {
+export function leanCatalogue(catalog: CatalogueDoc[], docs: DocSource): DocRec[] {
   const s = interner();
   const proto = leanPrototype(docs);
   return catalog.map((d) => {
