@@ -1,7 +1,8 @@
 // Server RSS with the full corpus (issue #15: < 600 MB): starts `node bin/sejong.js serve` of one or more code trees,
 // each on its own copy of a law import, sends every law-quality question through MCP search_laws (one Streamable
 // HTTP session, the per-address MCP limit lifted so no call is refused) for some rounds, and prints the server's
-// VmRSS / RssAnon / RssFile (/proc/PID/status) at start and after each round, with the server's CPU per call
+// VmRSS / RssAnon / RssFile (/proc/PID/status) at start and after each round, and the peak of each round (sampled
+// every second: the law map's file-backed part rises and falls between the points, rss21), with the server's CPU per call
 // (utime + stime of the whole process, /proc/PID/stat) and the load average. Trees given with several --code run
 // interleaved (A, B, A, B …) so they share the same load. Each tree runs its built dist/ when fresh (bin/sejong.js
 // says on stderr when it falls back to tsx: build first). The server runs with its defaults (as `npm start`, with
@@ -60,6 +61,14 @@ function cpuMs(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(f[11]) + Number(f[12])) * 1000) / TICK; // fields 14, 15 (utime, stime) counted from after "(comm) "
+}
+
+/** the highest VmRSS seen (with its anon / file) and the highest anon and file apart, sampled every `ms` until stopped */
+function peakSampler(pid: number, ms = 1000) {
+  let top = memory(pid), anon = top.anon, file = top.file, samples = 1;
+  const take = () => { try { const m = memory(pid); samples++; if (m.rss > top.rss) top = m; anon = Math.max(anon, m.anon); file = Math.max(file, m.file); } catch { /* exited */ } };
+  const timer = setInterval(take, ms);
+  return { stop: () => { clearInterval(timer); take(); return { ...top, maxAnon: anon, maxFile: file, samples }; } };
 }
 
 /** a fresh copy of the import per code tree (the server writes its keys and logs into the same store) */
@@ -143,10 +152,11 @@ try {
         await details(s, dirs[c]!);
         const sid = await session(s.url);
         for (let r = 0; r < rounds; r++) {
-          const c0 = cpuMs(s.pid), t0 = lawCpu(s.pid);
+          const c0 = cpuMs(s.pid), t0 = lawCpu(s.pid), peak = peakSampler(s.pid);
           const failed = await round(s, sid, r);
-          const ms = cpuMs(s.pid) - c0, lawMs = (lawCpu(s.pid) - t0) * 1000;
+          const ms = cpuMs(s.pid) - c0, lawMs = (lawCpu(s.pid) - t0) * 1000, p = peak.stop();
           console.log(row(`after ${(r + 1) * qs.length} calls`, memory(s.pid), `${(ms / qs.length).toFixed(2)} ms/call (law threads ${(lawMs / qs.length).toFixed(2)})${failed ? `, ${failed} failed` : ''}, load ${load()}`));
+          console.log(row(`peak in round ${r + 1}`, p, `${p.samples} samples 1 s apart; highest anon ${p.maxAnon}, highest file ${p.maxFile}`));
           await details(s, dirs[c]!);
         }
       } finally {

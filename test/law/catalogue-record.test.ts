@@ -37,6 +37,7 @@ t.test('the catalogue comes from its record after an import, and a document writ
   const rec = law.sys.get('catalogue') as { gen: number; articles: number; docs: Array<{ id: string }> };
   t.equal(rec.gen, law.info().index_gen, 'written with the generation the import recorded');
   t.same(rec.docs.map((d) => d.id).sort(), ['2100000000001', '2100000000002']);
+  t.notOk(rec.docs.some((d) => 'tables' in d), 'the record leaves the table lists out (read from law.docs on demand)');
 
   // a second store over the same files (another process or thread) reads the record: the same catalogue
   const other = openLaw(store);
