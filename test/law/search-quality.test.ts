@@ -110,13 +110,13 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   const rate = (a: number, n: number) => a / n;
   // floors: the figures of bench/RESULTS.md (law-quality, branch search17, 386 questions) less about three points
   // (session 11: holdout7, blind until then, joins the measured sets: all 496 measured 387 / 443 / 0.829 / 310 of 493,
-  // floors about two points below; session 12: holdout8, blind until then and weaker (50 % first), joins them: all 556
-  // measured by plain21 421 / 488 / 0.808 / 333 of 553, floors about a point below)
-  t.ok(rate(r.all.hits1, r.all.n) >= 0.745, `hits@1 ${r.all.hits1}/${r.all.n}`);
+  // floors about two points below; session 12: holdout8, blind until then and weaker (50 % first), joins them; after
+  // the session's merges (plain21, admrul21) all 556 measure 429 / 490 / 0.818 / 340 of 553, floors about a point below)
+  t.ok(rate(r.all.hits1, r.all.n) >= 0.76, `hits@1 ${r.all.hits1}/${r.all.n}`);
   t.ok(rate(r.all.hits5, r.all.n) >= 0.87, `hits@5 ${r.all.hits5}/${r.all.n}`);
-  t.ok(r.all.mrr >= 0.795, `MRR ${r.all.mrr.toFixed(3)}`);
+  t.ok(r.all.mrr >= 0.805, `MRR ${r.all.mrr.toFixed(3)}`);
   // (article@1 raised by article18: the article's text weighs in the choice, 0.60 → 0.63; 251/383 measured)
-  t.ok(rate(r.all.article1, r.all.articleN) >= 0.59, `article@1 ${r.all.article1}/${r.all.articleN}`);
+  t.ok(rate(r.all.article1, r.all.articleN) >= 0.60, `article@1 ${r.all.article1}/${r.all.articleN}`);
   // plain questions of the held-out sets 2–5: the right article of the right law first (article18: 33 → 37 of 100)
   const plainHeld = r.outcomes.filter((o) => (o.q.holdout2 || o.q.holdout3 || o.q.holdout4 || o.q.holdout5) && o.q.category === 'plain' && o.articleOk !== null);
   // (search19's question cues in the article choice: 37 → 39 of 100)
@@ -136,9 +136,10 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   // holdout7 (blind in session 10: 35 / 39 of 60 first / in the top five), floors one question below
   t.ok(r.holdout7.hits1 >= 35, `holdout7 hits@1 ${r.holdout7.hits1}/${r.holdout7.n}`);
   t.ok(r.holdout7.hits5 >= 39, `holdout7 hits@5 ${r.holdout7.hits5}/${r.holdout7.n}`);
-  // holdout8 (blind in session 11; plain21 measured 30 / 41 of 60 first / in the top five), floors one question below
-  t.ok(r.holdout8.hits1 >= 29, `holdout8 hits@1 ${r.holdout8.hits1}/${r.holdout8.n}`);
-  t.ok(r.holdout8.hits5 >= 40, `holdout8 hits@5 ${r.holdout8.hits5}/${r.holdout8.n}`);
+  // holdout8 (blind in session 11: 30 / 41 of 60 first / in the top five; 34 / 42 after session 12's merges — admrul21's
+  // declared short names and rule questions), floors one question below
+  t.ok(r.holdout8.hits1 >= 33, `holdout8 hits@1 ${r.holdout8.hits1}/${r.holdout8.n}`);
+  t.ok(r.holdout8.hits5 >= 41, `holdout8 hits@5 ${r.holdout8.hits5}/${r.holdout8.n}`);
   // holdout6 as it was measured blind at the end of session 9 (66.0 / 78.0), less a question each
   t.ok(rate(r.holdout6.hits1, r.holdout6.n) >= 0.66, `holdout6 hits@1 ${r.holdout6.hits1}/${r.holdout6.n}`);
   t.ok(rate(r.holdout6.hits5, r.holdout6.n) >= 0.78, `holdout6 hits@5 ${r.holdout6.hits5}/${r.holdout6.n}`);
