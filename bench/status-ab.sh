@@ -3,12 +3,20 @@
 # bench/lib/serve-status.mjs, each its own process), wrk -t1 -c100 against each in turn, round after round, so both
 # see the same machine load. Per run: req/s, p50, p99 and the server's CPU per request (utime+stime of the process
 # and of its main thread, /proc) with the load average. Usage: bench/status-ab.sh <seconds> <rounds> <checkout>…
+# SHARED=1: every server in shared (fleet) mode, on one PostgreSQL (a database each) and one Redis started for the
+# run (bench/lib/shared-engines.ts, stopped at the end); the servers print their rate-limit round trips at the end.
 secs=$1; rounds=$2; shift 2
 here=$(cd "$(dirname "$0")" && pwd); tmp=$(mktemp -d)
 declare -a PIDS URLS KEYS
+if [ -n "$SHARED" ]; then
+  OUT=$tmp/engines.json N=$# node --import tsx $here/lib/shared-engines.ts & EPID=$!
+  for t in $(seq 120); do [ -s $tmp/engines.json ] && break; sleep 1; done
+  export REDIS_URL=$(node -p "require('$tmp/engines.json').redis")
+fi
 i=0
 for d in "$@"; do
   out=$tmp/srv-$i.json; rm -f $out
+  [ -n "$SHARED" ] && export DATABASE_URL=$(node -p "require('$tmp/engines.json').databases[$i]")
   ROOT=$d OUT=$out node $here/lib/serve-status.mjs & PIDS[$i]=$!
   i=$((i+1))
 done
@@ -28,4 +36,5 @@ for r in $(seq $rounds); do
     echo "round $r $(basename $d) rps=$rps p50=$p50 p99=$p99 cpu_us/req=$(( (u1-u0+s1-s0)*10000000/n / 1000 )) (user $(( (u1-u0)*10000000/n/1000 )) sys $(( (s1-s0)*10000000/n/1000 ))) main_us/req=$(( (m1-m0)*10000000/n/1000 )) non2xx=${non:-0} load=$(cut -d' ' -f1 /proc/loadavg)"
   done
 done
-for p in ${PIDS[@]}; do kill -TERM $p; done; wait; rm -rf "$tmp"
+for p in ${PIDS[@]}; do kill -TERM $p; done; for p in ${PIDS[@]}; do wait $p; done
+[ -n "$EPID" ] && kill -TERM $EPID && wait $EPID; rm -rf "$tmp"
