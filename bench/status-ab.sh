@@ -3,13 +3,23 @@
 # bench/lib/serve-status.mjs, each its own process), wrk -t1 -c100 against each in turn, round after round, so both
 # see the same machine load. Per run: req/s, p50, p99 and the server's CPU per request (utime+stime of the process
 # and of its main thread, /proc) with the load average. Usage: bench/status-ab.sh <seconds> <rounds> <checkout>…
+# SHARED=1: every server in shared (fleet) mode, on one PostgreSQL (a database each) and one Redis started for the
+# run (bench/lib/shared-engines.ts, stopped at the end); the servers print their rate-limit round trips at the end.
+# A checkout may carry node flags after a colon (`/work/main:--max-semi-space-size=64`): the same code A/B by flag.
 secs=$1; rounds=$2; shift 2
 here=$(cd "$(dirname "$0")" && pwd); tmp=$(mktemp -d)
 declare -a PIDS URLS KEYS
+if [ -n "$SHARED" ]; then
+  OUT=$tmp/engines.json N=$# node --import tsx $here/lib/shared-engines.ts & EPID=$!
+  for t in $(seq 120); do [ -s $tmp/engines.json ] && break; sleep 1; done
+  export REDIS_URL=$(node -p "require('$tmp/engines.json').redis")
+fi
 i=0
 for d in "$@"; do
   out=$tmp/srv-$i.json; rm -f $out
-  ROOT=$d OUT=$out node $here/lib/serve-status.mjs & PIDS[$i]=$!
+  [ -n "$SHARED" ] && export DATABASE_URL=$(node -p "require('$tmp/engines.json').databases[$i]")
+  flags=; [[ $d == *:* ]] && flags=${d#*:}
+  ROOT=${d%%:*} OUT=$out node $flags $here/lib/serve-status.mjs & PIDS[$i]=$!
   i=$((i+1))
 done
 for j in $(seq 0 $((i-1))); do for t in $(seq 60); do [ -s $tmp/srv-$j.json ] && break; sleep 1; done; done
@@ -25,7 +35,8 @@ for r in $(seq $rounds); do
     read u1 s1 < <(awk "{print \$14, \$15}" /proc/$P/stat); read m1 < <(awk "{print \$14+\$15}" /proc/$P/task/$P/stat)
     n=$(echo "$o" | awk '/requests in/{print $1}'); rps=$(echo "$o" | awk '/Requests\/sec/{print $2}')
     p50=$(echo "$o" | awk '$1=="50%"{print $2}'); p99=$(echo "$o" | awk '$1=="99%"{print $2}'); non=$(echo "$o" | awk '/Non-2xx/{print $NF}')
-    echo "round $r $(basename $d) rps=$rps p50=$p50 p99=$p99 cpu_us/req=$(( (u1-u0+s1-s0)*10000000/n / 1000 )) (user $(( (u1-u0)*10000000/n/1000 )) sys $(( (s1-s0)*10000000/n/1000 ))) main_us/req=$(( (m1-m0)*10000000/n/1000 )) non2xx=${non:-0} load=$(cut -d' ' -f1 /proc/loadavg)"
+    echo "round $r $(basename "$d") rps=$rps p50=$p50 p99=$p99 cpu_us/req=$(( (u1-u0+s1-s0)*10000000/n / 1000 )) (user $(( (u1-u0)*10000000/n/1000 )) sys $(( (s1-s0)*10000000/n/1000 ))) main_us/req=$(( (m1-m0)*10000000/n/1000 )) non2xx=${non:-0} load=$(cut -d' ' -f1 /proc/loadavg)"
   done
 done
-for p in ${PIDS[@]}; do kill -TERM $p; done; wait; rm -rf "$tmp"
+for p in ${PIDS[@]}; do kill -TERM $p; done; for p in ${PIDS[@]}; do wait $p; done
+[ -n "$EPID" ] && kill -TERM $EPID && wait $EPID; rm -rf "$tmp"

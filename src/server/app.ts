@@ -31,10 +31,20 @@ interface Exchange {
   lease?: BodyLease; // this request's share of the body budget (requests that carry a body)
   paramError?: ApiError; // a bad path parameter (bad % escape, or the default 1-200 characters rule): answered before auth
   outHeaders: Record<string, string>; // on every answer: x-request-id, rate-limit headers, connection: close
+  counted: boolean; // counted in flight (enter) and not yet released
 }
 
 /** The body read started by startBody: the bytes (or why they did not come) and the cap they ran under. */
 interface BodyRead { promise: Promise<Buffer>; hasBody: boolean; maxBytes: number }
+
+/**
+ * req.forEach's callback, made once rather than a closure per request: it writes into headersInto, set just before
+ * each (synchronous) forEach. A closure per request was one of the objects a poll allocated (front21).
+ */
+let headersInto: Record<string, string> = {};
+const putHeader = (k: string, v: string): void => {
+  headersInto[k] = v;
+};
 
 /** the body of a GET/DELETE: one settled promise shared by all */
 const NO_BODY: Promise<Buffer> = Promise.resolve(EMPTY_BODY);
@@ -150,20 +160,20 @@ export class HttpServer {
     if (this.draining && !route.whileDraining) {
       return this.fail(x, new ApiError('SERVICE_BUSY', 'The server is shutting down', { headers: { 'Retry-After': '5', connection: 'close' } }));
     }
-    const release = this.enter();
+    this.enter(x);
     let authP: Promise<Principal> | undefined;
     let body: BodyRead;
     try {
       authP = this.startAuth(x);
       body = this.startBody(x);
     } catch (e) {
-      release();
+      this.release(x);
       return this.fail(x, e);
     }
     // a GET/DELETE with a local principal has nothing to wait for: handled (and, if the handler answers without a
     // promise, answered) in this turn
-    if (authP === undefined && !body.hasBody && !route.stream) return this.completeNow(x, release);
-    void this.complete(x, authP, body, release).catch((e) => this.lastResort(res, requestId, e));
+    if (authP === undefined && !body.hasBody && !route.stream) return this.completeNow(x);
+    void this.complete(x, authP, body).catch((e) => this.lastResort(res, requestId, e));
   }
 
   /**
@@ -173,17 +183,17 @@ export class HttpServer {
    * and its awaits were most of what a poll allocated (about 2.5 KB of 5.3 KB per request, a scavenge every few
    * thousand polls, each pause a spike in the tail).
    */
-  private completeNow(x: Exchange, release: () => void): void {
+  private completeNow(x: Exchange): void {
     let result: HandlerResult;
     try {
       this.validate(x, EMPTY_BODY);
       result = x.route.handler!(x.ctx);
     } catch (e) {
-      release();
+      this.release(x);
       return this.fail(x, e);
     }
     if (result instanceof Promise) {
-      void this.settle(x, result, release).catch((e) => this.lastResort(x.res, x.ctx.requestId, e));
+      void this.settle(x, result).catch((e) => this.lastResort(x.res, x.ctx.requestId, e));
       return;
     }
     try {
@@ -191,12 +201,12 @@ export class HttpServer {
     } catch (e) {
       this.fail(x, e);
     } finally {
-      release();
+      this.release(x);
     }
   }
 
   /** A handler's promised answer (completeNow's asynchronous way). */
-  private async settle(x: Exchange, result: Promise<unknown>, release: () => void): Promise<void> {
+  private async settle(x: Exchange, result: Promise<unknown>): Promise<void> {
     try {
       const value = await result;
       if (x.state.aborted) return this.requestDone(x.ctx, x.route, 499, performance.now() - x.t0);
@@ -204,7 +214,7 @@ export class HttpServer {
     } catch (e) {
       this.fail(x, e);
     } finally {
-      release();
+      this.release(x);
     }
   }
 
@@ -224,11 +234,10 @@ export class HttpServer {
       state.aborted = true;
       for (const f of state.closeHandlers) f();
     });
-    const headers: Record<string, string> = {};
-    req.forEach((k, v) => (headers[k] = v));
-    const raw: string[] = [];
-    for (let i = 0; i < names.length; i++) raw.push(req.getParameter(i) ?? '');
-    const { params, error: decodeError } = decodeParams(names, raw);
+    const headers: Record<string, string> = (headersInto = {});
+    req.forEach(putHeader);
+    const params: Record<string, string> = {};
+    const decodeError = names.length === 0 ? undefined : decodeParams(names, req, params);
     const paramError = decodeError ?? checkParams(params, route);
     const ctx = new RequestCtx(this.services, requestId, route.method, req.getUrl(), params, headers, req.getQuery() ?? '', res, this.proxies, state);
     let lease: BodyLease | undefined;
@@ -236,19 +245,20 @@ export class HttpServer {
       const l = (lease = new BodyLease(this.budget));
       state.closeHandlers.push(() => l.release());
     }
-    return { res, route, ctx, state, t0, lease, paramError, outHeaders: { 'x-request-id': requestId } };
+    return { res, route, ctx, state, t0, lease, paramError, outHeaders: { 'x-request-id': requestId }, counted: false };
   }
 
-  /** Count a request in flight; the returned release (once only) wakes a draining close() at zero. */
-  private enter(): () => void {
+  /** Count a request in flight (release, once only, wakes a draining close() at zero). */
+  private enter(x: Exchange): void {
     this.inflight++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.inflight--;
-      if (this.draining && this.inflight === 0) for (const w of this.drainWaiters.splice(0)) w();
-    };
+    x.counted = true;
+  }
+
+  private release(x: Exchange): void {
+    if (!x.counted) return;
+    x.counted = false;
+    this.inflight--;
+    if (this.draining && this.inflight === 0) for (const w of this.drainWaiters.splice(0)) w();
   }
 
   /** Auth and rate limit need only the headers: decided before a body is read. Shared counters (Redis) answer later. */
@@ -285,7 +295,7 @@ export class HttpServer {
   }
 
   /** The asynchronous rest: principal and body → validated ctx → a stream, or the handler's answer. */
-  private async complete(x: Exchange, authP: Promise<Principal> | undefined, body: BodyRead, release: () => void): Promise<void> {
+  private async complete(x: Exchange, authP: Promise<Principal> | undefined, body: BodyRead): Promise<void> {
     let streamOpened = false;
     try {
       const raw = authP || body.hasBody ? await this.inputs(x, authP, body) : EMPTY_BODY; // (a stream's GET: nothing to read)
@@ -293,7 +303,7 @@ export class HttpServer {
       this.validate(x, raw);
       if (x.route.stream) {
         streamOpened = true;
-        x.state.closeHandlers.push(release); // streams hold the in-flight slot until closed
+        x.state.closeHandlers.push(() => this.release(x)); // streams hold the in-flight slot until closed
         await this.openStream(x);
         return;
       }
@@ -304,7 +314,7 @@ export class HttpServer {
       this.fail(x, e);
     } finally {
       x.lease?.release();
-      if (!streamOpened) release();
+      if (!streamOpened) this.release(x);
     }
   }
 

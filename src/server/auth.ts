@@ -4,6 +4,7 @@ import { ApiError } from '../domain/errors.js';
 import type { Ctx, Principal, RouteDef } from './types.js';
 import type { LimitResult } from '../auth/rate-limit.js';
 import type { ApiKeyRecord } from '../auth/keys.js';
+import { ANONYMOUS } from './request-ctx.js';
 
 function presentedKey(ctx: Ctx): { key?: string; viaBearer: boolean } {
   const x = ctx.headers['x-api-key'];
@@ -21,7 +22,7 @@ function presentedKey(ctx: Ctx): { key?: string; viaBearer: boolean } {
  * counters are shared (Redis): the front end then awaits it before it reads the body.
  */
 export function authenticate(ctx: Ctx, route: RouteDef, outHeaders: Record<string, string>): Principal | Promise<Principal> {
-  if (route.auth === 'none') return { kind: 'anonymous' };
+  if (route.auth === 'none') return ANONYMOUS;
   const { services } = ctx;
   const { key, viaBearer } = presentedKey(ctx);
   const rec = key ? services.keys.lookup(key) : undefined;

@@ -12,16 +12,21 @@ import { clientAddress } from '../domain/client-address.js';
 /** the body of a request that has none (one shared empty buffer) */
 export const EMPTY_BODY = Buffer.alloc(0);
 
+/** the principal before authentication (and of routes without auth): one frozen object, principals are only read */
+export const ANONYMOUS: Principal = Object.freeze({ kind: 'anonymous' });
+/** the files of a request without a multipart body: one frozen empty object (the body parser assigns its own) */
+const NO_FILES: Record<string, UploadedFile> = Object.freeze({});
+
 /** What the context needs from the request's state: whether the client went away. */
 interface AbortState { aborted: boolean }
 
 export class RequestCtx implements Ctx {
   query: unknown = undefined;
   body: unknown = undefined;
-  files: Record<string, UploadedFile> = {};
+  files: Record<string, UploadedFile> = NO_FILES;
   rawBody: Buffer = EMPTY_BODY;
-  principal: Principal = { kind: 'anonymous' };
-  logExtra: Record<string, unknown> = {};
+  principal: Principal = ANONYMOUS;
+  private extra?: Record<string, unknown>;
   private child?: Logger;
   private address?: string;
   private parsedQuery?: URLSearchParams;
@@ -40,6 +45,16 @@ export class RequestCtx implements Ctx {
     private readonly proxies: BlockList | undefined,
     private readonly state: AbortState,
   ) {}
+
+  /** fields a handler adds to the request's log line: made on a handler's first write, most requests add none */
+  get logExtra(): Record<string, unknown> {
+    return (this.extra ??= {});
+  }
+
+  /** logExtra when a handler made it, without making it */
+  extraLogFields(): Record<string, unknown> | undefined {
+    return this.extra;
+  }
 
   /** the server's logger with this request's id on every line */
   get log(): Logger {
