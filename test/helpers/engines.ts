@@ -70,20 +70,30 @@ export interface PgServer {
  * with pg_ctl, immediate), when that process is gone. Nothing of a live process is touched. The number swept.
  */
 export function sweepStalePostgres(tmp = os.tmpdir()): number {
-  let n = 0;
-  for (const name of fs.readdirSync(tmp)) {
-    const owner = /^sejong-pg-(\d+)-/.exec(name)?.[1];
-    if (!owner || alive(Number(owner))) continue;
-    const dir = path.join(tmp, name);
+  return sweepOrphans(tmp, 'sejong-pg-', (dir) => {
     const data = path.join(dir, 'data');
     const postmaster = Number(readOr(path.join(data, 'postmaster.pid')).split('\n')[0]);
-    if (postmaster && readOr(`/proc/${postmaster}/cmdline`).includes('postgres')) {
-      try {
-        run(pgBin('pg_ctl')!, ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      } catch {
-        /* stopped meanwhile */
-      }
+    if (!postmaster || !readOr(`/proc/${postmaster}/cmdline`).includes('postgres')) return;
+    try {
+      run(pgBin('pg_ctl')!, ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      /* stopped meanwhile */
     }
+  });
+}
+
+/**
+ * For each temp directory `<prefix><pid>-…` whose process is gone: stop what it left running (stop), then remove
+ * the directory. The number removed.
+ */
+function sweepOrphans(tmp: string, prefix: string, stop: (dir: string) => void): number {
+  let n = 0;
+  for (const name of fs.readdirSync(tmp)) {
+    if (!name.startsWith(prefix)) continue;
+    const owner = /^(\d+)-/.exec(name.slice(prefix.length))?.[1];
+    if (!owner || alive(Number(owner))) continue;
+    const dir = path.join(tmp, name);
+    stop(dir);
     fs.rmSync(dir, { recursive: true, force: true });
     n++;
   }
@@ -164,24 +174,16 @@ const REDIS_DIR = `sejong-redis-${process.pid}-`;
  * had started (its pid in the directory), when that process is gone. Nothing of a live process is touched.
  */
 export function sweepStaleRedis(tmp = os.tmpdir()): number {
-  let n = 0;
-  for (const name of fs.readdirSync(tmp)) {
-    const owner = /^sejong-redis-(\d+)-/.exec(name)?.[1];
-    if (!owner || alive(Number(owner))) continue;
-    const dir = path.join(tmp, name);
+  return sweepOrphans(tmp, 'sejong-redis-', (dir) => {
     const server = Number(readOr(path.join(dir, 'server.pid')));
     // the server it started, if still running (checked by its command line: a reused pid is left alone)
-    if (server && readOr(`/proc/${server}/cmdline`).includes('redis-server')) {
-      try {
-        process.kill(server, 'SIGKILL');
-      } catch {
-        /* gone meanwhile */
-      }
+    if (!server || !readOr(`/proc/${server}/cmdline`).includes('redis-server')) return;
+    try {
+      process.kill(server, 'SIGKILL');
+    } catch {
+      /* gone meanwhile */
     }
-    fs.rmSync(dir, { recursive: true, force: true });
-    n++;
-  }
-  return n;
+  });
 }
 
 function alive(pid: number): boolean {
