@@ -2,12 +2,12 @@
 // (exact / prefix / abbreviation / substring / bigram overlap on statute and rule names) with boosts.
 import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
-import { nameKey, nameKeyText, stripJosa, termIds } from './normalize.js';
+import { nameKey, nameKeyText, termIds } from './normalize.js';
 import { analyseQuery, type AnalysedQuery } from './search/query.js';
 import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
 import { SEARCH_SWITCHES } from './search/switches.js';
 import { ABBREVIATIONS } from './search/names.js';
-import { SpelledShortNames, withDeclared } from './search/declared-names.js';
+import { SpelledShortNames, withDeclared, withSpelled } from './search/declared-names.js';
 import { asksForStandard, standardPrior } from './search/rule-questions.js';
 import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
@@ -234,15 +234,7 @@ export class SearchIndex {
    */
   private abbrOf(query: string): Map<string, string> {
     const abbr = SEARCH_SWITCHES.declaredAbbr ? this.abbrDeclared : this.abbr;
-    if (!SEARCH_SWITCHES.spelledAbbr || !query.includes('법')) return abbr;
-    let out = abbr;
-    for (const w of query.split(/[\s,.?!「」()]+/)) {
-      const k = nameKey(stripJosa(w));
-      if (!k.endsWith('법') || abbr.has(k) || this.law.byName.has(k)) continue;
-      const full = this.spelled.resolve(k);
-      if (full) { if (out === abbr) out = new Map(abbr); out.set(k, full); }
-    }
-    return out;
+    return SEARCH_SWITCHES.spelledAbbr ? withSpelled(query, abbr, this.law.byName, this.spelled) : abbr;
   }
 
   /** the full statute name a short name stands for (the table, the declared and the spelled short names), if any */

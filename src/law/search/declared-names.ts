@@ -1,6 +1,6 @@
 // Short names of statutes (issue 15): which declared short names read as a statute's short name, and the short names
 // a query word may stand for by its letters alone. Hand-written rules (no library knows Korean statute short names).
-import { nameKey } from '../normalize.js';
+import { nameKey, stripJosa } from '../normalize.js';
 import { DECLARED_ABBREVIATIONS } from './declared-abbreviations.js';
 
 /**
@@ -79,4 +79,20 @@ function inOrder(s: string, k: string, from: number): boolean {
     j++;
   }
   return true;
+}
+
+/** abbr with the short names a query spells from a statute's own words (개발제한구역법) added, for this query only */
+export function withSpelled(query: string, abbr: Map<string, string>, byName: Map<string, unknown[]>, spelled: SpelledShortNames): Map<string, string> {
+  if (!query.includes('법')) return abbr;
+  let out = abbr;
+  for (const w of query.split(/[\s,.?!「」()]+/)) {
+    const k = nameKey(stripJosa(w));
+    if (!k.endsWith('법') || abbr.has(k) || byName.has(k)) continue;
+    const full = spelled.resolve(k);
+    if (full) {
+      if (out === abbr) out = new Map(abbr);
+      out.set(k, full);
+    }
+  }
+  return out;
 }
