@@ -7,6 +7,7 @@ import { SEARCH_SWITCHES } from './switches.js';
 import { questionCues } from './question-cues.js';
 import { phrasesIn } from './phrase-index.js';
 import { FILLERS, oneSyllableI, spokenPredicate } from './noise-words.js';
+import { contentWordsByEojeol } from './morph/content-words.js';
 
 
 /** Question endings (longest first), stripped from the end of an eojeol when enough of it is left. */
@@ -112,6 +113,10 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     // an offence named with 죄 (절도죄, 명예훼손죄): the statutes write the act (절도, 명예훼손)
     out.push(s.length >= 3 && s.endsWith('죄') ? s.slice(0, -1) : s);
   }
+  if (plain && SEARCH_SWITCHES.morph) {
+    const words = morphWords(raw, abbr);
+    if (words) { out.splice(0, out.length, ...words); maps.splice(0, maps.length, ...words.filter((w) => !named.includes(w)).map(mapWord)); }
+  }
   // one map (vocabulary.ts): a keyword query takes each word's best core key; a question its best key of all (the
   // longest), core or everyday
   for (const m of maps) {
@@ -132,6 +137,26 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
   const added = [...extra, ...general];
   return { text: [...out, ...added].join(' '), core: out.join(' '), mapped: extra.join(' '), named, words: [...new Set([...words, ...added.flatMap((e) => e.split(' '))])], plain,
     cues: plain && SEARCH_SWITCHES.titleCue ? questionCues(q.normalize('NFKC')) : [] };
+}
+
+/**
+ * A plain question's words from its morphological analysis (morph/content-words.ts; issue #15 morph22) in place of
+ * the rule set's: abbreviations and law names as above, the fillers and stop words dropped as above. null when the
+ * analysis does not split the question into its eojeols.
+ */
+function morphWords(raw: string[], abbr: Map<string, string>): string[] | null {
+  const byEojeol = contentWordsByEojeol(raw.join(' '));
+  if (byEojeol.length !== raw.length) return null;
+  const out: string[] = [];
+  raw.forEach((w, i) => {
+    const full = abbr.get(nameKey(w)) ?? abbr.get(nameKey(stripJosa(w)));
+    if (full) { out.push(full); return; }
+    for (const s of byEojeol[i]!.map((x) => x.toLowerCase())) {
+      if (STOP.has(s) || FILLERS.has(s)) continue;
+      out.push(s.length >= 3 && s.endsWith('죄') ? s.slice(0, -1) : s);
+    }
+  });
+  return out;
 }
 
 /**

@@ -1,0 +1,33 @@
+// MeCab's character categories (char.bin: u32 count, count × char[32] names, then 0xFFFF u32 CharInfo for each UCS-2
+// code point). CharInfo bits (low first): type:18 (a mask of the categories), default_type:8, length:4, group:1,
+// invoke:1. 256 KiB, read whole.
+import { readFileSync } from 'node:fs';
+
+export interface CharInfo { type: number; defaultType: number; length: number; group: boolean; invoke: boolean }
+
+export class CharProperty {
+  readonly names: string[] = [];
+  private readonly infos: Uint32Array;
+
+  constructor(path: string) {
+    const b = readFileSync(path);
+    const n = b.readUInt32LE(0);
+    for (let i = 0; i < n; i++) {
+      const s = b.subarray(4 + i * 32, 4 + (i + 1) * 32);
+      this.names.push(s.subarray(0, s.indexOf(0) < 0 ? 32 : s.indexOf(0)).toString('latin1'));
+    }
+    const at = 4 + n * 32;
+    this.infos = new Uint32Array(0xffff);
+    for (let i = 0; i < 0xffff; i++) this.infos[i] = b.readUInt32LE(at + i * 4);
+  }
+
+  raw(code: number): number { return this.infos[code < 0xffff ? code : 0]!; }
+
+  info(code: number): CharInfo {
+    const v = this.raw(code);
+    return { type: v & 0x3ffff, defaultType: (v >>> 18) & 0xff, length: (v >>> 26) & 0xf, group: ((v >>> 30) & 1) === 1, invoke: (v >>> 31) === 1 };
+  }
+
+  /** the character of code is of one of the categories of mask (CharInfo.isKindOf) */
+  kindOf(mask: number, code: number): boolean { return (this.raw(code) & 0x3ffff & mask) !== 0; }
+}

@@ -1,0 +1,108 @@
+// MeCab's lattice and Viterbi search over one text (MeCab tokenizer.cpp / viterbi.cpp, with mecab-ko's left-space
+// penalty): every dictionary word starting at each position, unknown words by character category, the cheapest path
+// of word costs plus connection costs. Hand-written with the reader (dictionary.ts says why).
+import type { CharProperty } from './char-property.js';
+import type { Dictionary, Token } from './dictionary.js';
+import type { Matrix } from './matrix.js';
+
+/** the longest run of one category taken as one unknown word (MeCab's max-grouping-size) */
+const MAX_GROUP = 24;
+
+export interface LatticeNode {
+  start: number;
+  end: number;
+  token: Token;
+  unknown: boolean;
+  /** whitespace came before it (mecab-ko: particles and endings must not start an eojeol) */
+  spaceBefore: boolean;
+  cost: number;
+  prev: LatticeNode | null;
+}
+
+export interface LatticeParts {
+  dic: Dictionary;
+  unk: Dictionary;
+  chars: CharProperty;
+  matrix: Matrix;
+  /** posid → extra cost when the word follows whitespace (dicrc left-space-penalty-factor) */
+  spacePenalty: Map<number, number>;
+  /** unk.dic's tokens of a category name */
+  unknownTokens(category: string): Token[];
+}
+
+const BOS_TOKEN: Token = { lcAttr: 0, rcAttr: 0, posid: 0, wcost: 0, feature: -1 };
+
+/** the best path through text (whitespace between words, not inside them), first word first */
+export function viterbi(text: string, p: LatticeParts): LatticeNode[] {
+  const n = text.length;
+  const bytes = Buffer.from(text, 'utf8');
+  const byteAt = new Int32Array(n + 1);
+  const charAt = new Int32Array(bytes.length + 1).fill(-1);
+  for (let i = 0, b = 0; i <= n; i++) { byteAt[i] = b; charAt[b] = i; if (i < n) b += Buffer.byteLength(text[i]!, 'utf8'); }
+  const spaceMask = categoryMask(p.chars, 'SPACE');
+  const ends: LatticeNode[][] = Array.from({ length: n + 1 }, () => []);
+  ends[0]!.push({ start: 0, end: 0, token: BOS_TOKEN, unknown: false, spaceBefore: false, cost: 0, prev: null });
+  for (let pos = 0; pos < n; pos++) {
+    if (ends[pos]!.length === 0) continue;
+    let s = pos;
+    while (s < n && p.chars.kindOf(spaceMask, text.charCodeAt(s))) s++;
+    if (s === n) { ends[n]!.push(...ends[pos]!); continue; }
+    for (const node of candidates(text, s, bytes, byteAt, charAt, p)) {
+      node.spaceBefore = s > pos;
+      connect(node, ends[pos]!, p);
+      ends[node.end]!.push(node);
+    }
+  }
+  const eos: LatticeNode = { start: n, end: n, token: BOS_TOKEN, unknown: false, spaceBefore: false, cost: 0, prev: null };
+  connect(eos, ends[n]!, p);
+  const path: LatticeNode[] = [];
+  for (let x = eos.prev; x && x.prev; x = x.prev) path.push(x);
+  return path.reverse();
+}
+
+function connect(node: LatticeNode, left: LatticeNode[], p: LatticeParts): void {
+  const row = p.matrix.row(node.token.lcAttr);
+  let best = Infinity;
+  let prev: LatticeNode | null = null;
+  for (const l of left) {
+    const c = l.cost + row[l.token.rcAttr]!;
+    if (c < best) { best = c; prev = l; }
+  }
+  node.cost = best + node.token.wcost + (node.spaceBefore ? p.spacePenalty.get(node.token.posid) ?? 0 : 0);
+  node.prev = prev;
+}
+
+function categoryMask(chars: CharProperty, name: string): number {
+  const i = chars.names.indexOf(name);
+  return i < 0 ? 0 : 1 << i;
+}
+
+/** the words starting at s: the dictionary's, and unknown words when none or when the category always asks */
+function candidates(text: string, s: number, bytes: Buffer, byteAt: Int32Array, charAt: Int32Array, p: LatticeParts): LatticeNode[] {
+  const out: LatticeNode[] = [];
+  const node = (end: number, token: Token, unknown: boolean): LatticeNode => ({ start: s, end, token, unknown, spaceBefore: false, cost: 0, prev: null });
+  p.dic.prefixSearch(bytes, byteAt[s]!, bytes.length, (endByte, value) => {
+    const end = charAt[endByte]!;
+    if (end < 0) return; // a key ending inside a character cannot happen with UTF-8 keys; kept safe
+    for (let k = 0; k < (value & 0xff); k++) out.push(node(end, p.dic.token((value >>> 8) + k), false));
+  });
+  const info = p.chars.info(text.charCodeAt(s));
+  if (out.length > 0 && !info.invoke) return out;
+  const unknowns = p.unknownTokens(p.chars.names[info.defaultType] ?? 'DEFAULT');
+  const add = (end: number): void => { for (const t of unknowns) out.push(node(end, t, true)); };
+  let groupEnd = -1;
+  if (info.group) {
+    let e = s + 1;
+    while (e < text.length && p.chars.kindOf(info.type, text.charCodeAt(e))) e++;
+    if (e - s <= MAX_GROUP) add(e);
+    groupEnd = e;
+  }
+  for (let i = 1; i <= info.length; i++) {
+    const e = s + i;
+    if (e > text.length) break;
+    if (e !== groupEnd) add(e);
+    if (e >= text.length || !p.chars.kindOf(info.type, text.charCodeAt(e))) break;
+  }
+  if (out.length === 0) add(s + 1);
+  return out;
+}
