@@ -86,6 +86,8 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
   // the general everyday vocabulary (vocabulary.ts): kept apart, added when the query turns out to be a question
   const everyday: string[] = [];
   const maps: WordMap[] = [];
+  // each eojeol's word as the vocabularies were asked for it (the analyser's pass maps its predicates so)
+  const keys: (string | undefined)[] = [];
   const compact = nameKey(q);
   // a question ("…나요", "…하려면", "어떻게 …"): its predicates (지으려면, 받아야, 마시고) are dropped below
   let plain = raw.some((w) => { const l = w.toLowerCase(); return ENDING_SET.has(l) || STOP.has(l) || politeVerb(l) || stripEnding(stripJosa(l)).length < stripJosa(l).length; });
@@ -106,6 +108,7 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     if (s.length < lw.length - 1) plain = true;
     if (STOP.has(s) || (SEARCH_SWITCHES.noiseWords & 1 && FILLERS.has(s))) { plain = true; continue; }
     maps.push(mapWord(s));
+    keys[i] = s;
     // a verb made of a noun and 하다/되다/받다 (운전하면, 설치하려면, 처벌받나요, 공개해): its noun is a content word
     const noun = verbalNoun(lw);
     if (noun) { if (!STOP.has(noun)) out.push(noun); continue; }
@@ -114,8 +117,8 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     out.push(s.length >= 3 && s.endsWith('죄') ? s.slice(0, -1) : s);
   }
   if (plain && SEARCH_SWITCHES.morph) {
-    const words = morphWords(raw, abbr);
-    if (words) { out.splice(0, out.length, ...words); maps.splice(0, maps.length, ...words.filter((w) => !named.includes(w)).map(mapWord)); }
+    const m = morphWords(raw, abbr, keys);
+    if (m) { out.splice(0, out.length, ...m.out); maps.splice(0, maps.length, ...m.keys.map(mapWord)); }
   }
   // one map (vocabulary.ts): a keyword query takes each word's best core key; a question its best key of all (the
   // longest), core or everyday
@@ -141,22 +144,30 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
 
 /**
  * A plain question's words from its morphological analysis (morph/content-words.ts; issue #15 morph22) in place of
- * the rule set's: abbreviations and law names as above, the fillers and stop words dropped as above. null when the
- * analysis does not split the question into its eojeols.
+ * the rule set's: abbreviations and law names as above, the fillers and stop words dropped as above. The words asked
+ * of the vocabularies: the nouns, and an eojeol holding a predicate or an adverb as the rule set stripped it (keys:
+ * 훔치면 → 훔치, 몰래), so a particle or a bound noun (한 명도 → 명도) is never mapped. null when the analysis does not
+ * split the question into its eojeols.
  */
-function morphWords(raw: string[], abbr: Map<string, string>): string[] | null {
+function morphWords(raw: string[], abbr: Map<string, string>, keys: (string | undefined)[]): { out: string[]; keys: string[] } | null {
   const byEojeol = contentWordsByEojeol(raw.join(' '));
   if (byEojeol.length !== raw.length) return null;
   const out: string[] = [];
+  const mapKeys: string[] = [];
   raw.forEach((w, i) => {
     const full = abbr.get(nameKey(w)) ?? abbr.get(nameKey(stripJosa(w)));
     if (full) { out.push(full); return; }
-    for (const s of byEojeol[i]!.map((x) => x.toLowerCase())) {
+    const e = byEojeol[i]!;
+    const key = keys[i];
+    for (const s of e.nouns.map((x) => x.toLowerCase())) {
       if (STOP.has(s) || FILLERS.has(s)) continue;
       out.push(s.length >= 3 && s.endsWith('죄') ? s.slice(0, -1) : s);
+      // a one-syllable noun the vocabularies know only with its particle (앱을: their core keys are prefixes)
+      mapKeys.push(s.length === 1 && key?.startsWith(s) && !mapWord(s).any ? key : s);
     }
+    if (e.predicate && key && !mapKeys.includes(key)) mapKeys.push(key);
   });
-  return out;
+  return { out, keys: mapKeys };
 }
 
 /**

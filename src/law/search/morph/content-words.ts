@@ -1,21 +1,29 @@
 // The content words of a plain question from its morphological analysis (issue #15, morph22): nouns kept (a noun
 // run inside an eojeol joined as the statutes write it: 수입+인지 → 수입인지, 장애+인 → 장애인), the noun of a
-// noun + 하다/되다 verb (운전하면 → 운전), a number with its counter (65세, 80명); particles, endings, pronouns,
-// determiners, adverbs, bound nouns alone (것, 수, 명) and bare verbs and adjectives dropped.
-import { tokens, type Morpheme, type MorphPart } from './analyser.js';
+// noun + 하다/되다 verb (운전하면 → 운전), a nominalised verb (괴롭힘), a number with its counter (65세, 80명);
+// particles, endings, pronouns, determiners, adverbs, bound nouns alone (것, 수, 명) and bare verbs and adjectives
+// dropped. Whether the eojeol holds a predicate or an adverb is reported too: the vocabularies map verb stems
+// (훔치 → 절도, 때리 → 폭행) and adverbs (몰래), so the query maps such an eojeol as written.
+import { tokens, type Morpheme } from './analyser.js';
 
 /** tags of content nouns (Sejong tags as mecab-ko-dic writes them; UNKNOWN: a word the dictionary lacks) */
 const NOUN = new Set(['NNG', 'NNP', 'XR', 'SL', 'SH', 'UNKNOWN']);
 /** a suffix that continues a noun run (장애+인, 사업+자, 근로+자) */
-const NOUN_SUFFIX = new Set(['XSN']);
-const NUMBER = new Set(['SN', 'NR']);
+const NOUN_SUFFIX = 'XSN';
+/** counters after a number (80명, 65세) and numerals (3억) */
 const COUNTER = new Set(['NNBC', 'NR']);
-/** case particles: a copula or ending analysed right before one (수입인지를 → 수입/NNG 인지/VCP+EC 를/JKO) was a noun */
+/** a copula or ending analysed right before a particle (수입인지를 → 수입/NNG 인지/VCP+EC 를/JKO) was a noun */
 const PARTICLE = /^J/;
+/** question endings the dictionary reads as nouns at an eojeol's end (죄인가요 → 죄인/NNG 가요/NNG 'songs') */
+const ENDING_NOUNS = new Set(['가요', '나요', '까요']);
+/** a main predicate, a noun made a verb (하/XSV) or an adverb: the eojeol carries meaning the vocabularies map */
+const PREDICATE = /^(VV|VA|XSV|XSA|MAG)/;
 
-/** the eojeols of text (split at whitespace), each as its content words */
-export function contentWordsByEojeol(text: string): string[][] {
-  const out: string[][] = [];
+export interface EojeolWords { nouns: string[]; predicate: boolean }
+
+/** the eojeols of text (split at whitespace), each with its content words */
+export function contentWordsByEojeol(text: string): EojeolWords[] {
+  const out: EojeolWords[] = [];
   let cur: Morpheme[] = [];
   for (const m of tokens(text)) {
     if (m.spaceBefore && cur.length) { out.push(eojeolWords(cur)); cur = []; }
@@ -26,30 +34,25 @@ export function contentWordsByEojeol(text: string): string[][] {
 }
 
 /** the content words of one eojeol's morphemes */
-export function eojeolWords(ms: Morpheme[]): string[] {
-  const words: string[] = [];
+export function eojeolWords(ms: Morpheme[]): EojeolWords {
+  const nouns: string[] = [];
   let run = '';
   let number = '';
-  const flush = (): void => { if (run) words.push(run); run = ''; };
+  const flush = (): void => { if (run) nouns.push(run); run = ''; };
   for (let i = 0; i < ms.length; i++) {
     const m = ms[i]!;
     const next = ms[i + 1];
-    // a copula or ending read before a particle (인지 + 를): the dictionary's noun of the same spelling, in the run
+    if (run && !next && ENDING_NOUNS.has(m.surface)) continue;
     if (run && next && PARTICLE.test(next.pos) && /^(VCP|E)/.test(m.pos) && m.surface.length >= 2) { run += m.surface; continue; }
-    if (m.type === 'Compound' || NOUN.has(m.pos)) { run += m.surface; continue; }
-    if (run && NOUN_SUFFIX.has(m.pos)) { run += m.surface; continue; }
+    if (m.type === 'Compound' || NOUN.has(m.pos) || (run && m.pos === NOUN_SUFFIX)) { run += m.surface; continue; }
     flush();
-    if (NUMBER.has(m.pos) && m.pos === 'SN') { number = m.surface; continue; }
-    if (number && COUNTER.has(m.pos)) { words.push(number + m.surface); number = ''; continue; }
-    if (number) { words.push(number); number = ''; }
-    if (m.type === 'Preanalysis') words.push(...preanalysedNouns(m.parts));
+    // a nominalised verb (괴롭힘 = 괴롭히/VV + ㅁ/ETN) is the noun the statutes write
+    if (/^V[VA]\+ETN$/.test(m.pos)) { nouns.push(m.surface); continue; }
+    if (m.pos === 'SN') { if (number) nouns.push(number); number = m.surface; continue; }
+    if (number && COUNTER.has(m.pos)) { nouns.push(number + m.surface); number = ''; continue; }
+    if (number) { nouns.push(number); number = ''; }
   }
   flush();
-  if (number) words.push(number);
-  return words;
-}
-
-/** the nouns of a pre-analysed form (a noun with its particle written as one dictionary entry) */
-function preanalysedNouns(parts: MorphPart[]): string[] {
-  return parts.filter((p) => NOUN.has(p.pos)).map((p) => p.surface);
+  if (number) nouns.push(number);
+  return { nouns, predicate: ms.some((m) => PREDICATE.test(m.pos) && !/ETN$/.test(m.pos)) };
 }
