@@ -43,7 +43,8 @@ function open(): Opened {
   const unk = new Dictionary(unkFile);
   const unknownCache = new Map<string, Token[]>();
   opened = {
-    files: [sys, unkFile, mat], dic: new Dictionary(sys), unk, chars: new CharProperty(join(dir, 'char.bin')), matrix: new Matrix(mat),
+    files: [sys, unkFile, mat], dic: new Dictionary(sys), unk, chars: new CharProperty(join(dir, 'char.bin')), matrix: new Matrix(mat, 384),
+    words: new Map(),
     spacePenalty: spacePenalties(readFileSync(join(dir, 'dicrc'), 'utf8')),
     unknownTokens(category: string): Token[] {
       let t = unknownCache.get(category);

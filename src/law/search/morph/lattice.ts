@@ -28,7 +28,15 @@ export interface LatticeParts {
   spacePenalty: Map<number, number>;
   /** unk.dic's tokens of a category name */
   unknownTokens(category: string): Token[];
+  /** the dictionary words starting each eojeol suffix seen (bounded; questions repeat their endings and particles) */
+  words: Map<string, DictWord[]>;
 }
+
+/** the dictionary's words starting at a position: their length in characters and their tokens */
+export interface DictWord { length: number; tokens: Token[] }
+
+/** eojeol suffixes whose words are remembered */
+const MAX_MEMO = 8192;
 
 const BOS_TOKEN: Token = { lcAttr: 0, rcAttr: 0, posid: 0, wcost: 0, feature: -1 };
 
@@ -81,11 +89,7 @@ function categoryMask(chars: CharProperty, name: string): number {
 function candidates(text: string, s: number, bytes: Buffer, byteAt: Int32Array, charAt: Int32Array, p: LatticeParts): LatticeNode[] {
   const out: LatticeNode[] = [];
   const node = (end: number, token: Token, unknown: boolean): LatticeNode => ({ start: s, end, token, unknown, spaceBefore: false, cost: 0, prev: null });
-  p.dic.prefixSearch(bytes, byteAt[s]!, bytes.length, (endByte, value) => {
-    const end = charAt[endByte]!;
-    if (end < 0) return; // a key ending inside a character cannot happen with UTF-8 keys; kept safe
-    for (let k = 0; k < (value & 0xff); k++) out.push(node(end, p.dic.token((value >>> 8) + k), false));
-  });
+  for (const w of dictionaryWords(text, s, bytes, byteAt, charAt, p)) for (const t of w.tokens) out.push(node(s + w.length, t, false));
   const info = p.chars.info(text.charCodeAt(s));
   if (out.length > 0 && !info.invoke) return out;
   const unknowns = p.unknownTokens(p.chars.names[info.defaultType] ?? 'DEFAULT');
@@ -105,4 +109,23 @@ function candidates(text: string, s: number, bytes: Buffer, byteAt: Int32Array, 
   }
   if (out.length === 0) add(s + 1);
   return out;
+}
+
+/** the dictionary words starting at s (no key holds whitespace: the search stops at the eojeol's end), remembered */
+function dictionaryWords(text: string, s: number, bytes: Buffer, byteAt: Int32Array, charAt: Int32Array, p: LatticeParts): DictWord[] {
+  let e = text.indexOf(' ', s);
+  if (e < 0) e = text.length;
+  const key = text.slice(s, e);
+  let words = p.words.get(key);
+  if (words) return words;
+  words = [];
+  const found = words;
+  p.dic.prefixSearch(bytes, byteAt[s]!, byteAt[e]!, (endByte, value) => {
+    const end = charAt[endByte]!;
+    if (end < 0) return; // a key ending inside a character cannot happen with UTF-8 keys; kept safe
+    found.push({ length: end - s, tokens: Array.from({ length: value & 0xff }, (_, k) => p.dic.token((value >>> 8) + k)) });
+  });
+  if (p.words.size >= MAX_MEMO) p.words.delete(p.words.keys().next().value!);
+  p.words.set(key, words);
+  return words;
 }

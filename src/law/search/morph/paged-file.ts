@@ -9,7 +9,10 @@ const PAGE = 1 << PAGE_BITS;
 export class PagedFile {
   readonly size: number;
   private readonly fd: number;
-  private readonly pages = new Map<number, Buffer>();
+  /** page number → slot of the slab; the Map's order is the LRU order (least recent first) */
+  private readonly slotOf = new Map<number, number>();
+  /** the cached pages, one slab allocated once (no allocation per miss, nothing for the GC) */
+  private readonly slots: Buffer[];
   private lastNo = -1;
   private last: Buffer = Buffer.alloc(0);
   /** pages read from the file (cache misses), for the bench */
@@ -18,22 +21,24 @@ export class PagedFile {
   constructor(path: string, private readonly maxPages = 512) {
     this.fd = openSync(path, 'r');
     this.size = fstatSync(this.fd).size;
+    const slab = new ArrayBuffer(maxPages * PAGE);
+    this.slots = Array.from({ length: maxPages }, (_, i) => Buffer.from(slab, i * PAGE, PAGE));
   }
 
   private page(no: number): Buffer {
     if (no === this.lastNo) return this.last;
-    let p = this.pages.get(no);
-    if (p) { this.pages.delete(no); this.pages.set(no, p); } // most recent last
+    let slot = this.slotOf.get(no);
+    if (slot !== undefined) { this.slotOf.delete(no); this.slotOf.set(no, slot); } // most recent last
     else {
-      p = Buffer.allocUnsafe(PAGE);
-      readSync(this.fd, p, 0, PAGE, no * PAGE);
+      if (this.slotOf.size < this.maxPages) slot = this.slotOf.size;
+      else { const [old, s] = this.slotOf.entries().next().value!; this.slotOf.delete(old); slot = s; }
+      readSync(this.fd, this.slots[slot]!, 0, PAGE, no * PAGE);
       this.reads++;
-      this.pages.set(no, p);
-      if (this.pages.size > this.maxPages) this.pages.delete(this.pages.keys().next().value!);
+      this.slotOf.set(no, slot);
     }
     this.lastNo = no;
-    this.last = p;
-    return p;
+    this.last = this.slots[slot]!;
+    return this.last;
   }
 
   /** little-endian reads at aligned offsets (the dictionary's records never cross a page) */
@@ -42,12 +47,10 @@ export class PagedFile {
   u16(off: number): number { return this.page(off >>> PAGE_BITS).readUInt16LE(off & (PAGE - 1)); }
   i16(off: number): number { return this.page(off >>> PAGE_BITS).readInt16LE(off & (PAGE - 1)); }
 
-  /** len bytes at off (a matrix row), read directly into a fresh buffer: not cached here */
-  bytes(off: number, len: number): Buffer {
-    const b = Buffer.allocUnsafe(len);
-    readSync(this.fd, b, 0, len, off);
+  /** len bytes at off into buf (a matrix row): not cached here */
+  readInto(buf: Uint8Array, off: number): void {
+    readSync(this.fd, buf, 0, buf.byteLength, off);
     this.reads++;
-    return b;
   }
 
   /** the NUL-terminated UTF-8 string at off */
@@ -64,5 +67,5 @@ export class PagedFile {
     return Buffer.concat(parts).toString('utf8');
   }
 
-  close(): void { closeSync(this.fd); this.pages.clear(); }
+  close(): void { closeSync(this.fd); this.slotOf.clear(); }
 }
