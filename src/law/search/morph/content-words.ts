@@ -16,6 +16,8 @@ const COUNTER = new Set(['NNBC', 'NR']);
 const PARTICLE = /^J/;
 /** question endings the dictionary reads as nouns at an eojeol's end (죄인가요 → 죄인/NNG 가요/NNG 'songs') */
 const ENDING_NOUNS = new Set(['가요', '나요', '까요']);
+/** bound nouns that name a cause (때문에): kept as the rule set kept them (noise20 measured dropping them neutral to negative) */
+const KEPT_BOUND = new Set(['때문']);
 /** a main predicate, a noun made a verb (하/XSV) or an adverb: the eojeol carries meaning the vocabularies map */
 const PREDICATE = /^(VV|VA|XSV|XSA|MAG)/;
 
@@ -46,8 +48,10 @@ export function eojeolWords(ms: Morpheme[]): EojeolWords {
     if (run && next && PARTICLE.test(next.pos) && /^(VCP|E)/.test(m.pos) && m.surface.length >= 2) { run += m.surface; continue; }
     if (m.type === 'Compound' || NOUN.has(m.pos) || (run && m.pos === NOUN_SUFFIX)) { run += m.surface; continue; }
     flush();
-    // a nominalised verb (괴롭힘 = 괴롭히/VV + ㅁ/ETN) is the noun the statutes write
+    // a nominalised verb (괴롭힘 = 괴롭히/VV + ㅁ/ETN, 배기음 read as 배기/VV 음/ETN) is the noun the statutes write
     if (/^V[VA]\+ETN$/.test(m.pos)) { nouns.push(m.surface); continue; }
+    if (/^V[VA]$/.test(m.pos) && next?.pos === 'ETN') { nouns.push(m.surface + next.surface); i++; continue; }
+    if (m.pos === 'NNB' && KEPT_BOUND.has(m.surface)) { nouns.push(m.surface); continue; }
     if (m.pos === 'SN') { if (number) nouns.push(number); number = m.surface; continue; }
     if (number && COUNTER.has(m.pos)) { nouns.push(number + m.surface); number = ''; continue; }
     if (number) { nouns.push(number); number = ''; }
