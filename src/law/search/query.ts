@@ -165,6 +165,7 @@ function morphWords(raw: string[], abbr: Map<string, string>, keys: (string | un
       // a one-syllable noun the vocabularies know only with its particle (앱을: their core keys are prefixes)
       mapKeys.push(s.length === 1 && key?.startsWith(s) && !mapWord(s).any ? key : s);
     }
+    if (SEARCH_SWITCHES.morph === 2) out.push(...e.stems);
     if (e.predicate && key && !mapKeys.includes(key)) mapKeys.push(key);
   });
   return { out, keys: mapKeys };

@@ -60,6 +60,7 @@ export const SEARCH_SWITCHES = {
   /** the idf factor of the statutory terms a plain question was mapped to (search.ts weightedTerms; plain21: 1.6 → 1.3,
    *  the mapped term alone no longer outweighs the question's own words: studied sets hits@1 +1, hits@5 +2, none lost) */
   mappedIdf: 1.3,
-  /** a plain question's content words from the morphological analysis (morph/, mecab-ko-dic) instead of the rule set */
+  /** a plain question's content words from the morphological analysis (morph/, mecab-ko-dic) instead of the rule set
+   *  (1; 2: its verb stems of two syllables or more too) */
   morph: 1,
 };

@@ -21,7 +21,13 @@ const KEPT_BOUND = new Set(['때문']);
 /** a main predicate, a noun made a verb (하/XSV) or an adverb: the eojeol carries meaning the vocabularies map */
 const PREDICATE = /^(VV|VA|XSV|XSA|MAG)/;
 
-export interface EojeolWords { nouns: string[]; predicate: boolean }
+export interface EojeolWords {
+  nouns: string[];
+  /** the eojeol holds a verb, an adjective, a noun made a verb or an adverb */
+  predicate: boolean;
+  /** the stems of its verbs and adjectives of two syllables or more (붙이, 돌려주; 잃 and 내 are too short to search) */
+  stems: string[];
+}
 
 /** the eojeols of text (split at whitespace), each with its content words */
 export function contentWordsByEojeol(text: string): EojeolWords[] {
@@ -58,5 +64,6 @@ export function eojeolWords(ms: Morpheme[]): EojeolWords {
   }
   flush();
   if (number) nouns.push(number);
-  return { nouns, predicate: ms.some((m) => PREDICATE.test(m.pos) && !/ETN$/.test(m.pos)) };
+  const stems = ms.flatMap((m) => m.parts).filter((p) => /^V[VA]$/.test(p.pos) && p.surface.length >= 2).map((p) => p.surface);
+  return { nouns, predicate: ms.some((m) => PREDICATE.test(m.pos) && !/ETN$/.test(m.pos)), stems };
 }
