@@ -42,7 +42,8 @@ export function contentWordsByEojeol(text: string): EojeolWords[] {
 }
 
 /** the content words of one eojeol's morphemes */
-export function eojeolWords(ms: Morpheme[]): EojeolWords {
+export function eojeolWords(all: Morpheme[]): EojeolWords {
+  const ms = withoutQuestionEnding(all);
   const nouns: string[] = [];
   let run = '';
   let number = '';
@@ -50,9 +51,12 @@ export function eojeolWords(ms: Morpheme[]): EojeolWords {
   for (let i = 0; i < ms.length; i++) {
     const m = ms[i]!;
     const next = ms[i + 1];
-    if (run && !next && ENDING_NOUNS.has(m.surface)) continue;
     if (run && next && PARTICLE.test(next.pos) && /^(VCP|E)/.test(m.pos) && m.surface.length >= 2) { run += m.surface; continue; }
-    if (m.type === 'Compound' || NOUN.has(m.pos) || (run && m.pos === NOUN_SUFFIX)) { run += m.surface; continue; }
+    // a copula between two nouns of one eojeol (장애인연금 → 장애/NNG 인/VCP+ETM 연금/NNG) is the noun's syllable
+    if (run && next && NOUN.has(next.pos) && /^VCP/.test(m.pos)) { run += m.surface; continue; }
+    // an adjective's adnominal form glued to a noun (어린이보호구역 → 어린/VA+ETM 이보호/NNP 구역/NNG): one noun
+    if (!run && next && /^(NNG|NNP)$/.test(next.pos) && /^V[VA]\+ETM$/.test(m.pos)) { run += m.surface; continue; }
+    if (m.type === 'Compound' || NOUN.has(m.pos) || m.pos === 'XPN' || (run && m.pos === NOUN_SUFFIX)) { run += m.surface; continue; }
     flush();
     // a nominalised verb (괴롭힘 = 괴롭히/VV + ㅁ/ETN, 배기음 read as 배기/VV 음/ETN) is the noun the statutes write
     if (/^V[VA]\+ETN$/.test(m.pos)) { nouns.push(m.surface); continue; }
@@ -66,4 +70,12 @@ export function eojeolWords(ms: Morpheme[]): EojeolWords {
   if (number) nouns.push(number);
   const stems = ms.flatMap((m) => m.parts).filter((p) => /^V[VA]$/.test(p.pos) && p.surface.length >= 2).map((p) => p.surface);
   return { nouns, predicate: ms.some((m) => PREDICATE.test(m.pos) && !/ETN$/.test(m.pos)), stems };
+}
+
+/** the eojeol without a question ending the dictionary read as a noun (죄인가요 → 죄인 가요, 학대인가요 → 학대 인 가요) */
+function withoutQuestionEnding(ms: Morpheme[]): Morpheme[] {
+  const last = ms[ms.length - 1];
+  if (ms.length < 2 || !last || !ENDING_NOUNS.has(last.surface)) return ms;
+  const rest = ms.slice(0, -1);
+  return /^VCP/.test(rest[rest.length - 1]!.pos) && rest.length > 1 ? rest.slice(0, -1) : rest;
 }
