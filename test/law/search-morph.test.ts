@@ -44,6 +44,9 @@ t.test('the content words of question eojeols', async (t) => {
   // a copula read before a particle was a noun: 수입/NNG 인지/VCP+EC 를/JKO → 수입인지
   t.same(words('계약서에 수입인지를 붙여야'), [['계약서'], ['수입인지'], []]);
   t.same(words('무슨 죄인가요'), [[], ['죄인']]);
+  // the dictionary's misreadings inside one eojeol, joined again: 수/NNB 영장/NNG, 어린/VA+ETM 이보호/NNP 구역/NNG
+  t.same(words('작은 수영장을 운영하는데'), [[], ['수영장'], ['운영']]);
+  t.same(words('어린이보호구역에서는 장애인연금을 재개발'), [['어린이보호구역'], ['장애인연금'], ['재개발']]);
   t.same(words('직장 내 괴롭힘 금지'), [['직장'], [], ['괴롭힘'], ['금지']]);
   t.same(contentWordsByEojeol('운전하면 몰래 집 때문에').map((e) => e.predicate), [true, true, false, false]);
   t.same(words('운전하면 몰래 집 때문에'), [['운전'], [], ['집'], ['때문']]);

@@ -56,6 +56,8 @@ export function eojeolWords(all: Morpheme[]): EojeolWords {
     if (run && next && NOUN.has(next.pos) && /^VCP/.test(m.pos)) { run += m.surface; continue; }
     // an adjective's adnominal form glued to a noun (어린이보호구역 → 어린/VA+ETM 이보호/NNP 구역/NNG): one noun
     if (!run && next && /^(NNG|NNP)$/.test(next.pos) && /^V[VA]\+ETM$/.test(m.pos)) { run += m.surface; continue; }
+    // a bound noun glued to a noun of the same eojeol (수영장을 read as 수/NNB 영장/NNG 을/JKO): one noun
+    if (next && /^NNB/.test(m.pos) && /^(NNG|NNP)$/.test(next.pos)) { run += m.surface; continue; }
     if (m.type === 'Compound' || NOUN.has(m.pos) || m.pos === 'XPN' || (run && m.pos === NOUN_SUFFIX)) { run += m.surface; continue; }
     flush();
     // a nominalised verb (괴롭힘 = 괴롭히/VV + ㅁ/ETN, 배기음 read as 배기/VV 음/ETN) is the noun the statutes write
