@@ -2,6 +2,7 @@
 // the law server's RSS is near its budget (issue #15: < 600 MB), so the analyser never reads the files whole: the
 // kernel's page cache holds them (not the process's RSS), this cache keeps only the pages the queries touch.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { SlotCache } from './slot-cache.js';
 
 const PAGE_BITS = 12;
 const PAGE = 1 << PAGE_BITS;
@@ -9,8 +10,8 @@ const PAGE = 1 << PAGE_BITS;
 export class PagedFile {
   readonly size: number;
   private readonly fd: number;
-  /** page number → slot of the slab; the Map's order is the LRU order (least recent first) */
-  private readonly slotOf = new Map<number, number>();
+  /** which page each slot of the slab holds */
+  private readonly cache: SlotCache;
   /** the cached pages, one slab allocated once (no allocation per miss, nothing for the GC) */
   private readonly slots: Buffer[];
   private lastNo = -1;
@@ -18,23 +19,21 @@ export class PagedFile {
   /** pages read from the file (cache misses), for the bench */
   reads = 0;
 
-  constructor(path: string, private readonly maxPages = 512) {
+  constructor(path: string, maxPages = 512) {
     this.fd = openSync(path, 'r');
     this.size = fstatSync(this.fd).size;
     const slab = new ArrayBuffer(maxPages * PAGE);
     this.slots = Array.from({ length: maxPages }, (_, i) => Buffer.from(slab, i * PAGE, PAGE));
+    this.cache = new SlotCache(Math.ceil(this.size / PAGE), maxPages);
   }
 
   private page(no: number): Buffer {
     if (no === this.lastNo) return this.last;
-    let slot = this.slotOf.get(no);
-    if (slot !== undefined) { this.slotOf.delete(no); this.slotOf.set(no, slot); } // most recent last
-    else {
-      if (this.slotOf.size < this.maxPages) slot = this.slotOf.size;
-      else { const [old, s] = this.slotOf.entries().next().value!; this.slotOf.delete(old); slot = s; }
+    let slot = this.cache.find(no);
+    if (slot < 0) {
+      slot = this.cache.claim(no);
       readSync(this.fd, this.slots[slot]!, 0, PAGE, no * PAGE);
       this.reads++;
-      this.slotOf.set(no, slot);
     }
     this.lastNo = no;
     this.last = this.slots[slot]!;
@@ -67,5 +66,5 @@ export class PagedFile {
     return Buffer.concat(parts).toString('utf8');
   }
 
-  close(): void { closeSync(this.fd); this.slotOf.clear(); }
+  close(): void { closeSync(this.fd); }
 }
