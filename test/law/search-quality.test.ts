@@ -112,12 +112,14 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   // floors: the figures of bench/RESULTS.md (law-quality, branch search17, 386 questions) less about three points
   // (session 11: holdout7, blind until then, joins the measured sets: all 496 measured 387 / 443 / 0.829 / 310 of 493,
   // floors about two points below; session 12: holdout8, blind until then and weaker (50 % first), joins them; after
-  // the session's merges (plain21, admrul21) all 556 measure 429 / 490 / 0.818 / 340 of 553, floors about a point below)
-  t.ok(rate(r.all.hits1, r.all.n) >= 0.76, `hits@1 ${r.all.hits1}/${r.all.n}`);
-  t.ok(rate(r.all.hits5, r.all.n) >= 0.87, `hits@5 ${r.all.hits5}/${r.all.n}`);
-  t.ok(r.all.mrr >= 0.805, `MRR ${r.all.mrr.toFixed(3)}`);
+  // the session's merges (plain21, admrul21) all 556 measure 429 / 490 / 0.818 / 340 of 553, floors about a point below;
+  // session 13: holdout9, blind until then (50 % first), joins them — all 616 measure 459 / 527 / 0.793 / 362 of 613
+  // on main's search at 8ae1279, floors about a point below)
+  t.ok(rate(r.all.hits1, r.all.n) >= 0.73, `hits@1 ${r.all.hits1}/${r.all.n}`);
+  t.ok(rate(r.all.hits5, r.all.n) >= 0.845, `hits@5 ${r.all.hits5}/${r.all.n}`);
+  t.ok(r.all.mrr >= 0.78, `MRR ${r.all.mrr.toFixed(3)}`);
   // (article@1 raised by article18: the article's text weighs in the choice, 0.60 → 0.63; 251/383 measured)
-  t.ok(rate(r.all.article1, r.all.articleN) >= 0.60, `article@1 ${r.all.article1}/${r.all.articleN}`);
+  t.ok(rate(r.all.article1, r.all.articleN) >= 0.58, `article@1 ${r.all.article1}/${r.all.articleN}`);
   // plain questions of the held-out sets 2–5: the right article of the right law first (article18: 33 → 37 of 100)
   const plainHeld = r.outcomes.filter((o) => (o.q.holdout2 || o.q.holdout3 || o.q.holdout4 || o.q.holdout5) && o.q.category === 'plain' && o.articleOk !== null);
   // (search19's question cues in the article choice: 37 → 39 of 100)
