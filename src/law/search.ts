@@ -357,23 +357,22 @@ export class SearchIndex {
    * spelled-names.ts) scores at least the best text hit, and its own score × (1 + spelledName), found by its text or not.
    */
   private spelledLift(hits: Hits, aq: AnalysedQuery, query: string, allow: (d: DocRec) => boolean): void {
-    const on = SEARCH_SWITCHES.spelledName, mode = SEARCH_SWITCHES.spelledNameMode;
     this.spelledNow.clear();
-    if (!on || (!aq.plain && !(mode & 1))) return;
+    const on = SEARCH_SWITCHES.spelledName;
+    // (keyword queries and decrees' names measured neutral: plain questions, statutes and rules only)
+    if (!on || !aq.plain) return;
     const found = this.spelledNames.find(tokens(query));
     if (!found.length) return;
     let top = 0;
     for (const h of hits.out) top = Math.max(top, h.score);
-    for (const f of found) {
-      const kind = f.doc.category;
-      if (!(kind === 'law' || (kind === 'admrul' && mode & 2) || (kind === 'decree' && mode & 4)) || !allow(f.doc)) continue;
-      const p = this.pos.get(f.doc);
-      if (p === undefined || this.older[p]) continue;
-      this.spelledNow.add(f.doc);
+    const floor = top * SEARCH_SWITCHES.spelledNameFloor;
+    for (const { doc } of found) {
+      const p = this.pos.get(doc);
+      if (p === undefined || this.older[p] || (doc.category !== 'law' && doc.category !== 'admrul') || !allow(doc)) continue;
+      this.spelledNow.add(doc);
       const i = this.slot[p]!;
-      const floor = top * SEARCH_SWITCHES.spelledNameFloor;
       if (i) { const h = hits.out[i - 1]!; h.score = Math.max(h.score * (1 + on), floor); }
-      else if (floor > 0) this.put(hits, p, { doc: f.doc, score: floor, match: 'name', seqs: [] });
+      else if (floor > 0) this.put(hits, p, { doc, score: floor, match: 'name', seqs: [] });
     }
   }
 

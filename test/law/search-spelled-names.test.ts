@@ -9,7 +9,7 @@ const doc = (name: string, category = 'law', repealed = false) => ({ id: name, n
 const catalog = [
   doc('변호사시험법'), doc('변호사시험법 시행령', 'decree'), doc('변호사법'), doc('학교급식법'), doc('학교급식법 시행령', 'decree'),
   doc('장애정도심사규정', 'admrul'), doc('장애인복지법'), doc('관공서의 공휴일에 관한 규정', 'decree'), doc('공휴일에 관한 법률'),
-  doc('민원 처리에 관한 법률'), doc('폐지된 시험법', 'law', true), doc('병역법'),
+  doc('민원 처리에 관한 법률'), doc('폐지된 시험법', 'law', true), doc('병역법'), doc('장애인활동 지원에 관한 법률'),
 ];
 const names = (sp: SpelledNames, q: string, min?: number) => sp.find(tokens(q), min).map((s) => s.doc.name).sort();
 
@@ -22,6 +22,8 @@ t.test('words written apart, with particles, spell the whole name less its kind 
   // the name's connectives need not be written (관공서의 공휴일 → 관공서 공휴일; 민원 처리에 관한 → 민원 처리)
   t.same(names(sp, '관공서 공휴일은 언제인가요'), ['관공서의 공휴일에 관한 규정']);
   t.same(names(sp, '민원 처리 기간에 공휴일도 들어가나요'), ['민원 처리에 관한 법률']);
+  // …인 'person' is left out in speech (장애가 있는 → 장애인): 장애 + 활동지원 spells 장애인활동 지원
+  t.same(names(sp, '장애가 있는 아버지가 활동지원 서비스를 못 받나요'), ['장애인활동 지원에 관한 법률']);
   const f = sp.find(tokens('변호사 시험 응시 횟수'))[0]!;
   t.equal(f.words, 2);
   t.equal(f.names, 2, 'two current names hold 변호사시험 (the act and its decree)');

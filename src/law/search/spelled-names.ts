@@ -11,8 +11,9 @@ import { nameKey, stripJosa } from '../normalize.js';
 
 /** the kind ending of a name, stripped to its spelled stem (변호사시험법 → 변호사시험, 학교급식법 → 학교급식) */
 const KIND_END = /(에관한|에대한|을위한|를위한)?(특별조치법|특별법|특례법|기본법|법률|법|규정|규칙|고시|기준|지침|요령|훈령|예규|세칙|령)$/;
-/** connectives of a name the question need not write (관공서의 공휴일, 자전거 이용 및 …) */
-const LINKS = ['에관한', '에대한', '의', '및', '과', '와', '등'];
+/** connectives of a name the question need not write (관공서의 공휴일, 민원 처리에 관한), and 인 'person', left out
+ * in speech (장애가 있는 … 활동지원 → 장애인활동 지원에 관한 법률) */
+const LINKS = ['에관한', '에대한', '의', '및', '과', '와', '등', '인'];
 /** a spelled stem held by more names than this (in the whole catalogue, any kind) is a generic phrase, no evidence */
 const MAX_NAMES = 12;
 /** the last word may run past the name by this many syllables (급식비 spells 급식) */

@@ -60,10 +60,9 @@ export const SEARCH_SWITCHES = {
   /** the idf factor of the statutory terms a plain question was mapped to (search.ts weightedTerms; plain21: 1.6 → 1.3,
    *  the mapped term alone no longer outweighs the question's own words: studied sets hits@1 +1, hits@5 +2, none lost) */
   mappedIdf: 1.3,
-  /** an instrument whose distinctive name the question's words spell (spelled-names.ts): its score × (1 + this), and
-   *  at least spelledNameFloor × the best hit's before the priors (0 = off) */
+  /** a statute or rule whose distinctive name a plain question's words spell (spelled-names.ts; rank22): its score
+   *  × (1 + this), and at least spelledNameFloor × the best hit's before the priors (0 = off; 1.0 / 1.5 left the
+   *  instrument 2nd–7th, 2.5 and 4 put it first: the same) */
   spelledName: 1,
   spelledNameFloor: 2.5,
-  /** a bit mask: 1 keyword queries too (not only plain questions), 2 administrative rules' names too, 4 decrees' */
-  spelledNameMode: 2,
 };
