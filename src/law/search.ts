@@ -13,7 +13,7 @@ import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
 import { SpelledNames } from './search/spelled-names.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
-import { bestOf, bodyChoice, bodyText, chooseArticles, titleEvidence, titleSet, type TitleSet } from './search/titles.js';
+import { bestOf, bodyChoice, bodyText, chooseArticles, spelledChoice, titleEvidence, titleSet, type TitleSet } from './search/titles.js';
 import { buildIndex, dropGenerationsBefore } from './search/build.js';
 import { ByteCache } from './cache.js';
 
@@ -411,6 +411,7 @@ export class SearchIndex {
     // the article shown first by the first hits that rose by the priors (the title evidence read the best 12 before them)
     chooseArticles(out, 5, aq, titled, (id) => this.titlesOf(id), titleOf);
     bodyChoice(out, SEARCH_SWITCHES.titleBodyHits, aq, (id) => this.titlesOf(id), titleOf, (id, s) => this.bodyOf(id, s));
+    if (SEARCH_SWITCHES.spelledArticle) for (const h of out.slice(0, 5)) if (this.spelledNow.has(h.doc)) spelledChoice(h, aq, (id) => this.titlesOf(id), (id, s) => this.bodyOf(id, s));
     if (articleRef) {
       const head = out.slice(0, 50);
       for (const h of head) {

@@ -65,4 +65,8 @@ export const SEARCH_SWITCHES = {
    *  instrument 2nd–7th, 2.5 and 4 put it first: the same) */
   spelledName: 1,
   spelledNameFloor: 2.5,
+  /** the article shown first by a spelled instrument: chosen over all its articles by the share of the question's
+   *  words their text holds + this × the share their title holds (titles.ts spelledChoice; 0 = the title choice as for
+   *  any hit; rank22: 0.5 and 1 +2 −1 right article first, 2 and 3 +2 −0) */
+  spelledArticle: 2,
 };
