@@ -10,7 +10,10 @@
 //     against the true mask (ffmpeg gets its best similarity/blend of a small grid, to be fair).
 //  3. QR recognize side by side with plain jsQR on the same distorted set: decode rate and time per image.
 // Run: npm run bench -- image [--requests 24] [--inflight N] [--ops remove-background,contour] [--sizes 1024]
-//        [--workers 1,2] [--skip-http] [--skip-chroma] [--skip-qr]
+//        [--workers 1,2] [--skip-http] [--skip-chroma] [--skip-qr] [--rounds R]
+//        [--variants '[{"label":"main","code":"/tmp/main-copy"},{"label":"this tree","env":{"K":"V"}}]']
+//      With --variants, one server per variant is up for each worker count and the variants' cells alternate
+//      (order reversed every other round): A/B in the same minutes, under the same load.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +23,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import jsQRmod from 'jsqr';
 import { formData } from '../test/helpers/server.js';
-import { spawnServer } from './lib/server-proc.js';
+import { spawnServer, type ServerProc } from './lib/server-proc.js';
 import { greenScreen, cardScene, receiptScene, qrSamples, decodeRgba, prng } from '../test/helpers/images.js';
 import { renderQrGrey } from '../src/tasks/qr-generate.js';
 import qrRecognize from '../src/tasks/qr-recognize.js';
@@ -48,6 +51,14 @@ const strArg = (name: string): string[] | undefined => {
 /** operation name prefixes to run, e.g. --ops remove-background,contour */
 const OPS = strArg('ops');
 const WORKERS = (strArg('workers') ?? ['1', '2']).map(Number);
+/** servers compared side by side, e.g. '[{"label":"main","code":"/tmp/base"},{"label":"this tree"}]' (code: another
+ * checkout; env, args: the server's environment and node arguments); their cells alternate within each operation */
+const VARIANTS = (() => {
+  const i = process.argv.indexOf('--variants');
+  return JSON.parse(i > 0 ? process.argv[i + 1]! : '[{"label":"this tree"}]') as Array<{ label: string; code?: string; env?: Record<string, string>; args?: string[] }>;
+})();
+/** measured cells per variant and operation (the figures sum them) */
+const ROUNDS = arg('rounds', 1);
 const pct = (a: number[], p: number): number => {
   const s = [...a].sort((x, y) => x - y);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
@@ -113,86 +124,107 @@ if (!SKIP_HTTP) {
       receipt: await encoded({}, { image: { data: inputs[n]!.receipt, type: 'image/jpeg' } }),
     };
   }
-  const ips: Record<string, number> = {};
-  const cpuPerImg: Record<string, number> = {};
+  type Op = { name: string; call: () => Promise<Response> };
+  const opsFor = (s: ServerProc, n: number): Op[] => {
+    const b = bodies[n]!;
+    return [
+      { name: 'remove-background', call: () => s.req('/api/v1/image/remove-background', { method: 'POST', json: { imageUrl: `${base}/green${n}.png`, chromaKey: { color: 'auto' }, storageType: 'url_a' } }) },
+      { name: 'qrcode/recognize', call: () => multipart(s, '/api/v1/qrcode/recognize', b.qr) },
+      { name: 'contour/extract', call: () => multipart(s, '/api/v1/contour/extract', b.card) },
+      { name: 'quality-check', call: () => multipart(s, '/api/v1/ekyc/image/quality-check', b.card) },
+      { name: 'perspective-crop', call: () => multipart(s, '/api/v1/ekyc/perspective-crop', b.card) },
+      { name: 'studio/mosaic', call: () => s.req('/api/v1/studio/mosaic', { method: 'POST', json: { imageUrl: `${base}/card${n}.jpg`, regions: [{ x: 0, y: 0, width: n / 2, height: n / 2 }], blockSize: 16 } }) },
+      {
+        name: 'receipt (job, until completed)',
+        call: async () => {
+          const c = await (await multipart(s, '/api/v1/receipt/optimize', b.receipt)).json() as { jobId: string };
+          for (;;) {
+            const st = await s.req(`/api/v1/receipt/status/${c.jobId}`);
+            const b = await st.clone().json() as { status: string };
+            if (b.status !== 'processing') return st;
+            await new Promise((r) => setTimeout(r, 25));
+          }
+        },
+      },
+    ].filter((o) => !OPS || OPS.some((f) => o.name.startsWith(f)));
+  };
+  // sums over a variant's rounds, per operation, size and worker count: requests, seconds, server CPU, serial CPU
+  const sums = new Map<string, { req: number; secs: number; cpu: number; serial: number }>();
+  const multi = VARIANTS.length > 1 || ROUNDS > 1;
   for (const workers of WORKERS) {
     const inflight = INFLIGHT > 0 ? INFLIGHT : 2 * workers + 2;
     const requests = Math.max(REQUESTS, 2 * inflight);
-    const s = await spawnServer({ workers, env: { SEJONG_FETCH_ALLOW: '127.0.0.1', SEJONG_QUEUE_SIZE: '64' } });
+    // one server per variant, all up for the whole worker count: the variants' cells alternate in the same minutes
+    const servers: ServerProc[] = [];
     try {
+      for (const v of VARIANTS) servers.push(await spawnServer({ workers, env: { SEJONG_FETCH_ALLOW: '127.0.0.1', SEJONG_QUEUE_SIZE: '64', ...v.env } }, v.args ?? [], { code: v.code }));
       for (const n of sizes) {
-        const b = bodies[n]!;
-        const ops: Array<{ name: string; call: () => Promise<Response> }> = [
-          { name: 'remove-background', call: () => s.req('/api/v1/image/remove-background', { method: 'POST', json: { imageUrl: `${base}/green${n}.png`, chromaKey: { color: 'auto' }, storageType: 'url_a' } }) },
-          { name: 'qrcode/recognize', call: () => multipart(s, '/api/v1/qrcode/recognize', b.qr) },
-          { name: 'contour/extract', call: () => multipart(s, '/api/v1/contour/extract', b.card) },
-          { name: 'quality-check', call: () => multipart(s, '/api/v1/ekyc/image/quality-check', b.card) },
-          { name: 'perspective-crop', call: () => multipart(s, '/api/v1/ekyc/perspective-crop', b.card) },
-          { name: 'studio/mosaic', call: () => s.req('/api/v1/studio/mosaic', { method: 'POST', json: { imageUrl: `${base}/card${n}.jpg`, regions: [{ x: 0, y: 0, width: n / 2, height: n / 2 }], blockSize: 16 } }) },
-          {
-            name: 'receipt (job, until completed)',
-            call: async () => {
-              const c = await (await multipart(s, '/api/v1/receipt/optimize', b.receipt)).json() as { jobId: string };
-              for (;;) {
-                const st = await s.req(`/api/v1/receipt/status/${c.jobId}`);
-                const b = await st.clone().json() as { status: string };
-                if (b.status !== 'processing') return st;
-                await new Promise((r) => setTimeout(r, 25));
-              }
-            },
-          },
-        ].filter((o) => !OPS || OPS.some((f) => o.name.startsWith(f)));
-        for (const op of ops) {
+        const opNames = opsFor(servers[0]!, n).map((o) => o.name);
+        for (const name of opNames) {
+          const ops = servers.map((s) => opsFor(s, n).find((o) => o.name === name)!);
           // warm-up: every worker loads the task's module and JIT-compiles it (`workers` requests at once, twice);
           // with one warm-up request the second worker's first task (module load, cold code) landed in the cell
-          for (let round = 0; round < 2; round++) {
-            await Promise.all(Array.from({ length: workers }, async () => {
-              const w = await op.call();
-              if (w.status !== 200) throw new Error(`${op.name} ${n}: HTTP ${w.status} ${await w.text()}`);
-              await w.arrayBuffer();
-            }));
-          }
-          // the fresh server's own start-up (law workers loading after it listens) must not fall inside a cell
-          await settle(s.pid);
-          const before = snapshot(s.pid);
-          const cpu0 = process.cpuUsage();
-          const lat: number[] = [];
-          let next = 0;
-          const t0 = performance.now();
-          await Promise.all(Array.from({ length: inflight }, async () => {
-            while (next < requests) {
-              next++;
-              const a = performance.now();
-              const res = await op.call();
-              await res.arrayBuffer();
-              if (res.status !== 200) throw new Error(`${op.name}: HTTP ${res.status}`);
-              lat.push(performance.now() - a);
+          for (const op of ops) {
+            for (let round = 0; round < 2; round++) {
+              await Promise.all(Array.from({ length: workers }, async () => {
+                const w = await op.call();
+                if (w.status !== 200) throw new Error(`${op.name} ${n}: HTTP ${w.status} ${await w.text()}`);
+                await w.arrayBuffer();
+              }));
             }
-          }));
-          const secs = (performance.now() - t0) / 1000;
-          // server CPU from /proc/PID/task/*/stat (load-insensitive): per image, per thread role, and cores used
-          const groups = group(diff(before, snapshot(s.pid)), s.pid);
-          const cpu = groups.reduce((a, g) => a + g.cpu, 0);
-          const gen = process.cpuUsage(cpu0);
-          const key = `${op.name} ${n}`;
-          ips[`${key} ${workers}`] = requests / secs;
-          cpuPerImg[`${key} ${workers}`] = cpu / requests;
-          httpRows.push({ operation: op.name, input: `${n}x${n}`, workers, 'in flight': inflight, requests, 'images/s': r2(requests / secs), 'p50 ms': Math.round(pct(lat, 50)), 'p99 ms': Math.round(pct(lat, 99)), 'CPU s/img': (cpu / requests).toFixed(3), 'cores used': r2(cpu / secs), 'CPU s/img by thread role @nice': perImage(groups, requests), 'load gen CPU s/img': ((gen.user + gen.system) / 1e6 / requests).toFixed(3), load: os.loadavg()[0]!.toFixed(1) });
-          console.error(JSON.stringify(httpRows[httpRows.length - 1]));
-          const one = ips[`${key} 1`];
-          if (workers === 2 && one) {
-            // load-insensitive ceiling of 1 -> 2 on this machine's cores: 1 worker at best runs one image per
-            // (its own JS + the libvips work it waits for) CPU-seconds; 2 workers at best cores / (all CPU-seconds
-            // per image), since V8's GC threads, libuv and the main thread use cores beside the workers
-            const serial = groups.filter((g) => g.role === 'pool' || g.role === 'libvips').reduce((a, g) => a + g.cpu, 0) / requests;
-            const ceiling = Math.min(2, os.cpus().length * serial / (cpu / requests));
-            scaleRows.push({ operation: op.name, input: `${n}x${n}`, '1 worker img/s': r2(one), '2 workers img/s': r2(requests / secs), 'scaling 1 → 2': `${r2(requests / secs / one)}x`, 'CPU s/img 1w / 2w': `${cpuPerImg[`${key} 1`]!.toFixed(3)} / ${cpuPerImg[`${key} 2`]!.toFixed(3)}`, 'worker-serial CPU s/img': serial.toFixed(3), [`CPU-bound ceiling on ${os.cpus().length} cores`]: `${r2(ceiling)}x` });
+          }
+          for (let round = 0; round < ROUNDS; round++) {
+            // the order alternates round by round, so that neither variant always runs first
+            const order = VARIANTS.map((_, i) => i);
+            if (round % 2 === 1) order.reverse();
+            for (const vi of order) {
+              const s = servers[vi]!, op = ops[vi]!, label = VARIANTS[vi]!.label;
+              // the fresh server's own start-up (law workers loading after it listens) must not fall inside a cell
+              await settle(s.pid);
+              const before = snapshot(s.pid);
+              const cpu0 = process.cpuUsage();
+              const lat: number[] = [];
+              let next = 0;
+              const t0 = performance.now();
+              await Promise.all(Array.from({ length: inflight }, async () => {
+                while (next < requests) {
+                  next++;
+                  const a = performance.now();
+                  const res = await op.call();
+                  await res.arrayBuffer();
+                  if (res.status !== 200) throw new Error(`${op.name}: HTTP ${res.status}`);
+                  lat.push(performance.now() - a);
+                }
+              }));
+              const secs = (performance.now() - t0) / 1000;
+              // server CPU from /proc/PID/task/*/stat (load-insensitive): per image, per thread role, and cores used
+              const groups = group(diff(before, snapshot(s.pid)), s.pid);
+              const cpu = groups.reduce((a, g) => a + g.cpu, 0);
+              // 1 worker at best runs one image per (its own JS + the libvips work it waits for) CPU-seconds
+              const serial = groups.filter((g) => g.role === 'pool' || g.role === 'libvips').reduce((a, g) => a + g.cpu, 0);
+              const gen = process.cpuUsage(cpu0);
+              const sum = sums.get(`${label}|${op.name}|${n}|${workers}`) ?? { req: 0, secs: 0, cpu: 0, serial: 0 };
+              sums.set(`${label}|${op.name}|${n}|${workers}`, { req: sum.req + requests, secs: sum.secs + secs, cpu: sum.cpu + cpu, serial: sum.serial + serial });
+              httpRows.push({ ...(multi ? { variant: label, round: round + 1 } : {}), operation: op.name, input: `${n}x${n}`, workers, 'in flight': inflight, requests, 'images/s': r2(requests / secs), 'p50 ms': Math.round(pct(lat, 50)), 'p99 ms': Math.round(pct(lat, 99)), 'CPU s/img': (cpu / requests).toFixed(3), 'cores used': r2(cpu / secs), 'CPU s/img by thread role @nice': perImage(groups, requests), 'load gen CPU s/img': ((gen.user + gen.system) / 1e6 / requests).toFixed(3), load: os.loadavg()[0]!.toFixed(1) });
+              console.error(JSON.stringify(httpRows[httpRows.length - 1]));
+            }
           }
         }
       }
     } finally {
-      await s.close();
+      for (const s of servers) await s.close();
     }
+  }
+  // scaling per variant, operation and size, from the sums over its rounds; load-insensitive ceiling of 1 -> 2 on
+  // this machine's cores: 2 workers at best run cores / (all CPU-seconds per image), since V8's GC threads, libuv
+  // and the main thread use cores beside the workers, and 1 worker at best one image per serial CPU-seconds
+  for (const [k, two] of sums) {
+    const [label, name, n, w] = k.split('|');
+    if (w !== '2') continue;
+    const one = sums.get(`${label}|${name}|${n}|1`);
+    if (!one) continue;
+    const ceiling = Math.min(2, os.cpus().length * (two.serial / two.req) / (two.cpu / two.req));
+    scaleRows.push({ ...(multi ? { variant: label!, rounds: ROUNDS } : {}), operation: name!, input: `${n}x${n}`, '1 worker img/s': r2(one.req / one.secs), '2 workers img/s': r2(two.req / two.secs), 'scaling 1 → 2': `${r2((two.req / two.secs) / (one.req / one.secs))}x`, 'CPU s/img 1w / 2w': `${(one.cpu / one.req).toFixed(3)} / ${(two.cpu / two.req).toFixed(3)}`, 'worker-serial CPU s/img 1w / 2w': `${(one.serial / one.req).toFixed(3)} / ${(two.serial / two.req).toFixed(3)}`, [`CPU-bound ceiling on ${os.cpus().length} cores`]: `${r2(ceiling)}x` });
   }
   srv.close();
 }

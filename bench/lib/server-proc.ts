@@ -3,8 +3,9 @@
 //           {url, apiKey, pid} when listening; closes on SIGTERM or when stdin ends. It also measures its own
 //           event-loop delay (perf_hooks, 1 ms resolution): a line "eld" on stdin answers {"eld": {...}} with the
 //           p50/p99/max (ms) since the last "eld" and starts a new histogram.
-//   parent: spawnServer(opts, nodeArgs, { log }) → { url, apiKey, pid, req(), loopDelay(), close() }; other lines the
-//           child writes to stdout (e.g. --trace-gc) go to `log` when given.
+//   parent: spawnServer(opts, nodeArgs, { log, code }) → { url, apiKey, pid, req(), loopDelay(), close() }; other lines
+//           the child writes to stdout (e.g. --trace-gc) go to `log` when given; `code` is another checkout of sejong
+//           (its own bench/lib/server-proc.ts and sources) for side-by-side runs of two trees.
 import fs from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -29,9 +30,11 @@ export interface ServerProc {
 
 const self = fileURLToPath(import.meta.url);
 
-export async function spawnServer(opts: TestServerOptions, nodeArgs: string[] = [], io: { log?: string } = {}): Promise<ServerProc> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, self, JSON.stringify(opts)], {
-    cwd: path.resolve(path.dirname(self), '../..'),
+export async function spawnServer(opts: TestServerOptions, nodeArgs: string[] = [], io: { log?: string; code?: string } = {}): Promise<ServerProc> {
+  const root = io.code ? path.resolve(io.code) : path.resolve(path.dirname(self), '../..');
+  const entry = io.code ? path.join(root, 'bench/lib/server-proc.ts') : self;
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, entry, JSON.stringify(opts)], {
+    cwd: root,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const log = io.log ? fs.createWriteStream(io.log) : undefined;

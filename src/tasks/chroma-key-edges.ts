@@ -1,6 +1,19 @@
 // The chroma key's edge steps (see chroma-key.ts for the order): unmixing of the band around the ½ contour into
 // foreground/screen mixes, then a light 3x3 smoothing of the band.
 import type { KeyCtx } from './chroma-key-steps.js';
+import { threadScratch } from './lib/scratch.js';
+
+/**
+ * A copy of c.alpha in the thread's scratch plane that c.alpha is not (the alpha step fills "chroma.alpha-a"; the
+ * edge steps alternate between the two), so that the steps reuse two planes instead of allocating one each.
+ */
+function alphaCopy(c: KeyCtx): Float32Array {
+  const a = c.alpha;
+  let b = threadScratch.get('f32', 'chroma.alpha-b', a.length);
+  if (b.buffer === a.buffer) b = threadScratch.get('f32', 'chroma.alpha-a', a.length);
+  b.set(a);
+  return b;
+}
 
 /** Unmixed alpha this close to 0 or 1 is the screen's noise and lighting, not a mix: snapped to solid. */
 const UNMIX_FLOOR = 0.08;
@@ -22,7 +35,7 @@ export function unmixEdges(c: KeyCtx): void {
   const { w, h, px, alpha: a } = c;
   const r = Math.max(2, Math.round(Math.min(w, h) * 0.0025));
   // the band: squares of radius r painted around every contour pixel (found by the alpha step)
-  const band = new Uint8Array(w * h);
+  const band = threadScratch.get('u8', 'chroma.band', w * h).fill(0);
   const list: number[] = [];
   for (const ci of c.contour) {
     const x = ci % w, y = (ci - x) / w;
@@ -55,7 +68,7 @@ export function unmixEdges(c: KeyCtx): void {
   // the screen: that channel weighs SPILL_WEIGHT in the fit
   const kd = c.keyRgb.indexOf(Math.max(...c.keyRgb));
   const w0 = kd === 0 ? SPILL_WEIGHT : 1, w1 = kd === 1 ? SPILL_WEIGHT : 1, w2 = kd === 2 ? SPILL_WEIGHT : 1;
-  const out = a.slice();
+  const out = alphaCopy(c);
   for (const i of list) {
     const o = i * 4;
     if (px[o + 3] !== 255) continue;
@@ -102,7 +115,7 @@ export function unmixEdges(c: KeyCtx): void {
 export function smoothEdges(c: KeyCtx): void {
   if (!c.edgeSmoothing) return;
   const { w, h, alpha: a } = c;
-  const sm = a.slice();
+  const sm = alphaCopy(c);
   for (let y = 1; y < h - 1; y++) {
     let i = y * w + 1;
     for (let x = 1; x < w - 1; x++, i++) {

@@ -66,3 +66,20 @@ t.test('chroma-key: bad colour and tolerance name the field', async (t) => {
   const tol = await chromaKey({ image: g.png, color: 'auto', tolerance: 300 }).catch((e) => e);
   t.same([tol.code, tol.field], ['INVALID_REQUEST', 'chromaKey.tolerance']);
 });
+
+t.test('chroma-key: the same pixels call after call, whatever ran between (the planes are reused per thread)', async (t) => {
+  const a = await greenScreen({ seed: 2 });
+  const b = await greenScreen({ width: 320, height: 200, seed: 4 });
+  const first = await chromaKey({ image: a.png, color: 'auto', trimTransparent: false });
+  const rgba1 = await decodeRgba(first.png);
+  // a smaller image, a hard cut and a given colour in between leave other contents in the reused planes
+  await chromaKey({ image: b.png, color: 'auto' });
+  await chromaKey({ image: b.png, color: '#1eaf46', tolerance: 40, edgeSmoothing: false });
+  const again = await chromaKey({ image: a.png, color: 'auto', trimTransparent: false });
+  const rgba2 = await decodeRgba(again.png);
+  t.ok(Buffer.from(rgba2.data).equals(Buffer.from(rgba1.data)), 'identical RGBA');
+  t.same([again.transparentPixels, again.semiTransparentPixels, again.tolerance, again.removedColor], [first.transparentPixels, first.semiTransparentPixels, first.tolerance, first.removedColor]);
+  let zeroColour = 0;
+  for (let i = 0; i < rgba2.data.length; i += 4) if (rgba2.data[i + 3] === 0 && (rgba2.data[i]! | rgba2.data[i + 1]! | rgba2.data[i + 2]!) !== 0) zeroColour++;
+  t.equal(zeroColour, 0, 'fully transparent pixels are colour 0 (not what the plane held before)');
+});

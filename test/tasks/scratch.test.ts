@@ -1,6 +1,6 @@
 import t from 'tap';
 import sharp from 'sharp';
-import { Scratch, MAX_REUSED, threadScratch } from '../../src/tasks/lib/scratch.js';
+import { Scratch, MAX_REUSED, MAX_REUSED_BYTES, threadScratch } from '../../src/tasks/lib/scratch.js';
 import modelsTrim from '../../src/tasks/models-trim.js';
 import { encodePng1 } from '../../src/tasks/lib/png1.js';
 import { gaussianBlur, sobel, type Grey } from '../../src/tasks/lib/gray.js';
@@ -29,6 +29,17 @@ t.test('a scratch hands the same memory back for a name, fresh arrays beyond MAX
   t.equal(s.bytes, 1000 * 4 + 1000);
   s.clear();
   t.equal(s.bytes, 0);
+});
+
+t.test('the limit is in bytes: an RGBA plane of 1024² is kept, a Float64Array of MAX_REUSED elements is not', async (t) => {
+  const s = new Scratch();
+  const rgba = s.get('u8', 'rgba', 1024 * 1024 * 4);
+  t.equal(s.get('u8', 'rgba', 1024 * 1024 * 4).buffer, rgba.buffer, 'same buffer for the RGBA plane');
+  t.equal(s.get('u8', 'rgba', 640 * 480 * 4).buffer, rgba.buffer, 'a smaller image takes a view of it');
+  const f64 = s.get('f64', 'big', MAX_REUSED);
+  t.not(s.get('f64', 'big', MAX_REUSED).buffer, f64.buffer, 'over MAX_REUSED_BYTES: fresh each time');
+  t.equal(s.get('u8', 'edge', MAX_REUSED_BYTES + 1).length, MAX_REUSED_BYTES + 1);
+  t.equal(s.bytes, MAX_REUSED_BYTES, 'only the RGBA plane is kept (allocated at the limit: the next larger image fits too)');
 });
 
 t.test('blur, sobel and canny give the same values with and without a scratch, call after call', async (t) => {
