@@ -9,6 +9,7 @@
 here=$(cd "$(dirname "$0")" && pwd); tmp=$(mktemp -d)
 for arg in "$@"; do
   root=${arg%%@*}; knock=; [[ $arg == *@* ]] && knock=${arg#*@}
+  rm -f $tmp/srv.json
   ROOT=$root KNOCKOUT=$knock OUT=$tmp/srv.json node --trace-gc-nvp $here/lib/serve-status.mjs > $tmp/gc.txt 2>&1 & P=$!
   for t in $(seq 60); do [ -s $tmp/srv.json ] && break; sleep 1; done; sleep 8
   U=$(node -p "require('$tmp/srv.json').url"); K=$(node -p "require('$tmp/srv.json').key")
@@ -20,7 +21,7 @@ for arg in "$@"; do
     { for (i = 1; i <= NF; i++) { split($i, a, "="); x[a[1]] = a[2] }
       if (x["gc"] != "s") { mj++; mjp += x["pause"]; next }
       c++; sv[c] = x["new_space_survived"]; s += x["new_space_survived"]; p += x["promoted"]; ps += x["pause"]; al += x["allocated"] }
-    END { if (c == 0) { print v ": no scavenge"; exit }
+    END { if (c == 0 || n == 0) { print v ": " n " polls, " c " scavenges: nothing to report"; exit }
       printf "%s: %d polls, %d scavenges (%.1f per 10k), survived mean %d KB (median %d KB), promoted mean %d KB, pause mean %.2f ms, %.0f B allocated per poll; other GCs %d (%.1f ms)\n", v, n, c, c * 10000 / n, s / c / 1024, med() / 1024, p / c / 1024, ps / c, al / n, mj, mjp }'
   echo "  load $(cut -d' ' -f1-3 /proc/loadavg)"
 done
