@@ -1,7 +1,7 @@
 // For bench/status-ab.sh: the server of checkout ROOT (its built dist/) with a key and a completed txt2img job;
 // writes {url, key} to OUT, runs until SIGTERM. Usage: ROOT=<checkout> OUT=<file.json> node bench/lib/serve-status.mjs
 // Shared (fleet) mode: DATABASE_URL and REDIS_URL set (bench/lib/shared-engines.ts); at SIGTERM it prints the rate
-// limiter's Redis round trips (when the limiter counts them) to stderr.
+// limiter's Redis round trips (when the limiter counts them) to stderr. KNOCKOUT: see below.
 import fs from 'node:fs'; import os from 'node:os'; import path from 'node:path'; import { createRequire } from 'node:module';
 const root = process.env.ROOT; const pino = createRequire(root + '/package.json')('pino');
 const { loadConfig } = await import(root + '/dist/config.js');
@@ -14,6 +14,12 @@ const { services } = server;
 const { key, record } = await services.keys.create({ name: 'bench', now: Date.now() });
 const { job } = await services.jobs.create({ family: 'txt2img', owner: record.id, ttlHours: 24, estimatedCost: 0.039, meta: { model: 'fam-b-2.5-flash-image' } });
 await services.jobs.complete(job.id, { result: { processingTimeMs: 1234 }, blobs: { image: { bytes: Buffer.alloc(2048, 1), contentType: 'image/png' } } });
+// KNOCKOUT (bench/status-survivors.sh): one piece of the poll's work left out, to see what the scavenges copy
+const knock = process.env.KNOCKOUT;
+if (knock === 'request-log') services.requestLog.add = () => undefined;
+if (knock === 'metrics' && services.metrics) services.metrics.observe = () => undefined;
+if (knock === 'rate-limit-persist') services.limiter.persist = () => undefined;
+if (knock === 'rate-limit') { const r0 = services.limiter.hit('knockout', 1e9, 1e10, Date.now()); services.limiter.hit = () => r0; }
 fs.writeFileSync(process.env.OUT, JSON.stringify({ url: `${server.url}/api/v1/text-to-image/status/${job.id}`, key }));
 process.on('SIGTERM', async () => {
   const trips = services.limiter.roundTrips;

@@ -14,37 +14,11 @@ import { answerOf, busy, checkParams, decodeParams, freshRequestId, JSON_TYPE, p
 import type { BlockList } from 'node:net';
 import { trustedProxies } from '../domain/client-address.js';
 import { EMPTY_BODY, RequestCtx } from './request-ctx.js';
-
-interface ReqState {
-  aborted: boolean;
-  done: boolean;
-  closeHandlers: Array<() => void>;
-}
-
-/** One request in flight: what the steps of HttpServer.handle share. */
-interface Exchange {
-  res: HttpResponse;
-  route: RouteDef;
-  ctx: RequestCtx;
-  state: ReqState;
-  t0: number; // performance.now() at arrival
-  lease?: BodyLease; // this request's share of the body budget (requests that carry a body)
-  paramError?: ApiError; // a bad path parameter (bad % escape, or the default 1-200 characters rule): answered before auth
-  outHeaders: Record<string, string>; // on every answer: x-request-id, rate-limit headers, connection: close
-  counted: boolean; // counted in flight (enter) and not yet released
-}
+import { InFlight, readHeaders, type Exchange, type ReqState } from './request-bookkeeping.js';
+import { streamHandle, writeStreamHead } from './event-stream.js';
 
 /** The body read started by startBody: the bytes (or why they did not come) and the cap they ran under. */
 interface BodyRead { promise: Promise<Buffer>; hasBody: boolean; maxBytes: number }
-
-/**
- * req.forEach's callback, made once rather than a closure per request: it writes into headersInto, set just before
- * each (synchronous) forEach. A closure per request was one of the objects a poll allocated (front21).
- */
-let headersInto: Record<string, string> = {};
-const putHeader = (k: string, v: string): void => {
-  headersInto[k] = v;
-};
 
 /** the body of a GET/DELETE: one settled promise shared by all */
 const NO_BODY: Promise<Buffer> = Promise.resolve(EMPTY_BODY);
@@ -59,9 +33,8 @@ export function nativeUwsLoaded(): boolean {
 export class HttpServer {
   readonly app: TemplatedApp;
   private listenSocket: us_listen_socket | null = null;
-  private inflight = 0;
+  private readonly inflight = new InFlight();
   private draining = false;
-  private drainWaiters: Array<() => void> = [];
   private readonly streams = new Set<StreamHandle>();
   readonly budget: BodyBudget;
   private readonly proxies: BlockList | undefined; // SEJONG_TRUSTED_PROXIES
@@ -160,14 +133,14 @@ export class HttpServer {
     if (this.draining && !route.whileDraining) {
       return this.fail(x, new ApiError('SERVICE_BUSY', 'The server is shutting down', { headers: { 'Retry-After': '5', connection: 'close' } }));
     }
-    this.enter(x);
+    this.inflight.enter(x);
     let authP: Promise<Principal> | undefined;
     let body: BodyRead;
     try {
       authP = this.startAuth(x);
       body = this.startBody(x);
     } catch (e) {
-      this.release(x);
+      this.inflight.release(x);
       return this.fail(x, e);
     }
     // a GET/DELETE with a local principal has nothing to wait for: handled (and, if the handler answers without a
@@ -189,7 +162,7 @@ export class HttpServer {
       this.validate(x, EMPTY_BODY);
       result = x.route.handler!(x.ctx);
     } catch (e) {
-      this.release(x);
+      this.inflight.release(x);
       return this.fail(x, e);
     }
     if (result instanceof Promise) {
@@ -201,7 +174,7 @@ export class HttpServer {
     } catch (e) {
       this.fail(x, e);
     } finally {
-      this.release(x);
+      this.inflight.release(x);
     }
   }
 
@@ -214,7 +187,7 @@ export class HttpServer {
     } catch (e) {
       this.fail(x, e);
     } finally {
-      this.release(x);
+      this.inflight.release(x);
     }
   }
 
@@ -234,8 +207,7 @@ export class HttpServer {
       state.aborted = true;
       for (const f of state.closeHandlers) f();
     });
-    const headers: Record<string, string> = (headersInto = {});
-    req.forEach(putHeader);
+    const headers = readHeaders(req);
     const params: Record<string, string> = {};
     const decodeError = names.length === 0 ? undefined : decodeParams(names, req, params);
     const paramError = decodeError ?? checkParams(params, route);
@@ -246,19 +218,6 @@ export class HttpServer {
       state.closeHandlers.push(() => l.release());
     }
     return { res, route, ctx, state, t0, lease, paramError, outHeaders: { 'x-request-id': requestId }, counted: false };
-  }
-
-  /** Count a request in flight (release, once only, wakes a draining close() at zero). */
-  private enter(x: Exchange): void {
-    this.inflight++;
-    x.counted = true;
-  }
-
-  private release(x: Exchange): void {
-    if (!x.counted) return;
-    x.counted = false;
-    this.inflight--;
-    if (this.draining && this.inflight === 0) for (const w of this.drainWaiters.splice(0)) w();
   }
 
   /** Auth and rate limit need only the headers: decided before a body is read. Shared counters (Redis) answer later. */
@@ -303,7 +262,7 @@ export class HttpServer {
       this.validate(x, raw);
       if (x.route.stream) {
         streamOpened = true;
-        x.state.closeHandlers.push(() => this.release(x)); // streams hold the in-flight slot until closed
+        x.state.closeHandlers.push(() => this.inflight.release(x)); // streams hold the in-flight slot until closed
         await this.openStream(x);
         return;
       }
@@ -314,7 +273,7 @@ export class HttpServer {
       this.fail(x, e);
     } finally {
       x.lease?.release();
-      if (!streamOpened) this.release(x);
+      if (!streamOpened) this.inflight.release(x);
     }
   }
 
@@ -371,41 +330,12 @@ export class HttpServer {
     this.finish(x, { status: err.status, headers: { 'content-type': JSON_TYPE, ...err.headers }, body: JSON.stringify(err.toBody()) }, err.code);
   }
 
+  /** A streaming route: the headers now, then the route writes until it ends the stream or the client goes away. */
   private async openStream(x: Exchange): Promise<void> {
     const { res, ctx, route, state, outHeaders, t0 } = x;
-    let closed = false;
-    const handle: StreamHandle = {
-      res,
-      write: (chunk) => {
-        if (closed || state.aborted) return false;
-        let ok = true;
-        res.cork(() => (ok = res.write(chunk)));
-        return ok;
-      },
-      end: () => {
-        if (closed) return;
-        closed = true;
-        this.streams.delete(handle);
-        if (!state.aborted) res.cork(() => res.end());
-        for (const f of state.closeHandlers) f();
-        state.closeHandlers.length = 0;
-      },
-      onClose: (fn) => state.closeHandlers.push(fn),
-      closed: () => closed || state.aborted,
-    };
-    state.closeHandlers.push(() => {
-      closed = true;
-      this.streams.delete(handle);
-    });
-    this.streams.add(handle);
+    const handle = streamHandle(res, state, this.streams);
     state.done = true;
-    res.cork(() => {
-      res.writeStatus('200 OK');
-      for (const [k, v] of Object.entries(outHeaders)) res.writeHeader(k, v);
-      res.writeHeader('content-type', 'text/event-stream');
-      res.writeHeader('cache-control', 'no-cache, no-transform');
-      res.writeHeader('x-accel-buffering', 'no');
-    });
+    writeStreamHead(res, outHeaders);
     this.requestDone(ctx, route, 200, performance.now() - t0);
     try {
       await route.stream!(ctx, handle);
@@ -443,9 +373,7 @@ export class HttpServer {
     if (this.listenSocket) uws.us_listen_socket_close(this.listenSocket);
     this.listenSocket = null;
     for (const s of [...this.streams]) s.end();
-    if (this.inflight > 0) {
-      await Promise.race([new Promise<void>((r) => this.drainWaiters.push(r)), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
-    }
+    await this.inflight.drained(timeoutMs);
     (this.app as unknown as { close?: () => void }).close?.();
   }
 }

@@ -5,6 +5,7 @@ import type { Ctx, Principal, RouteDef } from './types.js';
 import type { LimitResult } from '../auth/rate-limit.js';
 import type { ApiKeyRecord } from '../auth/keys.js';
 import { ANONYMOUS } from './request-ctx.js';
+import { decimalText } from './decimal-text.js';
 
 function presentedKey(ctx: Ctx): { key?: string; viaBearer: boolean } {
   const x = ctx.headers['x-api-key'];
@@ -77,10 +78,15 @@ function keyPrincipal(rec: ApiKeyRecord): Principal {
   return p;
 }
 
+/** The RateLimit header's value (its numbers through decimalText: a new `remaining` per request, see there). */
+function rateLimitHeader(r: LimitResult): string {
+  return `"${r.window}";r=${decimalText(r.remaining)};t=${decimalText(r.resetSeconds)}`;
+}
+
 /** The key's rate-limit headers on the answer; over the limit, 429 (logged against the key). */
 function applyLimit(ctx: Ctx, principal: Principal, outHeaders: Record<string, string>, r: LimitResult): Principal {
   outHeaders['ratelimit-policy'] = r.policy;
-  outHeaders['ratelimit'] = `"${r.window}";r=${r.remaining};t=${r.resetSeconds}`;
+  outHeaders['ratelimit'] = rateLimitHeader(r);
   if (!r.allowed) {
     ctx.principal = principal; // so the rejection is logged against the key
     throw new ApiError('RATE_LIMITED', `Rate limit of ${r.limit} requests per ${r.window} exceeded; retry in ${r.retryAfter} s`, {
@@ -107,7 +113,7 @@ function limitToken(ctx: Ctx, route: RouteDef, tokenHash: string, outHeaders: Re
       });
     }
     outHeaders['ratelimit-policy'] = r.policy;
-    outHeaders['ratelimit'] = `"${r.window}";r=${r.remaining};t=${r.resetSeconds}`;
+    outHeaders['ratelimit'] = rateLimitHeader(r);
   };
   // the token first; the address is counted only when the token had room (a refused poll costs the address nothing)
   const byToken = services.limiter.hit(`tok.${hash}`, perToken, perToken * 1440, now);

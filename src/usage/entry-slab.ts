@@ -92,8 +92,12 @@ export class EntrySlab {
 
   /** The entries of a slab, oldest first. */
   static decode(v: Uint8Array): RequestLogEntry[] {
+    return Array.from(EntrySlab.entries(v));
+  }
+
+  /** The entries of a slab one at a time, oldest first (a flush writes each out before the next is made). */
+  static *entries(v: Uint8Array): Generator<RequestLogEntry, void, undefined> {
     const b = Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-    const out: RequestLogEntry[] = [];
     let at = 2;
     // a field's value, or the entry before's (SAME: version 2)
     const str = (before: string | undefined): string | undefined => {
@@ -117,8 +121,7 @@ export class EntrySlab {
       path = str(path)!;
       const requestId = str(undefined)!;
       code = str(code);
-      out.push(code === undefined ? { time, method, path, status, ms, requestId } : { time, method, path, status, ms, requestId, code });
+      yield code === undefined ? { time, method, path, status, ms, requestId } : { time, method, path, status, ms, requestId, code };
     }
-    return out;
   }
 }
