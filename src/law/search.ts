@@ -15,6 +15,7 @@ import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/
 import { bestOf, bodyChoice, bodyText, chooseArticles, titleEvidence, type TitleSet } from './search/titles.js';
 import { Postings } from './search/postings.js';
 import { TitleSets } from './search/title-sets.js';
+import { LongValues, longFile, type LongTable } from './search/long-values.js';
 import { buildIndex, dropGenerationsBefore } from './search/build.js';
 import { ByteCache } from './cache.js';
 
@@ -68,6 +69,8 @@ export class SearchIndex {
   private readonly postings: Postings;
   /** the documents' article-title sets, read on demand (search/title-sets.ts) */
   private readonly titles: TitleSets;
+  /** the generation's values longer than a chunk of the map, read from its side file (search/long-values.ts) */
+  private readonly long = new LongValues();
   abbr = new Map<string, string>();
   /** abbr and the short names the corpus declares (switch declaredAbbr) */
   private abbrDeclared = new Map<string, string>();
@@ -89,8 +92,8 @@ export class SearchIndex {
   private ownerPos = new Int32Array(0);
 
   constructor(private readonly law: SearchSource) {
-    this.postings = new Postings(law);
-    this.titles = new TitleSets(law);
+    this.postings = new Postings(law, this.long);
+    this.titles = new TitleSets(law, this.long);
   }
 
   /** Load the persisted doc tables of generation gen (postings are read from LMDB on demand). */
@@ -107,6 +110,8 @@ export class SearchIndex {
     this.nameWords = new NameWords(this.law.catalog, SEARCH_SWITCHES.nameWordsRules > 0);
     this.tables(this.law.catalog);
     const meta = gen ? this.law.idx.get([gen, 'meta']) : undefined;
+    const long = meta ? this.law.idx.get([gen, 'long']) : undefined;
+    this.long.open(longFile(this.law.dir, gen), long ? JSON.parse(long.toString('utf8')) as LongTable : undefined);
     if (!meta) {
       this.N = 0; this.ids = []; this.ownerPos = new Int32Array(0); this.owner = new Uint32Array(0); this.seq = new Uint32Array(0); this.len = new Uint16Array(0);
       return;

@@ -115,7 +115,11 @@ export class LawStore implements SearchSource {
   /** a catalogue record may be stored: the first document write removes it (see catalogueChanging) */
   private catalogueMayBeStored = true;
 
+  /** the law environment's directory (the index's side files: search/long-values.ts) */
+  readonly dir: string;
+
   constructor(readonly store: Store, makeSearch: (source: SearchSource) => SearchIndex) {
+    this.dir = store.path;
     this.docs = store.db('law.docs');
     this.arts = store.db('law.arts');
     this.toc = store.db('law.toc');

@@ -1,8 +1,10 @@
-// The posting lists of the article-text index, read from LMDB on demand (search.ts scores them with bm25.ts): a
-// bounded cache of the decoded lists and one of the terms' document frequencies, per generation.
+// The posting lists of the article-text index, read on demand (search.ts scores them with bm25.ts) from LMDB, or
+// from the generation's side file when longer than a chunk of the map (long-values.ts): a bounded cache of the
+// decoded lists and one of the terms' document frequencies, per generation.
 import type { SearchSource } from './source.js';
 import type { Posting } from './bm25.js';
 import { ByteCache } from '../cache.js';
+import type { LongValues } from './long-values.js';
 
 /** decoded posting lists kept per thread (the hot bigrams; least recently used out first). 8 MB costs no CPU against
  * 32 or 64 MB (bench/RESULTS.md, speed17): a miss is one LMDB read and a copy */
@@ -17,7 +19,7 @@ export class Postings {
   /** document frequency per term (terms weighed without their postings read; see df) */
   private dfs = new ByteCache<number, number>(DF_CACHE_BYTES);
 
-  constructor(private readonly law: SearchSource) {}
+  constructor(private readonly law: SearchSource, private readonly long: LongValues) {}
 
   /** read generation gen from now on (the caches emptied) */
   open(gen: number): void {
@@ -29,8 +31,10 @@ export class Postings {
   posting(t: number): Posting | null {
     let p = this.cache.get(t);
     if (p !== undefined) return p;
-    const b = this.law.idx.getBinaryFast([this.gen, t]);
-    if (!b) p = null;
+    const c = this.long.read('postings', t);
+    const b = c ? undefined : this.law.idx.getBinaryFast([this.gen, t]);
+    if (c) p = { ids: new Uint32Array(c.buffer, 0, c.length / 5), tfs: c.subarray(c.length / 5 * 4) };
+    else if (!b) p = null;
     else {
       const n = b.length / 5;
       // getBinaryFast answers LMDB's read buffer, reused by the next read: copied once into a plain Uint8Array of its
@@ -56,7 +60,7 @@ export class Postings {
     let n = this.dfs.get(t);
     if (n === undefined) {
       // getBinaryFast answers LMDB's reused read buffer: only its length is read
-      n = (this.law.idx.getBinaryFast([this.gen, t])?.length ?? 0) / 5;
+      n = (this.long.length('postings', t) ?? this.law.idx.getBinaryFast([this.gen, t])?.length ?? 0) / 5;
       this.dfs.set(t, n, DF_BYTES);
     }
     return n;

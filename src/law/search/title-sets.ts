@@ -4,6 +4,7 @@ import type { SearchSource } from './source.js';
 import { nameKeyText } from '../normalize.js';
 import { titleSet, type TitleSet } from './titles.js';
 import { ByteCache } from '../cache.js';
+import type { LongValues } from './long-values.js';
 
 /** article-title sets kept per thread (a document's titles as name keys, for title evidence); every set the 556
  * evaluation questions read (3,037) takes ≈ 4 MB since the sets hold the joined keys only (speed21; before, 12 MB held
@@ -16,7 +17,7 @@ export class TitleSets {
   private titles = new ByteCache<string, TitleSet>(TITLE_CACHE_BYTES);
   private ownerIx = new Map<string, number>();
 
-  constructor(private readonly law: SearchSource) {}
+  constructor(private readonly law: SearchSource, private readonly long: LongValues) {}
 
   /** read generation gen from now on (the cache emptied) */
   open(gen: number): void {
@@ -34,10 +35,11 @@ export class TitleSets {
     let ts = this.titles.get(id);
     if (!ts) {
       const o = this.ownerIx.get(id);
-      const b = o === undefined ? undefined : this.law.idx.getBinary([this.gen, `t${o}`]);
+      // (a list longer than a chunk of the map is in the generation's side file: long-values.ts)
+      const b = o === undefined ? undefined : this.long.read('titles', o) ?? this.law.idx.getBinary([this.gen, `t${o}`]);
       if (!b) return null;
       // kept as name keys: the title evidence compares keys only
-      ts = titleSet(nameKeyText(b.toString('utf8')));
+      ts = titleSet(nameKeyText(Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf8')));
       // the joined keys (two bytes a character), a start per title, the typed array, the set and its cache entry
       this.titles.set(id, ts, 2 * ts.joined.length + 4 * ts.starts.length + 250);
     }
