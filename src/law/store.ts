@@ -8,6 +8,7 @@ import type { SearchIndex } from './search.js';
 import type { SearchSource } from './search/source.js';
 import { ByteCache, stringBytes } from './cache.js';
 import { leanCatalogue, type CatalogueDoc } from './catalogue-lean.js';
+import { TocReader, dropTocFilesBefore, writeTocFile, type TocLongRecord } from './toc-file.js';
 
 export interface TocEntry { no: string; title: string; preview: string; deleted?: boolean }
 
@@ -77,6 +78,9 @@ interface SummaryRecord extends LawCounts {
   /** articles in the index of that generation */
   indexed: number;
 }
+/** the sys record of the side file holding the long tables of contents of one generation (toc-file.ts), written
+ * and removed with `catalogue` */
+const TOC_LONG = 'toc-long';
 /** the catalogue and its lookup maps, built on first use after a reload */
 interface Catalogue {
   catalog: DocRec[];
@@ -114,6 +118,8 @@ export class LawStore implements SearchSource {
   version = 0;
   /** a catalogue record may be stored: the first document write removes it (see catalogueChanging) */
   private catalogueMayBeStored = true;
+  /** the long tables of contents of the generation in force, from its side file (null: read from law.toc) */
+  private tocLong: TocReader | null = null;
 
   /** the law environment's directory (the index's side files: search/long-values.ts) */
   readonly dir: string;
@@ -146,6 +152,13 @@ export class LawStore implements SearchSource {
     const { gen, ...stats } = await this.index.build(onProgress); // builds and opens the new generation
     this.indexToOpen = -1;
     const articles = this.index.N;
+    // the long tables of contents copied to the generation's side file (toc-file.ts), fsynced before its record
+    const tocRec = await writeTocFile(this.dir, gen, {
+      ids: [...this.toc.getKeys({})],
+      // getBinaryFast: the stored value's length without decoding it
+      bytes: (id) => this.toc.getBinaryFast(id)?.length ?? 0,
+      read: (id) => this.toc.get(id),
+    });
     await this.transaction(() => {
       this.updateInfo({ index_gen: gen });
       const docs = [...this.docs.getRange({})].map((x) => x.value);
@@ -153,9 +166,11 @@ export class LawStore implements SearchSource {
       // load is ≈ half the size (fewer of the file's pages mapped)
       this.sys.put(CATALOGUE, { gen, articles, docs: docs.map(({ tables: _t, ...d }) => d) } satisfies CatalogueRecord);
       this.sys.put(SUMMARY, { gen, indexed: articles, ...countsOf(docs) } satisfies SummaryRecord);
+      this.sys.put(TOC_LONG, tocRec satisfies TocLongRecord);
     });
     this.catalogueMayBeStored = true;
     await this.index.dropBefore(gen);
+    dropTocFilesBefore(this.dir, gen);
     return stats;
   }
 
@@ -187,6 +202,9 @@ export class LawStore implements SearchSource {
     if (!this.catalogueMayBeStored) return;
     this.sys.remove(CATALOGUE);
     this.sys.remove(SUMMARY);
+    this.sys.remove(TOC_LONG);
+    this.tocLong?.close();
+    this.tocLong = null;
     this.catalogueMayBeStored = false;
   }
 
@@ -217,6 +235,9 @@ export class LawStore implements SearchSource {
     const sum = this.sys.get(SUMMARY) as SummaryRecord | undefined;
     this.summary = sum && gen > 0 && sum.gen === gen ? sum : undefined;
     this.tocCache.clear();
+    this.tocLong?.close();
+    const tl = this.sys.get(TOC_LONG) as TocLongRecord | undefined;
+    this.tocLong = tl && gen > 0 && tl.gen === gen ? TocReader.open(this.dir, tl) : null;
     this.indexToOpen = gen; // opened on first use
     this.version++;
   }
@@ -302,7 +323,7 @@ export class LawStore implements SearchSource {
   tocOf(id: string): TocEntry[] {
     let t = this.tocCache.get(id);
     if (!t) {
-      t = this.toc.get(id) ?? [];
+      t = this.tocLong?.read<TocEntry[]>(id) ?? this.toc.get(id) ?? [];
       let n = 64;
       for (const e of t) n += 48 + stringBytes(e.no) + stringBytes(e.title) + stringBytes(e.preview);
       this.tocCache.set(id, t, n);
