@@ -11,7 +11,7 @@ import { openLaw } from '../../src/law/open.js';
 import { Importer } from '../../src/law/import.js';
 import { LONG_VALUE_BYTES, longFile, type LongTable } from '../../src/law/search/long-values.js';
 import { termIds } from '../../src/law/normalize.js';
-import { tocFile } from '../../src/law/toc-file.js';
+import { StoreFileReader, storeFile, type StoreFileRecord } from '../../src/law/store-file.js';
 
 const ARTICLES = 3400;
 const head = (title: string, seq: string) => `---\n제목: ${title}\n행정규칙구분: 고시\n소관부처: 해양수산부\n시행일자: "2020-01-01"\n발령번호: "2020-1"\nadmRulSeq: "${seq}"\n---\n# ${title}\n\n`;
@@ -57,8 +57,8 @@ t.test('long postings and title lists go to the generation\'s side file; a rebui
   t.equal(hits.find((h) => h.doc.id === '2100000000002')?.doc.name, '어선 검사 규정', 'the small rule matches 갯벌 through the long posting');
   const before = QUERIES.map((q) => top(law, q));
   // the big rule's table of contents (3,400 entries) is long: copied to the generation's toc file
-  t.same(Object.keys((law.sys.get('toc-long') as { at: object }).at), ['2100000000001']);
-  t.ok(fs.existsSync(tocFile(law.dir, 1)));
+  t.same(Object.keys((law.sys.get('store-long') as { at: object }).at), ['2100000000001']);
+  t.ok(fs.existsSync(storeFile(law.dir, 1)));
   const toc = law.tocOf('2100000000001');
   t.equal(toc.length, ARTICLES);
   t.same(toc, law.toc.get('2100000000001'), 'the same list as law.toc holds');
@@ -70,8 +70,8 @@ t.test('long postings and title lists go to the generation\'s side file; a rebui
   t.equal(law.info().index_gen, 2);
   t.ok(fs.existsSync(longFile(law.dir, 2)));
   t.notOk(fs.existsSync(file1), 'the older generation\'s file is removed with its records');
-  t.ok(fs.existsSync(tocFile(law.dir, 2)));
-  t.notOk(fs.existsSync(tocFile(law.dir, 1)));
+  t.ok(fs.existsSync(storeFile(law.dir, 2)));
+  t.notOk(fs.existsSync(storeFile(law.dir, 1)));
   t.same(law.tocOf('2100000000001'), toc);
   t.same(QUERIES.map((q) => top(law, q)), before, 'the same answers from the new generation');
 
@@ -88,7 +88,7 @@ t.test('long postings and title lists go to the generation\'s side file; a rebui
   // a document write outside a build (a sync) drops the toc file's record with the catalogue record: law.toc is read
   const arts = law.articles('2100000000001').slice(0, 2);
   await law.transaction(() => law.putDoc({ ...law.get('2100000000001')!, article_count: 2 }, arts, []));
-  t.equal(law.sys.get('toc-long'), undefined);
+  t.equal(law.sys.get('store-long'), undefined);
   law.reload();
   t.same(law.tocOf('2100000000001').map((e) => e.no), ['1', '2'], 'the list as written, not the file\'s');
 });
@@ -110,11 +110,16 @@ t.test('a store built before the side file (every value in LMDB, no table) reads
   });
   fs.rmSync(file);
   const toc = law.tocOf('2100000000001');
-  await law.transaction(() => law.sys.remove('toc-long'));
-  fs.rmSync(tocFile(law.dir, 1));
+  // the catalogue record as written before: its document records inline
+  const reader = StoreFileReader.open(law.dir, law.sys.get('store-long') as StoreFileRecord)!;
+  const docs = reader.catalogue<object[]>()!;
+  reader.close();
+  await law.transaction(() => { law.sys.remove('store-long'); law.sys.put('catalogue', { gen: 1, articles: 3401, docs: docs.map((d) => ({ ...d, enforcement_date: '2099-01-01' })) }); });
+  fs.rmSync(storeFile(law.dir, 1));
   law.reload();
   t.same(QUERIES.map((q) => top(law, q)), before, 'the same answers read from LMDB alone');
   t.same(law.tocOf('2100000000001'), toc, 'the same table of contents from law.toc');
+  t.same(law.catalog.map((d) => d.enforcement_date), ['2099-01-01', '2099-01-01'], 'the catalogue read from the old record (its records inline)');
   t.equal(law.search.query('갯벌보전', {}, null)[0]?.doc.id, '2100000000001');
   // and its next rebuild moves the long values out
   await law.rebuildIndex();
