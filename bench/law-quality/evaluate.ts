@@ -48,8 +48,9 @@ export interface Question {
    *  by a helper who never ran a search), blind in session 12 (50.0 / 61.7 hits@1 / @5 before and after that
    *  session's work), studyable from session 13 */
   holdout9?: boolean;
-  /** a tenth held-out set (session 13), written by a helper who never ran a search; blind: never tuned on, its
-   *  misses are never printed */
+  /** a tenth held-out set (2026-11-24, session 13: 60 questions — 30 plain, 8 keyword, 8 abbrev, 8 admrul incl.
+   *  제N-N조, 6 filter — over 60 instruments no earlier question asks about, written from the articles read directly
+   *  by a helper who never ran a search), blind: never tuned on, its misses are never printed */
   holdout10?: boolean;
 }
 

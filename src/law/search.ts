@@ -2,7 +2,7 @@
 // (exact / prefix / abbreviation / substring / bigram overlap on statute and rule names) with boosts.
 import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
-import { nameKey, termIds } from './normalize.js';
+import { nameKey, termIds, tokens } from './normalize.js';
 import { analyseQuery, type AnalysedQuery } from './search/query.js';
 import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
 import { SEARCH_SWITCHES } from './search/switches.js';
@@ -11,8 +11,9 @@ import { SpelledShortNames, withDeclared, withSpelled } from './search/declared-
 import { asksForStandard, standardPrior } from './search/rule-questions.js';
 import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
+import { SpelledNames } from './search/spelled-names.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
-import { bestOf, bodyChoice, bodyText, chooseArticles, titleEvidence, type TitleSet } from './search/titles.js';
+import { bestOf, bodyChoice, bodyText, chooseArticles, spelledChoice, titleEvidence, type TitleSet } from './search/titles.js';
 import { Postings } from './search/postings.js';
 import { TitleSets } from './search/title-sets.js';
 import { LongValues, longFile, type LongTable } from './search/long-values.js';
@@ -77,6 +78,9 @@ export class SearchIndex {
   private spelled = new SpelledShortNames([]);
   private nameIndex = new NameIndex([]);
   private nameWords = new NameWords([]);
+  private spelledNames = new SpelledNames([]);
+  /** the instruments the current query spells (spelledLift): a rule among them is named, as by its subject */
+  private spelledNow = new Set<DocRec>();
   private readonly bm25 = new Bm25();
   /** catalogue position of each document; per position (computed at open): 1 = its title is also carried by a newer
    * (preferred) document, the kind and citation prior for keyword queries [2p] and plain questions [2p + 1] */
@@ -108,6 +112,7 @@ export class SearchIndex {
     this.spelled = new SpelledShortNames(this.law.catalog.filter((d) => d.category === 'law' && !d.repealed));
     this.nameIndex = new NameIndex(this.law.catalog);
     this.nameWords = new NameWords(this.law.catalog, SEARCH_SWITCHES.nameWordsRules > 0);
+    this.spelledNames = new SpelledNames(this.law.catalog);
     this.tables(this.law.catalog);
     const meta = gen ? this.law.idx.get([gen, 'meta']) : undefined;
     const long = meta ? this.law.idx.get([gen, 'long']) : undefined;
@@ -187,6 +192,7 @@ export class SearchIndex {
     try {
       for (const h of this.nameIndex.match(aq.core || query, query, aq.named.length > 0, abbr, allow)) this.put(hits, this.pos.get(h.doc)!, { ...h, seqs: [] });
       const beyond = this.textMatches(aq, query, allow, hits);
+      this.spelledLift(hits, aq, query, allow);
       const out = this.rank(hits, aq, articleRef, SEARCH_SWITCHES.ruleStandard > 0 && asksForStandard(query));
       let extra = 0;
       for (const o of beyond) {
@@ -306,6 +312,30 @@ export class SearchIndex {
     return beyond;
   }
 
+  /**
+   * An instrument whose distinctive name the question spells in its own words (변호사 시험 → 변호사시험법;
+   * spelled-names.ts) scores at least the best text hit, and its own score × (1 + spelledName), found by its text or not.
+   */
+  private spelledLift(hits: Hits, aq: AnalysedQuery, query: string, allow: (d: DocRec) => boolean): void {
+    this.spelledNow.clear();
+    const on = SEARCH_SWITCHES.spelledName;
+    // (keyword queries and decrees' names measured neutral: plain questions, statutes and rules only)
+    if (!on || !aq.plain) return;
+    const found = this.spelledNames.find(tokens(query));
+    if (!found.length) return;
+    let top = 0;
+    for (const h of hits.out) top = Math.max(top, h.score);
+    const floor = top * SEARCH_SWITCHES.spelledNameFloor;
+    for (const { doc } of found) {
+      const p = this.pos.get(doc);
+      if (p === undefined || this.older[p] || (doc.category !== 'law' && doc.category !== 'admrul') || !allow(doc)) continue;
+      this.spelledNow.add(doc);
+      const i = this.slot[p]!;
+      if (i) { const h = hits.out[i - 1]!; h.score = Math.max(h.score * (1 + on), floor); }
+      else if (floor > 0) this.put(hits, p, { doc, score: floor, match: 'name', seqs: [] });
+    }
+  }
+
   /** Order the hits: article-title evidence, kind and citation priors, older duplicates down, the named article. */
   private rank(hits: Hits, aq: AnalysedQuery, articleRef: string | null, standard = false): Hit[] {
     const { out, at } = hits;
@@ -333,7 +363,7 @@ export class SearchIndex {
       const lift = top > p && rule[at[i]!] === 1 && near!.has(h);
       // a question asking for a figure or a standard (rule-questions.ts): a rule's prior moves toward the statutes'
       const std = standard && top > p && (lift || (SEARCH_SWITCHES.ruleStandardRules > 0 && h.doc.category === 'rule'));
-      h.score *= lift && (ruleAsked || namesRuleSubject(h.doc.name, aq.words, !aq.plain)) ? top : std ? standardPrior(p, top, SEARCH_SWITCHES.ruleStandard) : p;
+      h.score *= lift && (ruleAsked || this.spelledNow.has(h.doc) || namesRuleSubject(h.doc.name, aq.words, !aq.plain)) ? top : std ? standardPrior(p, top, SEARCH_SWITCHES.ruleStandard) : p;
       // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
       if (this.older[at[i]!]) h.score *= 0.5;
     }
@@ -341,6 +371,7 @@ export class SearchIndex {
     // the article shown first by the first hits that rose by the priors (the title evidence read the best 12 before them)
     chooseArticles(out, 5, aq, titled, (id) => this.titlesOf(id), titleOf);
     bodyChoice(out, SEARCH_SWITCHES.titleBodyHits, aq, (id) => this.titlesOf(id), titleOf, (id, s) => this.bodyOf(id, s));
+    if (SEARCH_SWITCHES.spelledArticle) for (const h of out.slice(0, 5)) if (this.spelledNow.has(h.doc)) spelledChoice(h, aq, (id) => this.titlesOf(id), (id, s) => this.bodyOf(id, s));
     if (articleRef) {
       const head = out.slice(0, 50);
       for (const h of head) {

@@ -44,7 +44,7 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   t.ok(h5.filter((q) => q.category === 'plain').length >= 15);
   t.ok(h5.filter((q) => q.category === 'admrul').length >= 6);
   t.equal(qs.filter((q) => q.holdout5 && (q.holdout || q.holdout2 || q.holdout3 || q.holdout4)).length, 0);
-  const earlier = new Set(qs.filter((q) => !q.holdout5 && !q.holdout6 && !q.holdout7 && !q.holdout8 && !q.holdout9).map((q) => q.law));
+  const earlier = new Set(qs.filter((q) => !q.holdout5 && !q.holdout6 && !q.holdout7 && !q.holdout8 && !q.holdout9 && !q.holdout10).map((q) => q.law));
   t.equal(h5.filter((q) => earlier.has(q.law)).length, 0, 'holdout5 asks only about instruments no earlier question uses');
   // the sixth held-out set (session 9, blind until session 10): 50 questions over instruments no earlier question uses
   const h6 = qs.filter((q) => q.holdout6);
@@ -56,16 +56,17 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   t.ok(h6.filter((q) => q.category === 'filter').length >= 3);
   t.equal(qs.filter((q) => q.holdout6 && (q.holdout || q.holdout2 || q.holdout3 || q.holdout4 || q.holdout5)).length, 0);
   t.ok(h6.every((q) => q.id.startsWith(`h6-${q.category}-`) && q.article), 'holdout6 ids h6-<category>-NNN, each with an article');
-  const before6 = new Set(qs.filter((q) => !q.holdout6 && !q.holdout7 && !q.holdout8 && !q.holdout9).map((q) => q.law));
+  const before6 = new Set(qs.filter((q) => !q.holdout6 && !q.holdout7 && !q.holdout8 && !q.holdout9 && !q.holdout10).map((q) => q.law));
   t.equal(h6.filter((q) => before6.has(q.law)).length, 0, 'holdout6 asks only about instruments no earlier question uses');
   t.equal(new Set(h6.map((q) => `${q.law} ${q.article}`)).size, h6.length, 'no two holdout6 questions on the same article');
-  // the seventh (session 10), eighth (session 11) and ninth (session 12, blind) held-out sets: 60 questions each,
-  // written from the articles' text by a helper who never ran a search, each on an instrument no question outside the
-  // later sets uses (holdout9: no question outside holdout9)
+  // the seventh (session 10), eighth (session 11), ninth (session 12) and tenth (session 13, blind) held-out sets: 60
+  // questions each, written from the articles' text by a helper who never ran a search, each on an instrument no
+  // question outside the later sets uses (holdout10: no question outside holdout10)
   writtenSet(t, qs, 'holdout7', { plain: 24, keyword: 8, abbrev: 8, admrul: 9, filter: 5 });
   writtenSet(t, qs, 'holdout8', { plain: 30, keyword: 8, abbrev: 8, admrul: 8, filter: 6 });
   writtenSet(t, qs, 'holdout9', { plain: 30, keyword: 8, abbrev: 8, admrul: 8, filter: 6 });
-  for (const key of ['holdout8', 'holdout9'] as const) {
+  writtenSet(t, qs, 'holdout10', { plain: 30, keyword: 8, abbrev: 8, admrul: 8, filter: 6 });
+  for (const key of ['holdout8', 'holdout9', 'holdout10'] as const) {
     const set = qs.filter((q) => q[key]);
     t.equal(new Set(set.map((q) => q.law)).size, set.length, `each ${key} question asks about its own instrument`);
   }
@@ -96,15 +97,15 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   const fi = law.resolveName('금융투자업규정')!;
   t.ok(fi.article_count > 500);
   t.ok(law.articleSeq(fi.id, '1-2-2') !== undefined);
-  // every question of the four newest sets names an instrument of the corpus (exact name; a filter question's type
+  // every question of the five newest sets names an instrument of the corpus (exact name; a filter question's type
   // and ministry are the document's) and an article it has — read directly, no search, so nothing of the blind set's
   // ranking is printed
-  const h6 = loadQuestions().filter((q) => q.holdout6 || q.holdout7 || q.holdout8 || q.holdout9);
+  const h6 = loadQuestions().filter((q) => q.holdout6 || q.holdout7 || q.holdout8 || q.holdout9 || q.holdout10);
   const unread = h6.filter((q) => {
     const doc = law.resolveName(q.law);
     return !doc || doc.name !== q.law || (q.type !== undefined && doc.category !== q.type) || (q.ministry !== undefined && !doc.ministries.includes(q.ministry)) || law.articleSeq(doc.id, q.article!) === undefined;
   });
-  t.same(unread.map((q) => q.id), [], `holdout6+7+8+9: ${h6.length - unread.length}/${h6.length} expected articles exist`);
+  t.same(unread.map((q) => q.id), [], `holdout6–10: ${h6.length - unread.length}/${h6.length} expected articles exist`);
   // the floors are over the sets already measured; the blind set has no floor (the integrator measures it)
   const r = evaluate(law, loadQuestions().filter((q) => !isBlind(q)));
   const rate = (a: number, n: number) => a / n;
@@ -112,11 +113,14 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   // (session 11: holdout7, blind until then, joins the measured sets: all 496 measured 387 / 443 / 0.829 / 310 of 493,
   // floors about two points below; session 12: holdout8, blind until then and weaker (50 % first), joins them; after
   // the session's merges (plain21, admrul21) all 556 measure 429 / 490 / 0.818 / 340 of 553, floors about a point below)
-  t.ok(rate(r.all.hits1, r.all.n) >= 0.76, `hits@1 ${r.all.hits1}/${r.all.n}`);
-  t.ok(rate(r.all.hits5, r.all.n) >= 0.87, `hits@5 ${r.all.hits5}/${r.all.n}`);
-  t.ok(r.all.mrr >= 0.805, `MRR ${r.all.mrr.toFixed(3)}`);
-  // (article@1 raised by article18: the article's text weighs in the choice, 0.60 → 0.63; 251/383 measured)
-  t.ok(rate(r.all.article1, r.all.articleN) >= 0.60, `article@1 ${r.all.article1}/${r.all.articleN}`);
+  // session 13: holdout9 (blind until then, 50 % first) joins them: all 616 measured 459 / 527 / 0.793 / 362 of 613
+  // before rank22's spelled names, 465 / 532 / 0.802 / 364 after; floors a question or so below the latter
+  t.ok(rate(r.all.hits1, r.all.n) >= 0.75, `hits@1 ${r.all.hits1}/${r.all.n}`);
+  t.ok(rate(r.all.hits5, r.all.n) >= 0.86, `hits@5 ${r.all.hits5}/${r.all.n}`);
+  t.ok(r.all.mrr >= 0.80, `MRR ${r.all.mrr.toFixed(3)}`);
+  // (article@1 raised by article18: the article's text weighs in the choice, 0.60 → 0.63; 251/383 measured; 0.59
+  // with holdout9, session 13)
+  t.ok(rate(r.all.article1, r.all.articleN) >= 0.59, `article@1 ${r.all.article1}/${r.all.articleN}`);
   // plain questions of the held-out sets 2–5: the right article of the right law first (article18: 33 → 37 of 100)
   const plainHeld = r.outcomes.filter((o) => (o.q.holdout2 || o.q.holdout3 || o.q.holdout4 || o.q.holdout5) && o.q.category === 'plain' && o.articleOk !== null);
   // (search19's question cues in the article choice: 37 → 39 of 100)
@@ -138,8 +142,12 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.ok(r.holdout7.hits5 >= 39, `holdout7 hits@5 ${r.holdout7.hits5}/${r.holdout7.n}`);
   // holdout8 (blind in session 11: 30 / 41 of 60 first / in the top five; 34 / 42 after session 12's merges — admrul21's
   // declared short names and rule questions), floors one question below
-  t.ok(r.holdout8.hits1 >= 33, `holdout8 hits@1 ${r.holdout8.hits1}/${r.holdout8.n}`);
-  t.ok(r.holdout8.hits5 >= 41, `holdout8 hits@5 ${r.holdout8.hits5}/${r.holdout8.n}`);
+  // (rank22, session 13: names the question spells in its own words, 35 / 43), floors one question below
+  t.ok(r.holdout8.hits1 >= 34, `holdout8 hits@1 ${r.holdout8.hits1}/${r.holdout8.n}`);
+  t.ok(r.holdout8.hits5 >= 42, `holdout8 hits@5 ${r.holdout8.hits5}/${r.holdout8.n}`);
+  // holdout9 (blind in session 12: 30 / 37 of 60; rank22's spelled names 35 / 41), floors one question below
+  t.ok(r.holdout9.hits1 >= 34, `holdout9 hits@1 ${r.holdout9.hits1}/${r.holdout9.n}`);
+  t.ok(r.holdout9.hits5 >= 40, `holdout9 hits@5 ${r.holdout9.hits5}/${r.holdout9.n}`);
   // holdout6 as it was measured blind at the end of session 9 (66.0 / 78.0), less a question each
   t.ok(rate(r.holdout6.hits1, r.holdout6.n) >= 0.66, `holdout6 hits@1 ${r.holdout6.hits1}/${r.holdout6.n}`);
   t.ok(rate(r.holdout6.hits5, r.holdout6.n) >= 0.78, `holdout6 hits@5 ${r.holdout6.hits5}/${r.holdout6.n}`);
@@ -173,6 +181,21 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   };
   t.equal(card(1.6), 7);
   t.equal(card(1.3), 5);
+  // rank22: a plain question spelling an instrument's name in its own words (변호사 시험 → 변호사시험법; 장애 정도 심사
+  // → 장애정도심사규정) puts it first; without the switch the text's 병역법 / 장애인복지법 win and the instrument is
+  // not in the first ten
+  const firstOf = (q: string, on: number) => {
+    SEARCH_SWITCHES.spelledName = on;
+    try { return law.search.query(q, { categories: null, ministry: null }, null).slice(0, 10).map((h) => h.doc.name); }
+    finally { SEARCH_SWITCHES.spelledName = 1; }
+  };
+  const bar = '로스쿨을 졸업하면 변호사 시험은 몇 번까지 볼 수 있나요? 군대 간 기간도 그 기간에 들어가나요';
+  t.equal(firstOf(bar, 1)[0], '변호사시험법');
+  t.equal(firstOf(bar, 0)[0], '병역법');
+  t.notOk(firstOf(bar, 0).includes('변호사시험법'));
+  const rule = '장애 정도 심사 결과에 이의가 있으면 며칠 안에 몇 번까지 신청할 수 있나요';
+  t.equal(firstOf(rule, 1)[0], '장애정도심사규정');
+  t.notOk(firstOf(rule, 0).includes('장애정도심사규정'));
   // the matching articles carry a snippet with the hit
   const hits = law.search.query('연차 유급휴가', { categories: null, ministry: null }, null);
   const top = hits.find((h) => h.doc.name === '근로기준법')!;

@@ -1,7 +1,7 @@
 // Article-title evidence helpers (src/law/search/titles.ts): the k best hits (the set of a stable sort's first k,
 // ties at the cut keep the earlier hits) and the titles found through the joined keys.
 import t from 'tap';
-import { bestOf, bodyChoice, chooseArticles, titleEvidence, titleSet } from '../../src/law/search/titles.js';
+import { bestOf, bodyChoice, chooseArticles, spelledChoice, titleEvidence, titleSet } from '../../src/law/search/titles.js';
 
 /** the reference: the first k of a stable sort by score, best first */
 const stableTop = <H extends { score: number }>(out: H[], k: number) => out.slice().sort((a, b) => b.score - a.score).slice(0, k);
@@ -93,4 +93,21 @@ t.test('bodyChoice: among the best title candidates, the article whose text hold
     t.equal(off.byBody, 2, 'switch off: the title choice stays');
     t.equal(off.score, on.score);
   } finally { SEARCH_SWITCHES.titleBody = w; }
+});
+
+t.test('spelledChoice: an instrument the question spells shows the article whose text holds most of its other words', async (t) => {
+  // 학교급식법's titles (a shortened copy): the titles holding 급식 are most of them; the question's other words
+  // (수급자, 기초생활 — mapped — and 형편) are in the text of 9 only
+  const titles = new Map([['S', titleSet(['목적', '정의', '학교급식대상', '경비부담등', '급식에관한경비의지원'])]]);
+  const bodies = ['이 법은 학교급식 등에 관한 사항을 규정한다', '학교급식이란 …', '학교급식은 유치원 및 학교에 재학하는 학생을 대상으로 실시한다',
+    '학교급식에 드는 경비는 보호자가 부담한다', '국가 또는 지방자치단체는 국민기초생활 보장법에 따른 수급자인 학생에게 급식에 드는 경비를 지원할 수 있다'];
+  const q = { named: [], core: '형편 어려운 아이 학교 급식비', mapped: '급식 수급자 기초생활' };
+  const h = { doc: { id: 'S', name: '학교급식법' }, score: 10, seqs: [2] };
+  spelledChoice(h, q, (id) => titles.get(id) ?? null, (_id, s) => bodies[s]!);
+  t.same(h.seqs, [4, 2]);
+  t.equal(h.score, 10, 'the choice never changes the score');
+  // no titles persisted: left as it was
+  const none = { doc: { id: 'X', name: '학교급식법' }, score: 1, seqs: [1] };
+  spelledChoice(none, q, () => null, () => '');
+  t.same(none.seqs, [1]);
 });

@@ -60,4 +60,13 @@ export const SEARCH_SWITCHES = {
   /** the idf factor of the statutory terms a plain question was mapped to (search.ts weightedTerms; plain21: 1.6 → 1.3,
    *  the mapped term alone no longer outweighs the question's own words: studied sets hits@1 +1, hits@5 +2, none lost) */
   mappedIdf: 1.3,
+  /** a statute or rule whose distinctive name a plain question's words spell (spelled-names.ts; rank22): its score
+   *  × (1 + this), and at least spelledNameFloor × the best hit's before the priors (0 = off; 1.0 / 1.5 left the
+   *  instrument 2nd–7th, 2.5 and 4 put it first: the same) */
+  spelledName: 1,
+  spelledNameFloor: 2.5,
+  /** the article shown first by a spelled instrument: chosen over all its articles by the share of the question's
+   *  words their text holds + this × the share their title holds (titles.ts spelledChoice; 0 = the title choice as for
+   *  any hit; rank22: 0.5 and 1 +2 −1 right article first, 2 and 3 +2 −0) */
+  spelledArticle: 2,
 };

@@ -100,6 +100,28 @@ export function bodyChoice<H extends TitleHit>(out: H[], k: number, q: QueryWord
   for (let i = 0; i < out.length && i < k; i++) readTitles(out[i]!, tq, titlesOf, titleOf, false, bodyOf);
 }
 
+/**
+ * The article shown first by a hit the question names by its words (spelled-names.ts), chosen over ALL its articles
+ * by the share of the question's words (its own name's words discounted, as in the title choice) that the article's
+ * text and title hold: such an instrument often has no text hit (the question's words are spread over it), so the
+ * titles holding a word alone would choose, and its name's words are in most of them (학교급식 대상 for a question on
+ * 급식비). Reads every article of the one document (bodyOf is cached).
+ */
+export function spelledChoice<H extends TitleHit>(h: H, q: QueryWords, titlesOf: (id: string) => TitleSet | null,
+  bodyOf: (id: string, seq: number) => string): void {
+  const tq = titleQuery(q), all = titlesOf(h.doc.id);
+  if (!tq || !all) return;
+  const own = h.doc.name ? nameKey(h.doc.name) : '';
+  const nameW = SEARCH_SWITCHES.titleNameWeight;
+  const aw = tq.qw.map((x) => (own.includes(x.w) ? { ...x, wt: x.wt * nameW } : x));
+  let pick = -1, pickV = 0;
+  for (let s = 0; s < all.starts.length; s++) {
+    const v = titleRecall(bodyText(bodyOf(h.doc.id, s)), aw) + SEARCH_SWITCHES.spelledArticle * titleRecall(titleKey(all, s), aw);
+    if (v > pickV) { pickV = v; pick = s; }
+  }
+  if (pick >= 0) h.seqs = [pick, ...h.seqs.filter((x) => x !== pick)].slice(0, 3);
+}
+
 /** the best few title candidates (seq, value) are re-weighed by their text: the one chosen, or -1 */
 function byBody(id: string, cands: Array<{ s: number; v: number }>, words: QueryWord[], bodyOf: (id: string, seq: number) => string): number {
   cands.sort((a, b) => b.v - a.v);
