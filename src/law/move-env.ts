@@ -45,6 +45,8 @@ export async function moveLawEnv(store: Store, onDb?: (name: string, entries: nu
   }
   await target.close();
   fs.renameSync(aside, dir);
+  // the index's side files of long values (search/long-values.ts) go with the environment
+  for (const f of fs.readdirSync(store.path)) if (/^idx-\d+\.long$/.test(f)) fs.renameSync(path.join(store.path, f), path.join(dir, f));
   for (const name of names) await store.root.openDB({ name, ...RAW } as { name: string }).drop();
   await store.root.flushed;
   return { databases: names, entries };

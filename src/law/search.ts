@@ -2,7 +2,7 @@
 // (exact / prefix / abbreviation / substring / bigram overlap on statute and rule names) with boosts.
 import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
-import { nameKey, nameKeyText, termIds, tokens } from './normalize.js';
+import { nameKey, termIds, tokens } from './normalize.js';
 import { analyseQuery, type AnalysedQuery } from './search/query.js';
 import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
 import { SEARCH_SWITCHES } from './search/switches.js';
@@ -13,7 +13,10 @@ import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
 import { SpelledNames } from './search/spelled-names.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
-import { bestOf, bodyChoice, bodyText, chooseArticles, spelledChoice, titleEvidence, titleSet, type TitleSet } from './search/titles.js';
+import { bestOf, bodyChoice, bodyText, chooseArticles, spelledChoice, titleEvidence, type TitleSet } from './search/titles.js';
+import { Postings } from './search/postings.js';
+import { TitleSets } from './search/title-sets.js';
+import { LongValues, longFile, type LongTable } from './search/long-values.js';
 import { buildIndex, dropGenerationsBefore } from './search/build.js';
 import { ByteCache } from './cache.js';
 
@@ -52,18 +55,8 @@ const PLAIN_COORD = 0.4;
 const SPLIT_RATIO = 20;
 /** documents whose article titles are read for title evidence (the best by name and text) */
 const TITLE_DOCS = 12;
-/** decoded posting lists kept per thread (the hot bigrams; least recently used out first). 8 MB costs no CPU against
- * 32 or 64 MB (bench/RESULTS.md, speed17): a miss is one LMDB read and a copy */
-const POSTING_CACHE_BYTES = 8 * 1024 * 1024;
-/** article-title sets kept per thread (a document's titles as name keys, for title evidence); every set the 556
- * evaluation questions read (3,037) takes ≈ 4 MB since the sets hold the joined keys only (speed21; before, 12 MB held
- * 2,533 of them and the pass missed 1,646 times) */
-const TITLE_CACHE_BYTES = 12 * 1024 * 1024;
 /** article texts kept per thread for the article choice (bodyOf): the texts of about 2,000 articles */
 const BODY_CACHE_BYTES = 2 * 1024 * 1024;
-/** term document frequencies kept per thread, counted at DF_BYTES each (a Map entry and its holder): 20,000 terms */
-const DF_BYTES = 50;
-const DF_CACHE_BYTES = 20_000 * DF_BYTES;
 
 export class SearchIndex {
   gen = 0;
@@ -73,9 +66,12 @@ export class SearchIndex {
   owner = new Uint32Array(0);
   seq = new Uint32Array(0);
   len = new Uint16Array(0);
-  private cache = new ByteCache<number, Posting | null>(POSTING_CACHE_BYTES);
-  /** document frequency per term (terms weighed without their postings read; see df) */
-  private dfs = new ByteCache<number, number>(DF_CACHE_BYTES);
+  /** the posting lists and document frequencies, read on demand (search/postings.ts) */
+  private readonly postings: Postings;
+  /** the documents' article-title sets, read on demand (search/title-sets.ts) */
+  private readonly titles: TitleSets;
+  /** the generation's values longer than a chunk of the map, read from its side file (search/long-values.ts) */
+  private readonly long = new LongValues();
   abbr = new Map<string, string>();
   /** abbr and the short names the corpus declares (switch declaredAbbr) */
   private abbrDeclared = new Map<string, string>();
@@ -99,13 +95,15 @@ export class SearchIndex {
   /** catalogue position of each index owner (-1: not in the catalogue) */
   private ownerPos = new Int32Array(0);
 
-  constructor(private readonly law: SearchSource) {}
+  constructor(private readonly law: SearchSource) {
+    this.postings = new Postings(law, this.long);
+    this.titles = new TitleSets(law, this.long);
+  }
 
   /** Load the persisted doc tables of generation gen (postings are read from LMDB on demand). */
   open(gen: number): void {
-    this.cache.clear();
-    this.dfs.clear();
-    this.titles.clear();
+    this.postings.open(gen);
+    this.titles.open(gen);
     this.bodies.clear();
     this.gen = gen;
     this.abbr = new Map(Object.entries(ABBREVIATIONS).map(([k, v]) => [nameKey(k), v]));
@@ -117,13 +115,15 @@ export class SearchIndex {
     this.spelledNames = new SpelledNames(this.law.catalog);
     this.tables(this.law.catalog);
     const meta = gen ? this.law.idx.get([gen, 'meta']) : undefined;
+    const long = meta ? this.law.idx.get([gen, 'long']) : undefined;
+    this.long.open(longFile(this.law.dir, gen), long ? JSON.parse(long.toString('utf8')) as LongTable : undefined);
     if (!meta) {
       this.N = 0; this.ids = []; this.ownerPos = new Int32Array(0); this.owner = new Uint32Array(0); this.seq = new Uint32Array(0); this.len = new Uint16Array(0);
       return;
     }
     const m = JSON.parse(meta.toString('utf8')) as { N: number; avgdl: number; ids: string[] };
     this.N = m.N; this.avgdl = m.avgdl; this.ids = m.ids;
-    this.ownerIx = new Map(m.ids.map((id, o) => [id, o]));
+    this.titles.owners(m.ids);
     this.ownerPos = Int32Array.from(m.ids, (id) => { const d = this.law.byId.get(id); return d ? this.pos.get(d) ?? -1 : -1; });
     const u32 = (b: Buffer) => { const c = new Uint8Array(b.length); c.set(b); return new Uint32Array(c.buffer); };
     this.owner = u32(this.law.idx.get([gen, 'owner'])!);
@@ -166,43 +166,15 @@ export class SearchIndex {
   }
 
   private posting(t: number): Posting | null {
-    let p = this.cache.get(t);
-    if (p !== undefined) return p;
-    const b = this.law.idx.getBinaryFast([this.gen, t]);
-    if (!b) p = null;
-    else {
-      const n = b.length / 5;
-      // getBinaryFast answers LMDB's read buffer, reused by the next read: copied once into a plain Uint8Array of its
-      // own (getBinary's copy is a Buffer, made through Node's FastBuffer constructor, and its subarray another)
-      // (its length is the value's; the typed array under it is the whole buffer)
-      const c = new Uint8Array(b.length);
-      c.set(new Uint8Array(b.buffer, b.byteOffset, b.length));
-      p = { ids: new Uint32Array(c.buffer, 0, n), tfs: c.subarray(n * 4) };
-    }
-    // LMDB pages are mapped, not copied: the cache holds the decoded lists
-    this.cache.set(t, p, p ? p.tfs.length * 5 + 200 : 32);
-    return p;
+    return this.postings.posting(t);
   }
 
-  /** article titles per document (name keys; a bounded cache), the index owner position of each document id */
-  private titles = new ByteCache<string, TitleSet>(TITLE_CACHE_BYTES);
   /** article texts read by the article choice (bodyOf) */
   private bodies = new ByteCache<string, string>(BODY_CACHE_BYTES);
-  private ownerIx = new Map<string, number>();
 
   /** Article titles of a document as name keys (persisted per document with the index; none for older indexes). */
   private titlesOf(id: string): TitleSet | null {
-    let ts = this.titles.get(id);
-    if (!ts) {
-      const o = this.ownerIx.get(id);
-      const b = o === undefined ? undefined : this.law.idx.getBinary([this.gen, `t${o}`]);
-      if (!b) return null;
-      // kept as name keys: the title evidence compares keys only
-      ts = titleSet(nameKeyText(b.toString('utf8')));
-      // the joined keys (two bytes a character), a start per title, the typed array, the set and its cache entry
-      this.titles.set(id, ts, 2 * ts.joined.length + 4 * ts.starts.length + 250);
-    }
-    return ts;
+    return this.titles.of(id);
   }
 
   /**
@@ -277,21 +249,9 @@ export class SearchIndex {
     return { post, missing, total: qt.length };
   }
 
-  /**
-   * A term's document frequency (its posting's length; 0: not in the index). Most terms of a query are weighed and
-   * dropped (too common, over the postings budget) or only split compounds: their postings (up to 0.5 MB for a bigram
-   * like 대통) are not copied out of LMDB for their length; the lengths are kept in a small cache of their own.
-   */
+  /** a term's document frequency (0: not in the index; search/postings.ts) */
   private df(t: number): number {
-    const p = this.cache.peek(t);
-    if (p !== undefined) return p ? p.ids.length : 0;
-    let n = this.dfs.get(t);
-    if (n === undefined) {
-      // getBinaryFast answers LMDB's reused read buffer: only its length is read
-      n = (this.law.idx.getBinaryFast([this.gen, t])?.length ?? 0) / 5;
-      this.dfs.set(t, n, DF_BYTES);
-    }
-    return n;
+    return this.postings.df(t);
   }
 
   /**

@@ -8,6 +8,7 @@ import type { SearchIndex } from './search.js';
 import type { SearchSource } from './search/source.js';
 import { ByteCache, stringBytes } from './cache.js';
 import { leanCatalogue, type CatalogueDoc } from './catalogue-lean.js';
+import { StoreFileReader, dropStoreFilesBefore, writeStoreFile, type StoreFileRecord } from './store-file.js';
 
 export interface TocEntry { no: string; title: string; preview: string; deleted?: boolean }
 
@@ -61,8 +62,9 @@ interface CatalogueRecord {
   gen: number;
   /** articles in the index of that generation */
   articles?: number;
-  /** the document records (without `tables` since rss21; an older record has them, ignored at load) */
-  docs: CatalogueDoc[];
+  /** the document records (without `tables` since rss21; an older record has them, ignored at load); since rss22 in
+   * the generation's side file instead (store-file.ts) */
+  docs?: CatalogueDoc[];
 }
 /** a small sys record beside it: the counts health and metrics show, read without decoding 16k document records */
 const SUMMARY = 'catalogue-summary';
@@ -77,6 +79,9 @@ interface SummaryRecord extends LawCounts {
   /** articles in the index of that generation */
   indexed: number;
 }
+/** the sys record of the side file holding the long tables of contents of one generation (store-file.ts), written
+ * and removed with `catalogue` */
+const STORE_FILE = 'store-long';
 /** the catalogue and its lookup maps, built on first use after a reload */
 interface Catalogue {
   catalog: DocRec[];
@@ -114,8 +119,14 @@ export class LawStore implements SearchSource {
   version = 0;
   /** a catalogue record may be stored: the first document write removes it (see catalogueChanging) */
   private catalogueMayBeStored = true;
+  /** the long tables of contents of the generation in force, from its side file (null: read from law.toc) */
+  private sideFile: StoreFileReader | null = null;
+
+  /** the law environment's directory (the index's side files: search/long-values.ts) */
+  readonly dir: string;
 
   constructor(readonly store: Store, makeSearch: (source: SearchSource) => SearchIndex) {
+    this.dir = store.path;
     this.docs = store.db('law.docs');
     this.arts = store.db('law.arts');
     this.toc = store.db('law.toc');
@@ -142,16 +153,25 @@ export class LawStore implements SearchSource {
     const { gen, ...stats } = await this.index.build(onProgress); // builds and opens the new generation
     this.indexToOpen = -1;
     const articles = this.index.N;
+    const docs = [...this.docs.getRange({})].map((x) => x.value);
+    // the long tables of contents and the catalogue's records written to the generation's side file (store-file.ts),
+    // fsynced before the records pointing into it; the records without the table lists: the catalogue does not hold
+    // them (catalogue-lean.ts), so the records read at every load are ≈ half the size
+    const fileRec = await writeStoreFile(this.dir, gen, {
+      ids: [...this.toc.getKeys({})],
+      // getBinaryFast: the stored value's length without decoding it
+      bytes: (id) => this.toc.getBinaryFast(id)?.length ?? 0,
+      read: (id) => this.toc.get(id),
+    }, docs.map(({ tables: _t, ...d }) => d));
     await this.transaction(() => {
       this.updateInfo({ index_gen: gen });
-      const docs = [...this.docs.getRange({})].map((x) => x.value);
-      // without the table lists: the catalogue does not hold them (catalogue-lean.ts), so the record read at every
-      // load is ≈ half the size (fewer of the file's pages mapped)
-      this.sys.put(CATALOGUE, { gen, articles, docs: docs.map(({ tables: _t, ...d }) => d) } satisfies CatalogueRecord);
+      this.sys.put(CATALOGUE, { gen, articles } satisfies CatalogueRecord);
       this.sys.put(SUMMARY, { gen, indexed: articles, ...countsOf(docs) } satisfies SummaryRecord);
+      this.sys.put(STORE_FILE, fileRec satisfies StoreFileRecord);
     });
     this.catalogueMayBeStored = true;
     await this.index.dropBefore(gen);
+    dropStoreFilesBefore(this.dir, gen);
     return stats;
   }
 
@@ -183,6 +203,9 @@ export class LawStore implements SearchSource {
     if (!this.catalogueMayBeStored) return;
     this.sys.remove(CATALOGUE);
     this.sys.remove(SUMMARY);
+    this.sys.remove(STORE_FILE);
+    this.sideFile?.close();
+    this.sideFile = null;
     this.catalogueMayBeStored = false;
   }
 
@@ -196,9 +219,10 @@ export class LawStore implements SearchSource {
     const rec = this.sys.get(CATALOGUE) as CatalogueRecord | undefined;
     const gen = this.info().index_gen;
     this.recordedArticles = undefined;
-    if (rec && gen > 0 && rec.gen === gen) {
-      this.recordedArticles = rec.articles;
-      return rec.docs;
+    const docs = rec && gen > 0 && rec.gen === gen ? rec.docs ?? this.sideFile?.catalogue<CatalogueDoc[]>() : undefined;
+    if (docs) {
+      this.recordedArticles = rec!.articles;
+      return docs;
     }
     const cat: CatalogueDoc[] = [];
     for (const { value } of this.docs.getRange({})) cat.push(value);
@@ -213,6 +237,9 @@ export class LawStore implements SearchSource {
     const sum = this.sys.get(SUMMARY) as SummaryRecord | undefined;
     this.summary = sum && gen > 0 && sum.gen === gen ? sum : undefined;
     this.tocCache.clear();
+    this.sideFile?.close();
+    const tl = this.sys.get(STORE_FILE) as StoreFileRecord | undefined;
+    this.sideFile = tl && gen > 0 && tl.gen === gen ? StoreFileReader.open(this.dir, tl) : null;
     this.indexToOpen = gen; // opened on first use
     this.version++;
   }
@@ -298,7 +325,7 @@ export class LawStore implements SearchSource {
   tocOf(id: string): TocEntry[] {
     let t = this.tocCache.get(id);
     if (!t) {
-      t = this.toc.get(id) ?? [];
+      t = this.sideFile?.read<TocEntry[]>(id) ?? this.toc.get(id) ?? [];
       let n = 64;
       for (const e of t) n += 48 + stringBytes(e.no) + stringBytes(e.title) + stringBytes(e.preview);
       this.tocCache.set(id, t, n);

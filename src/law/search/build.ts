@@ -1,7 +1,10 @@
 // Building the article-text index: character bigrams of every live article (title three times, the statute's name
 // once), postings per term written to LMDB as a new generation, older generations dropped.
+import fs from 'node:fs';
+import path from 'node:path';
 import { termIds } from '../normalize.js';
 import type { SearchSource } from './source.js';
+import { LONG_VALUE_BYTES, LongWriter, longFile } from './long-values.js';
 
 /**
  * Term ids (bigram codes, non-negative and below 2^30) → dense term numbers by open addressing in typed arrays, with
@@ -118,20 +121,27 @@ export async function buildIndex(law: SearchSource, onProgress?: (done: number, 
     if (onProgress && o % 20 === 0) onProgress(o, ids.length);
   }
   const gen = nextGeneration(law);
-  await writePostings(law, gen, tt, flat, artStart);
+  // the values longer than a chunk of the map go to the generation's side file (long-values.ts), fsynced before the
+  // table pointing into it is committed with the generation's records
+  const long = new LongWriter(longFile(law.dir, gen));
+  await writePostings(law, gen, tt, flat, artStart, long);
+  const titleBufs = titleL.map((ts) => Buffer.from(ts.join('\n')));
+  titleBufs.forEach((b, o) => { if (b.length > LONG_VALUE_BYTES) long.put('titles', o, b); });
+  long.finish();
   const toBuf = (a: Uint32Array | Uint16Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
   await law.transaction(() => {
+    law.idx.put([gen, 'long'], Buffer.from(JSON.stringify(long.table)));
     law.idx.put([gen, 'owner'], toBuf(Uint32Array.from(ownerL)));
     law.idx.put([gen, 'seq'], toBuf(Uint32Array.from(seqL)));
     law.idx.put([gen, 'len'], toBuf(Uint16Array.from(lenL)));
-    titleL.forEach((ts, o) => law.idx.put([gen, `t${o}`], Buffer.from(ts.join('\n'))));
+    titleBufs.forEach((b, o) => { if (b.length <= LONG_VALUE_BYTES) law.idx.put([gen, `t${o}`], b); });
     law.idx.put([gen, 'meta'], Buffer.from(JSON.stringify({ N, avgdl: N ? total / N : 1, ids })));
   });
   return { gen, stats: { docs: N, terms: tt.ids.length, postings: flat.n } };
 }
 
 /** Place the flat postings per term (article order kept) and write each term's list: ids (u32) then counts (u8). */
-async function writePostings(law: SearchSource, gen: number, tt: TermTable, flat: FlatPostings, artStart: number[]): Promise<void> {
+async function writePostings(law: SearchSource, gen: number, tt: TermTable, flat: FlatPostings, artStart: number[], long: LongWriter): Promise<void> {
   const nTerms = tt.ids.length;
   const at = new Float64Array(nTerms + 1);
   for (let x = 0; x < nTerms; x++) at[x + 1] = at[x]! + tt.count[x]!;
@@ -156,6 +166,7 @@ async function writePostings(law: SearchSource, gen: number, tt: TermTable, flat
     const b = Buffer.allocUnsafe(n * 5);
     b.set(new Uint8Array(pIds.buffer, from * 4, n * 4), 0);
     b.set(pTfs.subarray(from, from + n), n * 4);
+    if (b.length > LONG_VALUE_BYTES) { long.put('postings', tt.ids[x]!, b); continue; }
     batch.push([tt.ids[x]!, b]);
     batchBytes += b.length + 32;
     if (batchBytes > 32 * 1024 * 1024) await flush();
@@ -173,12 +184,17 @@ function nextGeneration(law: SearchSource): number {
   return last + 1;
 }
 
-/** Remove every stored generation older than gen (after the store has recorded gen). */
+/** Remove every stored generation older than gen (after the store has recorded gen), with its side file. */
 export async function dropGenerationsBefore(law: SearchSource, gen: number): Promise<void> {
   const old: Array<[number, number] | [number, string]> = [];
   for (const k of law.idx.getKeys({ start: [0], end: [gen] })) old.push(k as [number, number]);
   for (let i = 0; i < old.length; i += 50000) {
     const part = old.slice(i, i + 50000);
     await law.transaction(() => { for (const k of part) law.idx.remove(k); });
+  }
+  // a thread still searching an older generation reads its file through the descriptor it opened (long-values.ts)
+  for (const f of fs.readdirSync(law.dir)) {
+    const m = /^idx-(\d+)\.long$/.exec(f);
+    if (m && Number(m[1]) < gen) fs.rmSync(path.join(law.dir, f), { force: true });
   }
 }

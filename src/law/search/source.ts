@@ -13,6 +13,8 @@ export interface SearchSource {
   /** article bodies by [document id, position] */
   readonly arts: Pick<Database<Article, [string, number]>, 'get' | 'getRange'>;
   /** the index's own database: postings and doc tables per generation */
+  /** the directory of the law environment: the index's side files of long values (search/long-values.ts) go there */
+  readonly dir: string;
   readonly idx: Database<Buffer, [number, number] | [number, string]>;
   /** article list (number, title) of a document, cached by the store */
   tocOf(id: string): Array<{ no: string; title: string }>;
