@@ -28,17 +28,23 @@ function corpus(t: { teardown(fn: () => void): void }): string {
   return tmp;
 }
 
-const tableOf = (law: ReturnType<typeof openLaw>, gen: number) => JSON.parse(law.idx.get([gen, 'long'])!.toString('utf8')) as LongTable;
-const top = (law: ReturnType<typeof openLaw>, q: string) => law.search.query(q, {}, null).slice(0, 5).map((h) => ({ id: h.doc.id, score: h.score, seqs: h.seqs.slice(0, 5) }));
-const QUERIES = ['갯벌 보전', '갯벌보전 구역 관리', '어선 검사', '해양수산부 관리'];
-
-t.test('long postings and title lists go to the generation\'s side file; a rebuild replaces it', async (t) => {
+/** a store with the corpus imported (a fresh temp dir, closed and removed at the test's end) */
+async function imported(t: { teardown(fn: () => void): void }): Promise<ReturnType<typeof openLaw>> {
   const tmp = corpus(t);
   const store = new Store(path.join(tmp, 'db'));
   t.teardown(() => store.close());
   const law = openLaw(store);
   law.reload();
   await new Importer(law).run([path.join(tmp, 'kr')]);
+  return law;
+}
+
+const tableOf = (law: ReturnType<typeof openLaw>, gen: number) => JSON.parse(law.idx.get([gen, 'long'])!.toString('utf8')) as LongTable;
+const top = (law: ReturnType<typeof openLaw>, q: string) => law.search.query(q, {}, null).slice(0, 5).map((h) => ({ id: h.doc.id, score: h.score, seqs: h.seqs.slice(0, 5) }));
+const QUERIES = ['갯벌 보전', '갯벌보전 구역 관리', '어선 검사', '해양수산부 관리'];
+
+t.test('long postings and title lists go to the generation\'s side file; a rebuild replaces it', async (t) => {
+  const law = await imported(t);
   t.equal(law.info().index_gen, 1);
   const file1 = longFile(law.dir, 1);
   t.ok(fs.existsSync(file1), 'idx-1.long beside the law environment');
@@ -76,7 +82,7 @@ t.test('long postings and title lists go to the generation\'s side file; a rebui
   t.same(QUERIES.map((q) => top(law, q)), before, 'the same answers from the new generation');
 
   // a second reader that opened generation 2 keeps reading its file after a rebuild removed it (an open descriptor)
-  const reader = openLaw(store);
+  const reader = openLaw(law.store);
   reader.reload();
   t.equal(reader.search.gen, 2);
   await law.rebuildIndex();
@@ -94,12 +100,7 @@ t.test('long postings and title lists go to the generation\'s side file; a rebui
 });
 
 t.test('a store built before the side file (every value in LMDB, no table) reads as before', async (t) => {
-  const tmp = corpus(t);
-  const store = new Store(path.join(tmp, 'db'));
-  t.teardown(() => store.close());
-  const law = openLaw(store);
-  law.reload();
-  await new Importer(law).run([path.join(tmp, 'kr')]);
+  const law = await imported(t);
   const before = QUERIES.map((q) => top(law, q));
   // rewrite generation 1 as the build wrote it before: the long values under their own keys, no table, no file
   const table = tableOf(law, 1), file = longFile(law.dir, 1), bytes = fs.readFileSync(file);
