@@ -45,7 +45,11 @@ export async function startLaw(services: Services): Promise<LawStore> {
   let seen = JSON.stringify(law.info());
   const watch = setInterval(() => {
     const now = JSON.stringify(law.info());
-    if (now !== seen) { seen = now; law.reload(); log.info({ msg: 'law store changed on disk: catalogue and index reloaded' }); }
+    if (now === seen) return;
+    seen = now;
+    // a store of a newer format (written by newer code) is refused by reload(): logged, this process keeps what it has
+    try { law.reload(); } catch (e) { log.error({ msg: 'law store changed on disk but not reloaded', err: (e as Error).message }); return; }
+    log.info({ msg: 'law store changed on disk: catalogue and index reloaded' });
   }, 15_000);
   watch.unref();
   services.ext.lawWatchStop?.();

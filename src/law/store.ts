@@ -82,6 +82,14 @@ interface SummaryRecord extends LawCounts {
 /** the sys record of the side file holding the long tables of contents of one generation (store-file.ts), written
  * and removed with `catalogue` */
 const STORE_FILE = 'store-long';
+/**
+ * The store's format, written by every index build: 2 = long values in side files beside the law env (rss22). Code
+ * reading a store of a newer format than its own would silently miss what that format moved (code older than rss22
+ * reads a format-2 store without its long postings), so reload() refuses one: an operator rolling back sees an error
+ * naming both numbers instead of wrong answers. A store without the record is format 1 (every value in LMDB).
+ */
+export const LAW_STORE_FORMAT = 2;
+const FORMAT = 'store-format';
 /** the catalogue and its lookup maps, built on first use after a reload */
 interface Catalogue {
   catalog: DocRec[];
@@ -168,6 +176,7 @@ export class LawStore implements SearchSource {
       this.sys.put(CATALOGUE, { gen, articles } satisfies CatalogueRecord);
       this.sys.put(SUMMARY, { gen, indexed: articles, ...countsOf(docs) } satisfies SummaryRecord);
       this.sys.put(STORE_FILE, fileRec satisfies StoreFileRecord);
+      this.sys.put(FORMAT, LAW_STORE_FORMAT);
     });
     this.catalogueMayBeStored = true;
     await this.index.dropBefore(gen);
@@ -231,6 +240,8 @@ export class LawStore implements SearchSource {
 
   /** Drop the catalogue (loaded again on first use) and reopen the persisted search index on first use. */
   reload(): void {
+    const format = (this.sys.get(FORMAT) as number | undefined) ?? 1;
+    if (format > LAW_STORE_FORMAT) throw new Error(`law store ${this.dir}: format ${format} was written by a newer sejong; this code reads formats up to ${LAW_STORE_FORMAT} (re-import the law, or run the newer code)`);
     this.loaded = undefined;
     this.recordedArticles = undefined;
     const gen = this.info().index_gen;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import t from 'tap';
 import { Store } from '../../src/store/env.js';
 import { openLaw } from '../../src/law/open.js';
+import { LAW_STORE_FORMAT } from '../../src/law/store.js';
 import { Importer } from '../../src/law/import.js';
 import { LONG_VALUE_BYTES, longFile, type LongTable } from '../../src/law/search/long-values.js';
 import { termIds } from '../../src/law/normalize.js';
@@ -127,4 +128,16 @@ t.test('a store built before the side file (every value in LMDB, no table) reads
   law.reload();
   t.ok(fs.existsSync(longFile(law.dir, 2)));
   t.same(QUERIES.map((q) => top(law, q)), before);
+});
+
+t.test('the store records its format; a store of a newer format is refused, not read without what it moved', async (t) => {
+  const law = await imported(t);
+  t.equal(law.sys.get('store-format'), LAW_STORE_FORMAT, 'written by the index build');
+  t.equal(LAW_STORE_FORMAT, 2);
+  await law.transaction(() => law.sys.put('store-format', LAW_STORE_FORMAT + 1));
+  t.throws(() => law.reload(), /format 3 was written by a newer sejong; this code reads formats up to 2/);
+  // a store from before the record (format 1) reads
+  await law.transaction(() => law.sys.remove('store-format'));
+  law.reload();
+  t.equal(law.search.query('갯벌보전', {}, null)[0]?.doc.id, '2100000000001');
 });
