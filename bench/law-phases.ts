@@ -11,13 +11,15 @@ const store = new Store(process.argv[2]!);
 const law = openLaw(store);
 law.reload();
 const s = law.search as any;
-const phases = ['weightedTerms', 'textMatches', 'rank', 'attachMatches'];
+const phases = ['textMatches', 'rank', 'attachMatches'];
 const acc: Record<string, number> = {};
 const wrap = (obj: any, m: string, label: string) => { const o = obj[m].bind(obj); obj[m] = (...a: unknown[]) => { const t = cpuNow(); try { return o(...a); } finally { acc[label] = (acc[label] ?? 0) + cpuNow() - t; } }; };
 for (const p of phases) wrap(s, p, p);
 wrap(s.bm25, 'run', 'bm25');
 wrap(s.nameIndex, 'match', 'names');
 wrap(s, 'posting', 'posting');
+// term weighting (search/query-terms.ts) reads each term's df
+wrap(s, 'df', 'df');
 const calls = loadQuestions().map(searchCall);
 const qs = loadQuestions();
 for (const c of calls) s.query(c.text, c.filters, c.ref);

@@ -76,7 +76,9 @@ const before = () => { gc!(); gc!(); return v8.getHeapStatistics().used_heap_siz
 const drop = (label: string, fn: () => void) => { const b = before(); fn(); const a = before(); console.log(`  ${label}: ${mb(b - a)} MB`); };
 type Sized = { size: number; bytes?: number; clear(): void };
 const st = law as unknown as { tocCache: Sized };
-const cache = s.cache as unknown as Sized, titles = s.titles as unknown as Sized;
+// (the caches live in search/postings.ts, title-sets.ts and article-bodies.ts since session 13; older trees: on the index)
+const inner = (o: unknown, k: string): Sized => ((o as Record<string, unknown>)[k] ?? o) as Sized;
+const cache = (s.postings ? inner(s.postings, 'cache') : s.cache) as unknown as Sized, titles = inner(s.titles, 'titles');
 const results = (tools as { searchCacheOf?: (l: unknown) => Sized }).searchCacheOf?.(law);
 const est = (c: Sized) => (c.bytes === undefined ? '' : ` (estimated ${mb(c.bytes)} MB)`);
 console.log(`  caches: posting ${cache.size}${est(cache)}, titles ${titles.size}${est(titles)}, toc ${st.tocCache.size}${est(st.tocCache)}` + (results ? `, results ${results.size}${est(results)}` : ''));
@@ -84,7 +86,7 @@ if (results) drop('search_laws result cache', () => results.clear());
 drop('toc cache', () => st.tocCache.clear());
 drop('title cache', () => titles.clear());
 // the article texts of the article choice (speed20; absent in older trees)
-const bodies = s.bodies as unknown as Sized | undefined;
+const bodies = s.bodies ? inner(s.bodies, 'cache') : undefined;
 if (bodies) drop(`article text cache (${bodies.size} texts${est(bodies)})`, () => bodies.clear());
-drop('posting cache', () => { cache.clear(); s.cacheBytes = 0; });
+drop('posting cache', () => cache.clear());
 console.log(`  after clearing: ${status()}; ${heap()}`);

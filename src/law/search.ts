@@ -2,7 +2,7 @@
 // (exact / prefix / abbreviation / substring / bigram overlap on statute and rule names) with boosts.
 import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
-import { nameKey, termIds, tokens } from './normalize.js';
+import { nameKey, tokens } from './normalize.js';
 import { analyseQuery, type AnalysedQuery } from './search/query.js';
 import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
 import { SEARCH_SWITCHES } from './search/switches.js';
@@ -13,12 +13,14 @@ import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
 import { SpelledNames } from './search/spelled-names.js';
 import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
-import { bestOf, bodyChoice, bodyText, chooseArticles, spelledChoice, titleEvidence, type TitleSet } from './search/titles.js';
+import { bestOf, bodyChoice, chooseArticles, spelledChoice, titleEvidence, type TitleSet } from './search/titles.js';
 import { Postings } from './search/postings.js';
 import { TitleSets } from './search/title-sets.js';
 import { LongValues, longFile, type LongTable } from './search/long-values.js';
 import { buildIndex, dropGenerationsBefore } from './search/build.js';
-import { ByteCache } from './cache.js';
+import { ArticleBodies } from './search/article-bodies.js';
+import { weightedTerms } from './search/query-terms.js';
+import { byScore, sortByScore } from './search/sort-by-score.js';
 
 export { ABBREVIATIONS };
 
@@ -42,21 +44,14 @@ export interface Hit {
 /** the hits of one query in the order found, with each one's catalogue position */
 interface Hits { out: Hit[]; at: number[] }
 
-/** a query term with its document frequency and weight (its posting is read only if the term is scored) */
-interface TermWeight { t: number; df: number; idf: number }
-
 /** ranked hits (at most the best 1,000 text-only matches) and the number of all matching documents */
 export type HitList = Hit[] & { total: number };
 
 /** text-only matches kept as ranked hits (pageable); more are counted in total */
 const MAX_TEXT_HITS = 1000;
 const PLAIN_COORD = 0.4;
-/** an inner bigram of a word this many times rarer than both neighbours splits the compound there */
-const SPLIT_RATIO = 20;
 /** documents whose article titles are read for title evidence (the best by name and text) */
 const TITLE_DOCS = 12;
-/** article texts kept per thread for the article choice (bodyOf): the texts of about 2,000 articles */
-const BODY_CACHE_BYTES = 2 * 1024 * 1024;
 
 export class SearchIndex {
   gen = 0;
@@ -98,6 +93,7 @@ export class SearchIndex {
   constructor(private readonly law: SearchSource) {
     this.postings = new Postings(law, this.long);
     this.titles = new TitleSets(law, this.long);
+    this.bodies = new ArticleBodies(law);
   }
 
   /** Load the persisted doc tables of generation gen (postings are read from LMDB on demand). */
@@ -169,8 +165,8 @@ export class SearchIndex {
     return this.postings.posting(t);
   }
 
-  /** article texts read by the article choice (bodyOf) */
-  private bodies = new ByteCache<string, string>(BODY_CACHE_BYTES);
+  /** article texts read by the article choice (search/article-bodies.ts) */
+  private readonly bodies: ArticleBodies;
 
   /** Article titles of a document as name keys (persisted per document with the index; none for older indexes). */
   private titlesOf(id: string): TitleSet | null {
@@ -235,45 +231,9 @@ export class SearchIndex {
     return (this.minKeys[p] ??= d.ministries.map(nameKey));
   }
 
-  /** The query's terms with their df and idf (the statutory terms a plain question was mapped to weigh more). */
-  private weightedTerms(aq: AnalysedQuery, query: string): { post: TermWeight[]; missing: number; total: number } {
-    const qt = [...new Set(this.compoundTerms(aq.text || aq.core || query))];
-    const mapped = aq.plain && aq.mapped ? new Set(termIds(aq.mapped)) : null;
-    const post: TermWeight[] = [];
-    let missing = 0;
-    for (const t of qt) {
-      const df = this.df(t);
-      if (!df) { missing++; continue; }
-      post.push({ t, df, idf: Math.log(1 + (this.N - df + 0.5) / (df + 0.5)) * (mapped?.has(t) ? SEARCH_SWITCHES.mappedIdf : 1) });
-    }
-    return { post, missing, total: qt.length };
-  }
-
   /** a term's document frequency (0: not in the index; search/postings.ts) */
-  private df(t: number): number {
+  df(t: number): number {
     return this.postings.df(t);
-  }
-
-  /**
-   * The term ids of a text, each compound split where the corpus says so: a bigram inside a word that is far rarer
-   * than both its neighbours straddles two words written together (점유취득시효: 유취, 득시; 야간근로수당: 로수) and
-   * is no evidence; it is dropped (a compound the statutes also write, 근로시간's 로시, keeps it).
-   */
-  private compoundTerms(text: string): number[] {
-    if (!SEARCH_SWITCHES.compoundSplit) return termIds(text);
-    const out: number[] = [];
-    const df = (t: number) => this.df(t);
-    for (const w of text.split(/\s+/)) {
-      const ids = termIds(w);
-      if (ids.length < 3) { out.push(...ids); continue; }
-      const d = ids.map(df);
-      for (let i = 0; i < ids.length; i++) {
-        const inner = i > 0 && i < ids.length - 1;
-        if (inner && d[i]! * SPLIT_RATIO < Math.min(d[i - 1]!, d[i + 1]!)) continue;
-        out.push(ids[i]!);
-      }
-    }
-    return out;
   }
 
   /**
@@ -282,7 +242,7 @@ export class SearchIndex {
    */
   private textMatches(aq: AnalysedQuery, query: string, allow: (d: DocRec) => boolean, hits: Hits): number[] {
     if (this.N === 0) return [];
-    const w = this.weightedTerms(aq, query);
+    const w = weightedTerms(aq, query, this.N, (t) => this.df(t));
     if (!w.total) return [];
     const sel = selectTerms(w.post, w.missing, w.total, this.N), nTerms = sel.nTerms;
     // mostly unknown terms (a typo, nonsense): no text answer rather than a guess on a fragment
@@ -370,8 +330,8 @@ export class SearchIndex {
     sortByScore(out);
     // the article shown first by the first hits that rose by the priors (the title evidence read the best 12 before them)
     chooseArticles(out, 5, aq, titled, (id) => this.titlesOf(id), titleOf);
-    bodyChoice(out, SEARCH_SWITCHES.titleBodyHits, aq, (id) => this.titlesOf(id), titleOf, (id, s) => this.bodyOf(id, s));
-    if (SEARCH_SWITCHES.spelledArticle) for (const h of out.slice(0, 5)) if (this.spelledNow.has(h.doc)) spelledChoice(h, aq, (id) => this.titlesOf(id), (id, s) => this.bodyOf(id, s));
+    bodyChoice(out, SEARCH_SWITCHES.titleBodyHits, aq, (id) => this.titlesOf(id), titleOf, (id, s) => this.bodies.of(id, s));
+    if (SEARCH_SWITCHES.spelledArticle) for (const h of out.slice(0, 5)) if (this.spelledNow.has(h.doc)) spelledChoice(h, aq, (id) => this.titlesOf(id), (id, s) => this.bodies.of(id, s));
     if (articleRef) {
       const head = out.slice(0, 50);
       for (const h of head) {
@@ -383,23 +343,6 @@ export class SearchIndex {
       for (let i = 0; i < head.length; i++) out[i] = head[i]!;
     }
     return out;
-  }
-
-  /**
-   * An article's text for the article choice (titles.ts bodyChoice), kept in a small cache: the choice reads the
-   * same articles of the much-asked laws again and again, and each read is an LMDB read and a msgpack decode of the
-   * whole article record (the text alone is kept, as the choice compares it: titles.ts bodyText, once per read
-   * instead of once per use).
-   */
-  private bodyOf(id: string, seq: number): string {
-    const k = `${id}\n${seq}`;
-    let b = this.bodies.get(k);
-    if (b === undefined) {
-      b = bodyText(this.law.arts.get([id, seq])?.content ?? '');
-      // two bytes a character, the key and the entry
-      this.bodies.set(k, b, 2 * b.length + 2 * k.length + 100);
-    }
-    return b;
   }
 
   /** the matching articles (number, title, snippet) of each hit, computed on first read */
@@ -414,43 +357,3 @@ export class SearchIndex {
     }
   }
 }
-
-/**
- * out sorted by byScore, in place. The same order as out.sort(byScore) (byScore is a total order on distinct
- * documents): the scores are sorted as numbers (a native typed-array sort, no comparator call), each hit goes to the
- * first free place of its score, and only hits of equal score are put in order by byScore. Why by hand: the sort with
- * a comparator was the dearest line of rank() (up to 1,000 hits, ≈ 10 calls each).
- */
-export function sortByScore<H extends Ranked>(out: H[]): void {
-  const n = out.length;
-  if (n < 2) return;
-  const sorted = new Float64Array(n);
-  for (let i = 0; i < n; i++) sorted[i] = -out[i]!.score;
-  // (a NaN score has no place by number: byScore's own sort)
-  if (sorted.some(Number.isNaN)) { out.sort(byScore); return; }
-  sorted.sort(); // ascending: the best score first
-  const placed: Array<H | undefined> = new Array(n);
-  const taken = new Uint32Array(n);
-  let ties = false;
-  for (const h of out) {
-    // the first place holding this score
-    const x = -h.score;
-    let lo = 0, hi = n - 1;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (sorted[mid]! < x) lo = mid + 1; else hi = mid; }
-    if (taken[lo]) ties = true;
-    placed[lo + taken[lo]!++] = h;
-  }
-  for (let i = 0; i < n; i++) out[i] = placed[i]!;
-  if (!ties) return;
-  // runs of equal scores in byScore's order
-  for (let i = 0; i < n;) {
-    let j = i + 1;
-    while (j < n && out[j]!.score === out[i]!.score) j++;
-    if (j - i > 1) { const run = out.slice(i, j).sort(byScore); for (let k = i; k < j; k++) out[k] = run[k - i]!; }
-    i = j;
-  }
-}
-
-/** what the order of hits reads: the score, then the name's length and the id */
-interface Ranked { score: number; doc: { id: string; name: string } }
-const byScore = (a: Ranked, b: Ranked) => b.score - a.score || a.doc.name.length - b.doc.name.length || a.doc.id.localeCompare(b.doc.id);

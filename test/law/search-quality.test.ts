@@ -13,6 +13,7 @@ import { shared } from '../helpers/shared.js';
 import { analyseQuery } from '../../src/law/search/query.js';
 import { termIds } from '../../src/law/normalize.js';
 import { SEARCH_SWITCHES } from '../../src/law/search/switches.js';
+import { weightedTerms } from '../../src/law/search/query-terms.js';
 
 const FULL = [shared('law-corpus', 'full', 'statutes.tar.gz'), shared('law-corpus', 'full', 'admrul.tar.gz')];
 const reuse = process.env.SEJONG_LAW_QUALITY_DATA;
@@ -169,7 +170,7 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   // plain21: a plain question's mapped statutory terms weigh 1.3 × their idf (1.6 before): 결제 → 신용카드 … no longer
   // outweighs the question's own words — the card law enters the top five (7th at 1.6)
   const aq = analyseQuery('지갑을 잃어버렸는데 누가 제 신용카드로 결제했어요 그 돈 제가 다 내야 하나요', law.search.abbr);
-  const terms = (law.search as unknown as { weightedTerms(a: typeof aq, q: string): { post: Array<{ t: number; df: number; idf: number }> } }).weightedTerms(aq, '');
+  const terms = weightedTerms(aq, '', law.search.N, (t) => law.search.df(t));
   const mappedIds = new Set(termIds(aq.mapped));
   const m = terms.post.find((x) => mappedIds.has(x.t) && !termIds(aq.core).includes(x.t))!;
   t.ok(m, `a mapped term of ${aq.mapped}`);

@@ -1,7 +1,7 @@
-// sortByScore (src/law/search.ts): the order of a sort by score with byScore's tie-breaks (shorter name, then id),
+// sortByScore (src/law/search/sort-by-score.ts): the order of a sort by score with byScore's tie-breaks (shorter name, then id),
 // on hit lists with many equal scores.
 import t from 'tap';
-import { sortByScore } from '../../src/law/search.js';
+import { sortByScore } from '../../src/law/search/sort-by-score.js';
 
 interface H { score: number; doc: { id: string; name: string } }
 const hit = (score: number, id: string, name: string): H => ({ score, doc: { id, name } });
