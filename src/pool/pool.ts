@@ -15,6 +15,7 @@ import { Admission, type Slot } from './admission.js';
 import { inJob } from './scope.js';
 import { closeGate, newGate } from './native-gate.js';
 import { guardAtExit } from './exit-guard.js';
+import { BudgetClock, type ClockMessage } from './budget-clock.js';
 import type { TaskInput, TaskName, TaskOutput } from '../tasks/table.js';
 
 export interface PoolOptions {
@@ -190,15 +191,11 @@ export class WorkerPool {
     await this.admission.acquire(slot, opts.signal);
     const budget = opts.timeoutMs ?? this.opts.taskTimeoutMs ?? 30_000;
     const timer = new AbortController();
-    let t: NodeJS.Timeout | undefined;
-    let started = performance.now();
-    // the budget starts when the worker starts the task (not during worker boot or the module's first load)
+    // the budget starts when the worker starts the task (not during worker boot or the module's first load) and
+    // stands still while the task loads a model (src/pool/budget-clock.ts)
+    const clock = new BudgetClock(budget, () => timer.abort(new Error('task time budget exceeded')));
     const { port1, port2 } = new MessageChannel();
-    port1.once('message', () => {
-      started = performance.now();
-      t = setTimeout(() => timer.abort(new Error('task time budget exceeded')), budget);
-      port1.close();
-    });
+    port1.on('message', (m: ClockMessage | number) => clock.on(m));
     // piscina terminates the worker when `kill` aborts: only once the task's gate shows no native call in flight
     const gate = newGate();
     const unguard = guardAtExit(gate, Math.min(budget, EXIT_WAIT_MS));
@@ -211,7 +208,7 @@ export class WorkerPool {
     this.running++;
     try {
       const out = (await this.piscina.run({ task, input, started: port2, gate } satisfies TaskRequest, { transferList, signal: kill.signal })) as TaskOutput<N>;
-      this.admission.observe(task, performance.now() - started);
+      this.admission.observe(task, clock.ran());
       return out;
     } catch (e) {
       if (timer.signal.aborted) {
@@ -224,7 +221,7 @@ export class WorkerPool {
       stop.removeEventListener('abort', onStop);
       unguard();
       this.running--;
-      clearTimeout(t);
+      clock.stop();
       port1.close();
       this.admission.release(slot);
     }

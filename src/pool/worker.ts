@@ -6,11 +6,13 @@ import { movable, TASK_ERROR_MARK } from './transfer.js';
 import { isTaskName, TASKS } from '../tasks/table.js';
 import { bindGate, markPoolThread, nativeIdle } from './native-gate.js';
 import { reniceLibvips } from './helper-nice.js';
+import { bindBudgetPort, type ClockMessage } from './budget-clock.js';
 
 export interface TaskRequest {
   task: string;
   input: unknown;
-  /** told when the task starts (after the worker booted and loaded the task module): the time budget starts then */
+  /** told when the task starts (after the worker booted and loaded the task module): the time budget starts then;
+   *  then when a model load pauses it and resumes it (src/pool/budget-clock.ts) */
   started?: MessagePort;
   /** the task's native-call gate (src/pool/native-gate.ts): the pool terminates this worker only when it allows */
   gate?: Int32Array;
@@ -54,8 +56,8 @@ export default async function dispatch(req: TaskRequest): Promise<unknown> {
 
 async function runTask(req: TaskRequest): Promise<unknown> {
   const mod = await load(req.task);
-  req.started?.postMessage(1);
-  req.started?.close();
+  req.started?.postMessage('start' satisfies ClockMessage);
+  bindBudgetPort(req.started);
   try {
     const out = await mod.default(req.input);
     return movable(out);
@@ -65,5 +67,8 @@ async function runTask(req: TaskRequest): Promise<unknown> {
       throw new Error(TASK_ERROR_MARK + JSON.stringify({ code: err.code, message: err.message, field: err.field, status: err.status }));
     }
     throw e;
+  } finally {
+    bindBudgetPort(undefined);
+    req.started?.close();
   }
 }

@@ -1,11 +1,15 @@
-// Pool diagnostics task: echoes buffers back (transfer check), sleeps, throws, kills its worker, or runs the OCR text
-// detector (`onnx`: native onnxruntime calls, for the pool's stop-in-native tests).
+// Pool diagnostics task: echoes buffers back (transfer check), sleeps, throws, kills its worker, runs the OCR text
+// detector (`onnx`: native onnxruntime calls, for the pool's stop-in-native tests), or waits as a model load would
+// (`load`: outside the time budget).
 // Used by the pool's tests and by `bench/` to measure dispatch overhead; harmless in production.
 import { threadId } from 'node:worker_threads';
+import { outsideBudget } from '../pool/budget-clock.js';
 
 export interface SelftestInput {
-  mode: 'echo' | 'sleep' | 'throw' | 'crash' | 'spin' | 'onnx';
+  mode: 'echo' | 'sleep' | 'throw' | 'crash' | 'spin' | 'onnx' | 'load';
   ms?: number;
+  /** load: ms spent as a one-off load outside the time budget (as a model's first session), then `ms` of work */
+  loadMs?: number;
   /** onnx: detector runs and the side of the square input (default 1 and 640) */
   runs?: number;
   side?: number;
@@ -25,6 +29,11 @@ export default async function selftest(input: SelftestInput): Promise<{ threadId
     case 'sleep':
       await new Promise((r) => setTimeout(r, input.ms ?? 10));
       return { threadId, size: 0 };
+    case 'load': {
+      await outsideBudget(() => new Promise((r) => setTimeout(r, input.loadMs ?? 10)));
+      await new Promise((r) => setTimeout(r, input.ms ?? 10));
+      return { threadId, size: 0 };
+    }
     case 'spin': {
       const end = performance.now() + (input.ms ?? 10);
       while (performance.now() < end);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { native } from '../pool/native-gate.js';
+import { outsideBudget } from '../pool/budget-clock.js';
 
 /** native-models/ at the repository root (src/vision/ → ../../native-models). */
 export const MODEL_DIR = fileURLToPath(new URL('../../native-models/', import.meta.url));
@@ -51,14 +52,17 @@ export function modelPath(key: ModelKey): string {
 export function session(key: ModelKey): Promise<InferenceSession> {
   let s = sessions.get(key);
   if (!s) {
-    s = ort().then((o) =>
-      native(() =>
-        o.InferenceSession.create(modelPath(key), {
-          intraOpNumThreads: 1,
-          interOpNumThreads: 1,
-          graphOptimizationLevel: 'all',
-          logSeverityLevel: 3,
-        }),
+    // a one-off load: the running task's time budget stands still meanwhile (src/pool/budget-clock.ts)
+    s = outsideBudget(() =>
+      ort().then((o) =>
+        native(() =>
+          o.InferenceSession.create(modelPath(key), {
+            intraOpNumThreads: 1,
+            interOpNumThreads: 1,
+            graphOptimizationLevel: 'all',
+            logSeverityLevel: 3,
+          }),
+        ),
       ),
     );
     s.catch(() => sessions.delete(key));

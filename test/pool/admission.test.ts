@@ -62,3 +62,19 @@ t.test('a task over its time budget is stopped and the pool recovers', async (t)
   const own = await pool.run('pool-selftest', { mode: 'sleep', ms: 400 }, { timeoutMs: 5000 }).catch((e: unknown) => e);
   t.equal((own as { size: number }).size, 0, 'a per-task override lengthens the budget');
 });
+
+t.test('a one-off load inside a task (a model session) does not count against its time budget', async (t) => {
+  const pool = new WorkerPool({ workers: 1, queueSize: 10, taskTimeoutMs: 300 });
+  t.teardown(() => pool.close());
+  // 700 ms of loading and 150 ms of work: the work alone is within 300 ms
+  const ok = (await pool.run('pool-selftest', { mode: 'load', loadMs: 700, ms: 150 }).catch((e: unknown) => e)) as { size?: number };
+  t.equal(ok.size, 0, 'the task ran to its end');
+  // the work after the load still has only what was left of the budget
+  const err = (await pool.run('pool-selftest', { mode: 'load', loadMs: 50, ms: 60_000 }).catch((e: unknown) => e)) as ApiError;
+  t.ok(err instanceof ApiError);
+  t.equal(err.code, 'SERVICE_BUSY');
+  t.match(err.message, /exceeded its time budget of 300 ms/);
+  // the pool's expected duration of the task leaves the load out (admission learns ≈ 150 ms, not 850)
+  const after = await pool.run('pool-selftest', { mode: 'echo', data: new Uint8Array(2) });
+  t.equal(after.size, 2, 'the pool goes on');
+});
