@@ -53,8 +53,10 @@ export interface Question {
    *  by a helper who never ran a search), blind in session 13 (51.7 / 58.3 hits@1 / @5 before that session's work,
    *  53.3 / 61.7 after), studyable from session 14 */
   holdout10?: boolean;
-  /** an eleventh held-out set (2026-11-24, session 14: written from the articles read directly by a helper who never
-   *  ran a search), blind: never tuned on, its misses are never printed */
+  /** an eleventh held-out set (2026-11-24, session 14: 60 questions — 30 plain, 8 keyword, 8 abbrev, 8 admrul, 6
+   *  filter — over 60 instruments no earlier question asks about, written from the articles read directly by a helper
+   *  who never ran a search; no 제N-N조 rule among them: every rule numbered so is already used by an earlier set),
+   *  blind: never tuned on, its misses are never printed */
   holdout11?: boolean;
 }
 

@@ -45,7 +45,7 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   t.ok(h5.filter((q) => q.category === 'plain').length >= 15);
   t.ok(h5.filter((q) => q.category === 'admrul').length >= 6);
   t.equal(qs.filter((q) => q.holdout5 && (q.holdout || q.holdout2 || q.holdout3 || q.holdout4)).length, 0);
-  const earlier = new Set(qs.filter((q) => !q.holdout5 && !q.holdout6 && !q.holdout7 && !q.holdout8 && !q.holdout9 && !q.holdout10).map((q) => q.law));
+  const earlier = new Set(qs.filter((q) => !q.holdout5 && !q.holdout6 && !q.holdout7 && !q.holdout8 && !q.holdout9 && !q.holdout10 && !q.holdout11).map((q) => q.law));
   t.equal(h5.filter((q) => earlier.has(q.law)).length, 0, 'holdout5 asks only about instruments no earlier question uses');
   // the sixth held-out set (session 9, blind until session 10): 50 questions over instruments no earlier question uses
   const h6 = qs.filter((q) => q.holdout6);
@@ -57,17 +57,18 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   t.ok(h6.filter((q) => q.category === 'filter').length >= 3);
   t.equal(qs.filter((q) => q.holdout6 && (q.holdout || q.holdout2 || q.holdout3 || q.holdout4 || q.holdout5)).length, 0);
   t.ok(h6.every((q) => q.id.startsWith(`h6-${q.category}-`) && q.article), 'holdout6 ids h6-<category>-NNN, each with an article');
-  const before6 = new Set(qs.filter((q) => !q.holdout6 && !q.holdout7 && !q.holdout8 && !q.holdout9 && !q.holdout10).map((q) => q.law));
+  const before6 = new Set(qs.filter((q) => !q.holdout6 && !q.holdout7 && !q.holdout8 && !q.holdout9 && !q.holdout10 && !q.holdout11).map((q) => q.law));
   t.equal(h6.filter((q) => before6.has(q.law)).length, 0, 'holdout6 asks only about instruments no earlier question uses');
   t.equal(new Set(h6.map((q) => `${q.law} ${q.article}`)).size, h6.length, 'no two holdout6 questions on the same article');
-  // the seventh (session 10), eighth (session 11), ninth (session 12) and tenth (session 13, blind) held-out sets: 60
-  // questions each, written from the articles' text by a helper who never ran a search, each on an instrument no
-  // question outside the later sets uses (holdout10: no question outside holdout10)
+  // the seventh (session 10), eighth (session 11), ninth (session 12), tenth (session 13) and eleventh (session 14,
+  // blind) held-out sets: 60 questions each, written from the articles' text by a helper who never ran a search, each on
+  // an instrument no question outside the later sets uses (holdout11: no question outside holdout11)
   writtenSet(t, qs, 'holdout7', { plain: 24, keyword: 8, abbrev: 8, admrul: 9, filter: 5 });
   writtenSet(t, qs, 'holdout8', { plain: 30, keyword: 8, abbrev: 8, admrul: 8, filter: 6 });
   writtenSet(t, qs, 'holdout9', { plain: 30, keyword: 8, abbrev: 8, admrul: 8, filter: 6 });
   writtenSet(t, qs, 'holdout10', { plain: 30, keyword: 8, abbrev: 8, admrul: 8, filter: 6 });
-  for (const key of ['holdout8', 'holdout9', 'holdout10'] as const) {
+  writtenSet(t, qs, 'holdout11', { plain: 30, keyword: 8, abbrev: 8, admrul: 8, filter: 6 });
+  for (const key of ['holdout8', 'holdout9', 'holdout10', 'holdout11'] as const) {
     const set = qs.filter((q) => q[key]);
     t.equal(new Set(set.map((q) => q.law)).size, set.length, `each ${key} question asks about its own instrument`);
   }
@@ -98,15 +99,15 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   const fi = law.resolveName('금융투자업규정')!;
   t.ok(fi.article_count > 500);
   t.ok(law.articleSeq(fi.id, '1-2-2') !== undefined);
-  // every question of the five newest sets names an instrument of the corpus (exact name; a filter question's type
+  // every question of the six newest sets names an instrument of the corpus (exact name; a filter question's type
   // and ministry are the document's) and an article it has — read directly, no search, so nothing of the blind set's
   // ranking is printed
-  const h6 = loadQuestions().filter((q) => q.holdout6 || q.holdout7 || q.holdout8 || q.holdout9 || q.holdout10);
+  const h6 = loadQuestions().filter((q) => q.holdout6 || q.holdout7 || q.holdout8 || q.holdout9 || q.holdout10 || q.holdout11);
   const unread = h6.filter((q) => {
     const doc = law.resolveName(q.law);
     return !doc || doc.name !== q.law || (q.type !== undefined && doc.category !== q.type) || (q.ministry !== undefined && !doc.ministries.includes(q.ministry)) || law.articleSeq(doc.id, q.article!) === undefined;
   });
-  t.same(unread.map((q) => q.id), [], `holdout6–10: ${h6.length - unread.length}/${h6.length} expected articles exist`);
+  t.same(unread.map((q) => q.id), [], `holdout6–11: ${h6.length - unread.length}/${h6.length} expected articles exist`);
   // the floors are over the sets already measured; the blind set has no floor (the integrator measures it)
   const r = evaluate(law, loadQuestions().filter((q) => !isBlind(q)));
   const rate = (a: number, n: number) => a / n;
@@ -116,12 +117,15 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   // the session's merges (plain21, admrul21) all 556 measure 429 / 490 / 0.818 / 340 of 553, floors about a point below)
   // session 13: holdout9 (blind until then, 50 % first) joins them: all 616 measured 459 / 527 / 0.793 / 362 of 613
   // before rank22's spelled names, 465 / 532 / 0.802 / 364 after; floors a question or so below the latter
-  t.ok(rate(r.all.hits1, r.all.n) >= 0.75, `hits@1 ${r.all.hits1}/${r.all.n}`);
-  t.ok(rate(r.all.hits5, r.all.n) >= 0.86, `hits@5 ${r.all.hits5}/${r.all.n}`);
-  t.ok(r.all.mrr >= 0.80, `MRR ${r.all.mrr.toFixed(3)}`);
+  // session 14: holdout10 (blind until then, 53 % first) joins them: all 676 measure 504 / 574 / 0.792 / 394 of 673 on
+  // main's search (e614270, store /tmp/law13) — under the session-13 floors (0.75 / 0.86 / 0.80 / 0.59); floors a few
+  // questions below
+  t.ok(rate(r.all.hits1, r.all.n) >= 0.74, `hits@1 ${r.all.hits1}/${r.all.n}`);
+  t.ok(rate(r.all.hits5, r.all.n) >= 0.845, `hits@5 ${r.all.hits5}/${r.all.n}`);
+  t.ok(r.all.mrr >= 0.785, `MRR ${r.all.mrr.toFixed(3)}`);
   // (article@1 raised by article18: the article's text weighs in the choice, 0.60 → 0.63; 251/383 measured; 0.59
-  // with holdout9, session 13)
-  t.ok(rate(r.all.article1, r.all.articleN) >= 0.59, `article@1 ${r.all.article1}/${r.all.articleN}`);
+  // with holdout9, session 13; 0.58 with holdout10, session 14)
+  t.ok(rate(r.all.article1, r.all.articleN) >= 0.58, `article@1 ${r.all.article1}/${r.all.articleN}`);
   // plain questions of the held-out sets 2–5: the right article of the right law first (article18: 33 → 37 of 100)
   const plainHeld = r.outcomes.filter((o) => (o.q.holdout2 || o.q.holdout3 || o.q.holdout4 || o.q.holdout5) && o.q.category === 'plain' && o.articleOk !== null);
   // (search19's question cues in the article choice: 37 → 39 of 100)
