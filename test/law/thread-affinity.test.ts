@@ -22,6 +22,30 @@ t.test('spare-one keeps all but the first CPU; any, or a single CPU, keeps them 
   t.equal(lawCpusOf([0, 1, 2], 'any'), null);
 });
 
+t.test('without taskset the thread keeps every CPU and says why', { skip: process.platform !== 'linux' && 'Linux only (/proc)' }, async (t) => {
+  // a worker thread (pinOwnThread narrows the calling thread: never the test's own) whose PATH finds no taskset
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const fs = require('node:fs');
+    import('tsx/esm/api').then(({ register }) => { register(); return import(workerData.url); }).then(async ({ pinOwnThread }) => {
+      const r = await pinOwnThread('spare-one');
+      const cpus = /^Cpus_allowed_list:\\s*(.+)$/m.exec(fs.readFileSync('/proc/thread-self/status', 'latin1'))[1];
+      parentPort.postMessage({ err: r instanceof Error ? r.message : null, kept: r instanceof Error ? null : r, cpus });
+    });`;
+  const { Worker } = await import('node:worker_threads');
+  const url = new URL('../../src/law/thread-affinity.ts', import.meta.url).href;
+  const w = new Worker(code, { eval: true, workerData: { url }, env: { ...process.env, PATH: '/nonexistent' } });
+  const m = await new Promise<{ err: string | null; kept: number[] | null; cpus: string }>((r) => w.once('message', r));
+  await w.terminate();
+  const all = parseCpuList(/^Cpus_allowed_list:\s*(.+)$/m.exec(fs.readFileSync('/proc/self/status', 'latin1'))![1]!);
+  if (all.length < 2) {
+    t.same([m.err, m.kept], [null, null], 'one CPU: nothing to do, no error');
+    return;
+  }
+  t.match(m.err, /^taskset failed: /, 'the reason comes back');
+  t.same(parseCpuList(m.cpus), all, 'the thread still has every CPU');
+});
+
 await skipFileWithoutShared('law-corpus', 'sample');
 
 const H = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
