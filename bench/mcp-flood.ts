@@ -147,7 +147,7 @@ if (process.argv.includes('--serve')) {
     ['law-worker at the event loop\'s priority, protocol in worker (SEJONG_LAW_WORKER_NICE=0, no rate limit)', { SEJONG_LAW_WORKERS: '1', SEJONG_MCP_THREAD: 'worker', SEJONG_LAW_WORKER_NICE: '0', ...unlimited }],
     ['2 law workers, protocol in worker (no rate limit)', { SEJONG_LAW_WORKERS: '2', SEJONG_MCP_THREAD: 'worker', ...unlimited }],
     ['default (1 law worker, 20/s burst 100 per address)', { SEJONG_LAW_WORKERS: '1' }],
-    ['law-worker on every CPU, protocol in worker (SEJONG_LAW_CPUS=any, no rate limit)', { SEJONG_LAW_WORKERS: '1', SEJONG_MCP_THREAD: 'worker', SEJONG_LAW_CPUS: 'any', ...unlimited }],
+    ['law-worker off the first CPU, protocol in worker (SEJONG_LAW_CPUS=spare-one, no rate limit)', { SEJONG_LAW_WORKERS: '1', SEJONG_MCP_THREAD: 'worker', SEJONG_LAW_CPUS: 'spare-one', ...unlimited }],
   ];
   const base = arg('--base');
   const rows = [];

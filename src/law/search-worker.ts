@@ -46,7 +46,7 @@ class ThreadStore {
 // /proc and the test of their niceness (Linux; elsewhere names are diagnostics only)
 if (!isMainThread) {
   try { fs.writeFileSync('/proc/thread-self/comm', 'sejong-law'); } catch { /* not Linux */ }
-  // off one CPU (SEJONG_LAW_CPUS, passed by LawPool and McpWorkers: thread-affinity.ts); refused: one log line on
+  // off one CPU when SEJONG_LAW_CPUS=spare-one (passed by LawPool and McpWorkers: thread-affinity.ts); refused: one log line on
   // stderr (this thread has no logger of the service's) and the thread keeps every CPU
   const cpus = (workerData as { cpus?: LawCpus } | null)?.cpus ?? 'any';
   void pinOwnThread(cpus).then((r) => { if (r instanceof Error) console.error(JSON.stringify({ level: 40, msg: 'law thread keeps every CPU', err: r.message })); });

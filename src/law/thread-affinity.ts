@@ -1,12 +1,13 @@
-// The law threads' CPUs (issue 19: /health under an MCP flood). The kernel schedules a process's threads as one group
-// per CPU against the machine's other processes (autogroup, cgroups): while a law thread keeps a CPU busy, the event
-// loop woken on that same CPU waits behind the other processes' turns as well as the law thread's, whatever the law
-// thread's niceness or policy (SCHED_IDLE and SCHED_BATCH were measured: no better than niceness; bench/RESULTS.md,
-// front23). Kept off one CPU, the law threads leave the event loop a CPU where its group has been idle and a
-// wake-up runs at once. Node cannot set a thread's affinity, so the thread asks util-linux's taskset to set its own
-// by tid (a thread may always narrow its own CPUs; no privilege). Where taskset is missing or refused, the thread
-// keeps every CPU and the caller logs why. The event loop itself is not pinned: threads inherit their creator's CPUs
-// (the image pool, libuv's threads), so pinning it would pin them too.
+// The law threads' CPUs (issue 19: /health under an MCP flood; SEJONG_LAW_CPUS, opt-in). The kernel schedules a
+// process's threads as one group per CPU against the machine's other processes (autogroup, cgroups): while a law
+// thread keeps a CPU busy, the event loop woken on that same CPU waits behind the other processes' turns as well as
+// the law thread's, whatever the law thread's niceness or policy (SCHED_IDLE and SCHED_BATCH were measured: no
+// better than niceness; bench/RESULTS.md, front23). Kept off one CPU, the law threads leave the event loop a CPU
+// where its group has been idle — when the event loop wakes there: it is not pinned itself (threads inherit their
+// creator's CPUs: the image pool's and libuv's would follow), and on a loaded machine it was seen staying on the law
+// thread's CPU, so this is not the default. Node cannot set a thread's affinity, so the thread asks util-linux's
+// taskset to set its own by tid (a thread may always narrow its own CPUs; no privilege). Where taskset is missing or
+// refused, the thread keeps every CPU and the caller logs why.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 

@@ -1,5 +1,5 @@
-// The law worker threads keep off the first CPU the process may use (SEJONG_LAW_CPUS=spare-one, the default), so an
-// MCP burst leaves the event loop a CPU of its own; `any` leaves them every CPU. The pure parts (cpu lists, the
+// With SEJONG_LAW_CPUS=spare-one the law worker threads keep off the first CPU the process may use (an MCP burst
+// leaves the event loop a CPU of its own); `any`, the default, leaves them every CPU. The pure parts (cpu lists, the
 // choice) are checked everywhere; the threads' real affinity through a server on Linux (/proc).
 import t from 'tap';
 import fs from 'node:fs';
@@ -77,9 +77,9 @@ async function callArticle(srv: TestServer): Promise<string> {
 }
 
 const mine = allowed(String(process.pid));
-for (const [where, cpus] of [['worker', 'spare-one'], ['main', 'spare-one'], ['worker', 'any']] as const) {
-  t.test(`SEJONG_MCP_THREAD=${where} SEJONG_LAW_CPUS=${cpus}: the law thread's CPUs`, { skip: process.platform !== 'linux' ? 'Linux only (/proc, taskset)' : mine.length < 2 && 'one CPU: nothing to spare' }, async (t) => {
-    const srv = await startTestServer({ dataDir: await sampleDataDir(), env: { SEJONG_LAW_WORKERS: '1', SEJONG_LAW_CPUS: cpus, SEJONG_MCP_THREAD: where } });
+for (const [where, cpus] of [['worker', 'spare-one'], ['main', 'spare-one'], ['worker', undefined]] as const) {
+  t.test(`SEJONG_MCP_THREAD=${where} SEJONG_LAW_CPUS=${cpus ?? '(default)'}: the law thread's CPUs`, { skip: process.platform !== 'linux' ? 'Linux only (/proc, taskset)' : mine.length < 2 && 'one CPU: nothing to spare' }, async (t) => {
+    const srv = await startTestServer({ dataDir: await sampleDataDir(), env: { SEJONG_LAW_WORKERS: '1', ...(cpus ? { SEJONG_LAW_CPUS: cpus } : {}), SEJONG_MCP_THREAD: where } });
     t.teardown(() => srv.close());
     t.equal(await callArticle(srv), '750', 'the tool ran in the law thread');
     // taskset runs asynchronously after the thread starts: wait (bounded) for the thread to report its new CPUs
@@ -88,7 +88,7 @@ for (const [where, cpus] of [['worker', 'spare-one'], ['main', 'spare-one'], ['w
       await new Promise((r) => setTimeout(r, 50));
       seen = lawThreads();
     }
-    t.same(seen, [cpus === 'spare-one' ? mine.slice(1) : mine], cpus === 'spare-one' ? 'one law thread, off the first CPU' : 'one law thread, on every CPU');
+    t.same(seen, [cpus === 'spare-one' ? mine.slice(1) : mine], cpus === 'spare-one' ? 'one law thread, off the first CPU' : 'by default one law thread, on every CPU');
     t.same(allowed(String(process.pid)), mine, 'the event loop keeps every CPU');
   });
 }
