@@ -7,7 +7,7 @@
 //   law-worker, protocol in worker : SEJONG_LAW_WORKERS=1 (the default: the session's protocol and tools in its worker)
 //   default              : SEJONG_LAW_WORKERS=1, default rate limit (20/s, burst 100 per address: most of the flood gets 429)
 //   2 law workers        : SEJONG_LAW_WORKERS=2, protocol in worker (sessions spread over the two threads)
-// `--only law-worker` runs the two law-worker rows back to back (the A/B of where the protocol runs).
+// `--only A|B` runs the configurations whose label contains A or B; `--only law-worker` runs the two law-worker rows back to back (the A/B of where the protocol runs).
 // Usage: npm run bench -- mcp-flood [--data DIR (an imported law store; default the test sample)] [--calls 2000] [--conc 50]
 //   [--only TEXT (the configurations whose label contains it)] [--cpu-prof DIR (profile the server processes)]
 //   [--base TREE (another checkout, built: each configuration runs its server too, base first: an A/B in one run)]
@@ -49,7 +49,7 @@ if (process.argv.includes('--serve')) {
   const self = fileURLToPath(import.meta.url);
   const eldPreload = path.join(path.dirname(self), 'mcp-flood-eld.mjs');
   async function run(label: string, env: Record<string, string>, tree?: string) {
-    if (only && !label.includes(only)) return undefined;
+    if (only && !only.split('|').some((o) => label.includes(o))) return undefined;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sejong-flood-'));
     for (const f of fs.readdirSync(data!)) if (f !== 'ready' && f !== 'lock.mdb' && !f.endsWith('.txt')) fs.cpSync(path.join(data!, f), path.join(dir, f), { recursive: true, filter: (p) => path.basename(p) !== 'lock.mdb' }); // law/: the law env
     const eldFile = path.join(dir, 'eld.jsonl');
@@ -113,6 +113,7 @@ if (process.argv.includes('--serve')) {
     flooding = false;
     await inProc;
     const apart = await prober.stop();
+    const lawThreads = lawPolicies(child.pid!);
     const rss = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024; // MB
     await new Promise((r) => setTimeout(r, 200));
     const elds = fs.existsSync(eldFile) ? fs.readFileSync(eldFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { p50: number; p99: number; max: number }) : [];
@@ -120,10 +121,24 @@ if (process.argv.includes('--serve')) {
     child.send('stop');
     await new Promise((r) => child.once('exit', r));
     fs.rmSync(dir, { recursive: true, force: true });
-    return { label: (tree ? 'base: ' : '') + label, load: os.loadavg()[0]!, quiet50: pct(quiet, 50), during50: pct(during, 50), during99: pct(during, 99), probes: during.length, apart50: pct(apart, 50), apart99: pct(apart, 99), apartMax: Math.max(...apart), eld, rss, runqMs: (sc1[1]! - sc0[1]!) / 1e6, runMs: (sc1[0]! - sc0[0]!) / 1e6, slices: sc1[2]! - sc0[2]!,
+    return { label: (tree ? 'base: ' : '') + label + (lawThreads ? ` [law threads: ${lawThreads}]` : ''), load: os.loadavg()[0]!, quiet50: pct(quiet, 50), during50: pct(during, 50), during99: pct(during, 99), probes: during.length, apart50: pct(apart, 50), apart99: pct(apart, 99), apartMax: Math.max(...apart), eld, rss, runqMs: (sc1[1]! - sc0[1]!) / 1e6, runMs: (sc1[0]! - sc0[0]!) / 1e6, slices: sc1[2]! - sc0[2]!,
       netPerCall: cpuPerCall - ((during.length + apart.length) * healthCpu) / calls, wall, calls50: pct(callMs, 50), cpuPerCall, split, allPerCall, healthCpu, statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(' '), kb: bytes / calls / 1024 };
   }
 
+  // the law threads' niceness and CPUs as the kernel has them (stat field 19, status Cpus_allowed_list): what a row ran with
+  function lawPolicies(pid: number): string {
+    const out: string[] = [];
+    for (const t of fs.readdirSync(`/proc/${pid}/task`)) {
+      try {
+        if (fs.readFileSync(`/proc/${pid}/task/${t}/comm`, 'utf8').trim() !== 'sejong-law') continue;
+        const st = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+        const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+        const cpus = /Cpus_allowed_list:\s*(\S+)/.exec(fs.readFileSync(`/proc/${pid}/task/${t}/status`, 'utf8'))?.[1];
+        out.push(`nice ${f[16]} cpus ${cpus}`);
+      } catch { /* the thread ended */ }
+    }
+    return out.join(', ');
+  }
   const unlimited = { SEJONG_MCP_RATE_PER_SECOND: '100000', SEJONG_MCP_RATE_BURST: '100000' };
   const configs: Array<[string, Record<string, string>]> = [
     ['main-thread (SEJONG_LAW_WORKERS=0, no rate limit)', { SEJONG_LAW_WORKERS: '0', ...unlimited }],
@@ -132,6 +147,7 @@ if (process.argv.includes('--serve')) {
     ['law-worker at the event loop\'s priority, protocol in worker (SEJONG_LAW_WORKER_NICE=0, no rate limit)', { SEJONG_LAW_WORKERS: '1', SEJONG_MCP_THREAD: 'worker', SEJONG_LAW_WORKER_NICE: '0', ...unlimited }],
     ['2 law workers, protocol in worker (no rate limit)', { SEJONG_LAW_WORKERS: '2', SEJONG_MCP_THREAD: 'worker', ...unlimited }],
     ['default (1 law worker, 20/s burst 100 per address)', { SEJONG_LAW_WORKERS: '1' }],
+    ['law-worker off the first CPU, protocol in worker (SEJONG_LAW_CPUS=spare-one, no rate limit)', { SEJONG_LAW_WORKERS: '1', SEJONG_MCP_THREAD: 'worker', SEJONG_LAW_CPUS: 'spare-one', ...unlimited }],
   ];
   const base = arg('--base');
   const rows = [];

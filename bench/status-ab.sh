@@ -4,7 +4,9 @@
 # see the same machine load. Per run: req/s, p50, p99 and the server's CPU per request (utime+stime of the process
 # and of its main thread, /proc) with the load average. Usage: bench/status-ab.sh <seconds> <rounds> <checkout>…
 # SHARED=1: every server in shared (fleet) mode, on one PostgreSQL (a database each) and one Redis started for the
-# run (bench/lib/shared-engines.ts, stopped at the end); the servers print their rate-limit round trips at the end.
+# run (bench/lib/shared-engines.ts, stopped at the end); the servers print their rate-limit round trips at the end,
+# and each run adds the engines' CPU per request (PostgreSQL's postmaster and backends, redis-server: utime+stime
+# from /proc), which shares the machine's cores with the server and wrk.
 # A checkout may carry node flags after a colon (`/work/main:--max-semi-space-size=64`): the same code A/B by flag.
 secs=$1; rounds=$2; shift 2
 here=$(cd "$(dirname "$0")" && pwd); tmp=$(mktemp -d)
@@ -13,7 +15,11 @@ if [ -n "$SHARED" ]; then
   OUT=$tmp/engines.json N=$# node --import tsx $here/lib/shared-engines.ts & EPID=$!
   for t in $(seq 120); do [ -s $tmp/engines.json ] && break; sleep 1; done
   export REDIS_URL=$(node -p "require('$tmp/engines.json').redis")
+  PM=$(head -1 $(ls -d /tmp/sejong-pg-$EPID-*/data)/postmaster.pid); RP=$(node -p "new URL(require('$tmp/engines.json').redis).port")
+  RS=$(pgrep -f "redis-server.*$RP" | head -1)
 fi
+# PostgreSQL (postmaster and its backends) and Redis CPU ticks so far, 0 when not shared
+engines_ticks() { [ -z "$PM" ] && { echo 0; return; }; local t=0 p; for p in $PM $(ps --ppid $PM -o pid= 2>/dev/null) $RS; do t=$((t + $(awk '{print $14+$15}' /proc/$p/stat 2>/dev/null || echo 0))); done; echo $t; }
 i=0
 for d in "$@"; do
   out=$tmp/srv-$i.json; rm -f $out
@@ -30,12 +36,12 @@ for r in $(seq $rounds); do
     U=$(node -p "require('$tmp/srv-$j.json').url"); K=$(node -p "require('$tmp/srv-$j.json').key")
     [ "$PATHSEL" = health ] && U=${U%%/api*}/health
     wrk -t1 -c100 -d1s -H "x-api-key: $K" $U >/dev/null
-    read u0 s0 < <(awk "{print \$14, \$15}" /proc/$P/stat); read m0 < <(awk "{print \$14+\$15}" /proc/$P/task/$P/stat)
+    read u0 s0 < <(awk "{print \$14, \$15}" /proc/$P/stat); read m0 < <(awk "{print \$14+\$15}" /proc/$P/task/$P/stat); e0=$(engines_ticks)
     o=$(wrk -t1 -c100 -d${secs}s --latency -H "x-api-key: $K" $U)
-    read u1 s1 < <(awk "{print \$14, \$15}" /proc/$P/stat); read m1 < <(awk "{print \$14+\$15}" /proc/$P/task/$P/stat)
+    read u1 s1 < <(awk "{print \$14, \$15}" /proc/$P/stat); read m1 < <(awk "{print \$14+\$15}" /proc/$P/task/$P/stat); e1=$(engines_ticks)
     n=$(echo "$o" | awk '/requests in/{print $1}'); rps=$(echo "$o" | awk '/Requests\/sec/{print $2}')
     p50=$(echo "$o" | awk '$1=="50%"{print $2}'); p99=$(echo "$o" | awk '$1=="99%"{print $2}'); non=$(echo "$o" | awk '/Non-2xx/{print $NF}')
-    echo "round $r $(basename "$d") rps=$rps p50=$p50 p99=$p99 cpu_us/req=$(( (u1-u0+s1-s0)*10000000/n / 1000 )) (user $(( (u1-u0)*10000000/n/1000 )) sys $(( (s1-s0)*10000000/n/1000 ))) main_us/req=$(( (m1-m0)*10000000/n/1000 )) non2xx=${non:-0} load=$(cut -d' ' -f1 /proc/loadavg)"
+    echo "round $r $(basename "$d") rps=$rps p50=$p50 p99=$p99 cpu_us/req=$(( (u1-u0+s1-s0)*10000000/n / 1000 )) (user $(( (u1-u0)*10000000/n/1000 )) sys $(( (s1-s0)*10000000/n/1000 ))) main_us/req=$(( (m1-m0)*10000000/n/1000 ))${PM:+ engines_us/req=$(( (e1-e0)*10000000/n/1000 ))} non2xx=${non:-0} load=$(cut -d' ' -f1 /proc/loadavg)"
   done
 done
 for p in ${PIDS[@]}; do kill -TERM $p; done; for p in ${PIDS[@]}; do wait $p; done

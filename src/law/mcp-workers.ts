@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { rpcOut, transferOf, type HttpIn, type HttpOut, type SseChecked, type Sink } from './mcp-host.js';
 import type { McpBackend } from './mcp-backend.js';
 import { lawThreadLimits } from './search-pool.js';
+import type { LawCpus } from './thread-affinity.js';
 
 /** main → worker (each with the main thread's catalogue version: a new one reloads the worker's law store) */
 export type ToWorker = { version: number } & (
@@ -37,6 +38,8 @@ export interface McpWorkersOptions {
   queueSize: number;
   /** niceness the threads add to their own (Linux: per thread); 0 = none */
   nice?: number;
+  /** the threads' CPUs (thread-affinity.ts); default any */
+  cpus?: LawCpus;
   /** V8 young-generation limit of each thread in MB (lawThreadLimits) */
   youngMb?: number;
   /** V8 old-generation limit of each thread in MB (lawThreadLimits) */
@@ -95,7 +98,7 @@ export class McpWorkers implements McpBackend {
   }
 
   private spawn(): Thread {
-    const worker = new Worker(fileURLToPath(ENTRY), { workerData: { dataPath: this.opts.dataPath, nice: this.opts.nice ?? 0 }, resourceLimits: lawThreadLimits(this.opts.youngMb, this.opts.heapMb) });
+    const worker = new Worker(fileURLToPath(ENTRY), { workerData: { dataPath: this.opts.dataPath, nice: this.opts.nice ?? 0, cpus: this.opts.cpus ?? 'any' }, resourceLimits: lawThreadLimits(this.opts.youngMb, this.opts.heapMb) });
     const th: Thread = { worker, born: Date.now(), sessions: new Set(), pending: new Map(), checks: new Map(), streams: new Map(), sse: new Map() };
     worker.on('message', (m: ToMain) => this.message(th, m));
     worker.on('error', (e) => this.opts.log('error', { msg: 'MCP law worker failed', err: e.message }));

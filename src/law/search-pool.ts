@@ -7,6 +7,7 @@ import type { ResourceLimits } from 'node:worker_threads';
 import type { LawStore } from './store.js';
 import { runTool, ToolError } from './tools.js';
 import type { LawTask, LawTaskResult } from './search-worker.js';
+import type { LawCpus } from './thread-affinity.js';
 
 export interface LawPoolOptions {
   dataPath: string;
@@ -16,6 +17,8 @@ export interface LawPoolOptions {
   queueSize: number;
   /** niceness added to the worker threads (Linux: per thread; Piscina applies it in each thread); default 0 */
   nice?: number;
+  /** the threads' CPUs (thread-affinity.ts); default any */
+  cpus?: LawCpus;
   /** V8 young-generation limit of each worker in MB (lawThreadLimits) */
   youngMb?: number;
   /** V8 old-generation limit of each worker in MB (lawThreadLimits) */
@@ -53,6 +56,7 @@ export class LawPool {
         maxThreads: opts.workers,
         maxQueue: opts.queueSize,
         niceIncrement: opts.nice ?? 0,
+        workerData: { cpus: opts.cpus ?? 'any' },
         idleTimeout: 2 ** 31 - 1,
         resourceLimits: lawThreadLimits(opts.youngMb, opts.heapMb),
       })

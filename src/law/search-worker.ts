@@ -1,12 +1,13 @@
 // Law worker entry: opens the server's LMDB environment (lmdb-js shares one env between the threads of a process),
 // keeps its own catalogue and search index, and runs a legal-information tool off the main event loop.
 import fs from 'node:fs';
-import { isMainThread } from 'node:worker_threads';
+import { isMainThread, workerData } from 'node:worker_threads';
 import { open, type RootDatabase, type Database, type DatabaseOptions } from 'lmdb';
 import type { Store } from '../store/env.js';
 import type { LawStore } from './store.js';
 import { openLaw } from './open.js';
 import { runTool, ToolError } from './tools.js';
+import { pinOwnThread, type LawCpus } from './thread-affinity.js';
 
 export interface LawTask {
   dataPath: string;
@@ -45,6 +46,10 @@ class ThreadStore {
 // /proc and the test of their niceness (Linux; elsewhere names are diagnostics only)
 if (!isMainThread) {
   try { fs.writeFileSync('/proc/thread-self/comm', 'sejong-law'); } catch { /* not Linux */ }
+  // off one CPU when SEJONG_LAW_CPUS=spare-one (passed by LawPool and McpWorkers: thread-affinity.ts); refused: one log line on
+  // stderr (this thread has no logger of the service's) and the thread keeps every CPU
+  const cpus = (workerData as { cpus?: LawCpus } | null)?.cpus ?? 'any';
+  void pinOwnThread(cpus).then((r) => { if (r instanceof Error) console.error(JSON.stringify({ level: 40, msg: 'law thread keeps every CPU', err: r.message })); });
 }
 
 let law: LawStore | null = null;

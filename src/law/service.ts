@@ -11,6 +11,7 @@ import { LawPool } from './search-pool.js';
 import { buildMcpServer } from './mcp-server.js';
 import { LocalBackend, type McpBackend } from './mcp-backend.js';
 import { McpWorkers } from './mcp-workers.js';
+import type { LawCpus } from './thread-affinity.js';
 
 export { MCP_PROTOCOL } from './mcp-server.js';
 
@@ -83,7 +84,7 @@ export function getLawPool(services: Services): LawPool {
   let pool = services.ext.lawPool;
   if (!pool) {
     const { config } = services;
-    pool = new LawPool(getLaw(services), { dataPath: services.store.path, workers: config.lawWorkers, queueSize: config.lawQueueSize, nice: config.lawWorkerNice, youngMb: config.lawYoungMb, heapMb: config.lawHeapMb });
+    pool = new LawPool(getLaw(services), { dataPath: services.store.path, workers: config.lawWorkers, queueSize: config.lawQueueSize, nice: config.lawWorkerNice, cpus: config.lawCpus as LawCpus, youngMb: config.lawYoungMb, heapMb: config.lawHeapMb });
     services.ext.lawPool = pool;
   }
   return pool;
@@ -100,7 +101,7 @@ export function createMcpBackend(services: Services): McpBackend {
   const { config, log } = services;
   if (config.lawWorkers > 0 && config.mcpThread === 'worker') {
     const law = getLaw(services);
-    return new McpWorkers({ dataPath: services.store.path, workers: config.lawWorkers, queueSize: config.lawQueueSize, nice: config.lawWorkerNice, youngMb: config.lawYoungMb, heapMb: config.lawHeapMb, version: () => law.version, log: (level, obj) => log[level](obj) });
+    return new McpWorkers({ dataPath: services.store.path, workers: config.lawWorkers, queueSize: config.lawQueueSize, nice: config.lawWorkerNice, cpus: config.lawCpus as LawCpus, youngMb: config.lawYoungMb, heapMb: config.lawHeapMb, version: () => law.version, log: (level, obj) => log[level](obj) });
   }
   return new LocalBackend(() => createMcpServer(services), () => getLawPool(services).queued);
 }
