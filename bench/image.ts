@@ -10,10 +10,13 @@
 //     against the true mask (ffmpeg gets its best similarity/blend of a small grid, to be fair).
 //  3. QR recognize side by side with plain jsQR on the same distorted set: decode rate and time per image.
 // Run: npm run bench -- image [--requests 24] [--inflight N] [--ops remove-background,contour] [--sizes 1024]
-//        [--workers 1,2] [--skip-http] [--skip-chroma] [--skip-qr] [--rounds R]
+//        [--workers 1,2] [--skip-http] [--skip-chroma] [--skip-qr] [--rounds R] [--gc]
 //        [--variants '[{"label":"main","code":"/tmp/main-copy"},{"label":"this tree","env":{"K":"V"}}]']
 //      With --variants, one server per variant is up for each worker count and the variants' cells alternate
 //      (order reversed every other round): A/B in the same minutes, under the same load.
+//      --gc: each server runs with node's --trace-gc and each cell reports the mark-compacts and scavenges per image
+//      (all of the server's isolates; the pool workers' dominate): a major GC per image is what put V8's helper
+//      threads beside the worker (issue 19, bench/RESULTS.md image23).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,6 +62,12 @@ const VARIANTS = (() => {
 })();
 /** measured cells per variant and operation (the figures sum them) */
 const ROUNDS = arg('rounds', 1);
+const TRACE_GC = process.argv.includes('--gc');
+/** mark-compacts and scavenges in a server's --trace-gc log so far */
+const gcCounts = (file: string): { mc: number; sc: number } => {
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'latin1') : '';
+  return { mc: text.split('Mark-Compact').length - 1, sc: text.split('Scavenge').length - 1 };
+};
 const pct = (a: number[], p: number): number => {
   const s = [...a].sort((x, y) => x - y);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
@@ -156,8 +165,12 @@ if (!SKIP_HTTP) {
     const requests = Math.max(REQUESTS, 2 * inflight);
     // one server per variant, all up for the whole worker count: the variants' cells alternate in the same minutes
     const servers: ServerProc[] = [];
+    const gcLogs = VARIANTS.map((_, i) => path.join(os.tmpdir(), `sejong-bench-image-gc-${process.pid}-${workers}-${i}.log`));
     try {
-      for (const v of VARIANTS) servers.push(await spawnServer({ workers, env: { SEJONG_FETCH_ALLOW: '127.0.0.1', SEJONG_QUEUE_SIZE: '64', ...v.env } }, v.args ?? [], { code: v.code }));
+      for (const [i, v] of VARIANTS.entries()) {
+        const args = [...(TRACE_GC ? ['--trace-gc'] : []), ...(v.args ?? [])];
+        servers.push(await spawnServer({ workers, env: { SEJONG_FETCH_ALLOW: '127.0.0.1', SEJONG_QUEUE_SIZE: '64', ...v.env } }, args, { code: v.code, log: TRACE_GC ? gcLogs[i] : undefined }));
+      }
       for (const n of sizes) {
         const opNames = opsFor(servers[0]!, n).map((o) => o.name);
         for (const name of opNames) {
@@ -182,6 +195,7 @@ if (!SKIP_HTTP) {
               // the fresh server's own start-up (law workers loading after it listens) must not fall inside a cell
               await settle(s.pid);
               const before = snapshot(s.pid);
+              const gc0 = TRACE_GC ? gcCounts(gcLogs[vi]!) : undefined;
               const cpu0 = process.cpuUsage();
               const lat: number[] = [];
               let next = 0;
@@ -203,9 +217,13 @@ if (!SKIP_HTTP) {
               // 1 worker at best runs one image per (its own JS + the libvips work it waits for) CPU-seconds
               const serial = groups.filter((g) => g.role === 'pool' || g.role === 'libvips').reduce((a, g) => a + g.cpu, 0);
               const gen = process.cpuUsage(cpu0);
+              // the log is written as the server's stdout arrives: let the cell's last lines land
+              if (gc0) await new Promise((r) => setTimeout(r, 200));
+              const gc1 = gc0 ? gcCounts(gcLogs[vi]!) : undefined;
+              const gcPerImg: Record<string, string> = gc0 && gc1 ? { 'MC / scav per img': `${((gc1.mc - gc0.mc) / requests).toFixed(2)} / ${((gc1.sc - gc0.sc) / requests).toFixed(2)}` } : {};
               const sum = sums.get(`${label}|${op.name}|${n}|${workers}`) ?? { req: 0, secs: 0, cpu: 0, serial: 0 };
               sums.set(`${label}|${op.name}|${n}|${workers}`, { req: sum.req + requests, secs: sum.secs + secs, cpu: sum.cpu + cpu, serial: sum.serial + serial });
-              httpRows.push({ ...(multi ? { variant: label, round: round + 1 } : {}), operation: op.name, input: `${n}x${n}`, workers, 'in flight': inflight, requests, 'images/s': r2(requests / secs), 'p50 ms': Math.round(pct(lat, 50)), 'p99 ms': Math.round(pct(lat, 99)), 'CPU s/img': (cpu / requests).toFixed(3), 'cores used': r2(cpu / secs), 'CPU s/img by thread role @nice': perImage(groups, requests), 'load gen CPU s/img': ((gen.user + gen.system) / 1e6 / requests).toFixed(3), load: os.loadavg()[0]!.toFixed(1) });
+              httpRows.push({ ...(multi ? { variant: label, round: round + 1 } : {}), operation: op.name, input: `${n}x${n}`, workers, 'in flight': inflight, requests, 'images/s': r2(requests / secs), 'p50 ms': Math.round(pct(lat, 50)), 'p99 ms': Math.round(pct(lat, 99)), 'CPU s/img': (cpu / requests).toFixed(3), 'cores used': r2(cpu / secs), 'CPU s/img by thread role @nice': perImage(groups, requests), 'load gen CPU s/img': ((gen.user + gen.system) / 1e6 / requests).toFixed(3), ...gcPerImg, load: os.loadavg()[0]!.toFixed(1) });
               console.error(JSON.stringify(httpRows[httpRows.length - 1]));
             }
           }
@@ -213,6 +231,7 @@ if (!SKIP_HTTP) {
       }
     } finally {
       for (const s of servers) await s.close();
+      for (const f of gcLogs) fs.rmSync(f, { force: true });
     }
   }
   // scaling per variant, operation and size, from the sums over its rounds; load-insensitive ceiling of 1 -> 2 on

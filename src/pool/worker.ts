@@ -2,7 +2,7 @@
 // moves result buffers back.
 import fs from 'node:fs';
 import type { MessagePort } from 'node:worker_threads';
-import { movable, TASK_ERROR_MARK } from './transfer.js';
+import { movable, releaseInput, TASK_ERROR_MARK } from './transfer.js';
 import { isTaskName, TASKS } from '../tasks/table.js';
 import { bindGate, markPoolThread, nativeIdle } from './native-gate.js';
 import { reniceLibvips } from './helper-nice.js';
@@ -60,6 +60,8 @@ async function runTask(req: TaskRequest): Promise<unknown> {
   bindBudgetPort(req.started);
   try {
     const out = await mod.default(req.input);
+    // after a success only: a failed task may have left a libvips call reading its input (a rejected Promise.all)
+    releaseInput(req.input, out);
     return movable(out);
   } catch (e) {
     const err = e as { code?: unknown; message?: string; field?: unknown; status?: unknown };

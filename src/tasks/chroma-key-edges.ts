@@ -48,11 +48,16 @@ export function unmixEdges(c: KeyCtx): void {
   // per r×r cell, computed when first needed: sums of r, g, b and count of the sure foreground (0..3) and the sure
   // screen (4..7) pixels
   const gw = Math.ceil(w / r), gh = Math.ceil(h / r);
-  const cell = new Float64Array(gw * gh * 8);
-  const done = new Uint8Array(gw * gh);
+  // from the thread's scratch: a fresh Float64Array here was 7.5 MB per 1024² image (r = 3), counted by V8 as
+  // external memory whatever few cells were touched — alone enough to start a mark-compact per image (issue 19).
+  // Float32 holds these sums exactly (integers below 2²⁴: at most r² · 255 per cell); a cell is zeroed when first
+  // summed, so only `done` needs clearing.
+  const cell = threadScratch.get('f32', 'chroma.cell', gw * gh * 8);
+  const done = threadScratch.get('u8', 'chroma.cell-done', gw * gh).fill(0);
   const sumCell = (g: number): void => {
     done[g] = 1;
     const gx = g % gw, gy = (g - gx) / gw, k0 = g * 8;
+    cell.fill(0, k0, k0 + 8);
     for (let y = gy * r; y < Math.min(h, gy * r + r); y++) {
       for (let i = y * w + gx * r, e = y * w + Math.min(w, gx * r + r); i < e; i++) {
         if (band[i]) continue;

@@ -13,7 +13,7 @@ import { badInput } from './lib/task-error.js';
 import { oklabToSrgbInto, parseHex, srgbToOklab } from './lib/colour.js';
 import { otsu } from './lib/gray.js';
 import { select } from './lib/canny.js';
-import { threadScratch } from './lib/scratch.js';
+import { MAX_REUSED_BYTES, threadScratch } from './lib/scratch.js';
 
 export interface ChromaKeyInput extends DecodeOptions {
   image: Uint8Array;
@@ -79,7 +79,12 @@ export async function decode(c: KeyCtx): Promise<void> {
   const img = await decodeChecked(c.checked!, 4);
   c.w = img.width;
   c.h = img.height;
-  c.px = img.data;
+  // copied into the thread's plane when it is one the scratch keeps: sharp's buffer (native memory, which V8 counts
+  // as external and lets only a GC free) is then garbage at once and goes at the next scavenge, instead of living
+  // through the key and into a second one; V8 starts a mark-compact once ≈ 8 MB of such memory piles up (issue 19)
+  const n = img.data.length;
+  c.px = n <= MAX_REUSED_BYTES ? threadScratch.get('u8', 'chroma.px', n) : img.data;
+  if (c.px !== img.data) c.px.set(img.data);
 }
 
 /** Sampled ring of border pixels (about 2 % of the short side deep). */
@@ -104,7 +109,7 @@ export function borderRing(c: KeyCtx): void {
     }
     return k;
   };
-  c.border = new Int32Array(walk());
+  c.border = threadScratch.get('i32', 'chroma.border', walk());
   walk(c.border);
 }
 
@@ -116,7 +121,7 @@ export function keyColour(c: KeyCtx): void {
     return;
   }
   const { border, px } = c;
-  const lab = new Float32Array(border.length * 3);
+  const lab = threadScratch.get('f32', 'chroma.border-lab', border.length * 3);
   for (let j = 0; j < border.length; j++) {
     const o = border[j]! * 4;
     srgbToOklab(px[o]!, px[o + 1]!, px[o + 2]!, lab, j * 3);
@@ -204,7 +209,7 @@ export function tolerance(c: KeyCtx): void {
     c.tol = c.in.tolerance;
     c.tolSource = 'given';
   } else {
-    const bd = new Float32Array(c.border.length);
+    const bd = threadScratch.get('f32', 'chroma.border-dist', c.border.length);
     let m = 0;
     for (let j = 0; j < c.border.length; j++) {
       const d = c.dist[c.border[j]!]!;
