@@ -41,7 +41,9 @@ function groupShares(aq: AnalysedQuery, df: (t: number) => number): Map<number, 
   const share = new Map<number, number>();
   aq.mappedGroups!.forEach((g, gi) => {
     // (its bigrams as the query's terms are made: a compound's seam is not one)
-    const ids = [...new Set(compoundTerms(g, df))].filter((t) => !own.has(t) && df(t) > 0).sort((a, b) => df(a) - df(b));
+    const found = [...new Set(compoundTerms(g, df))].map((t) => ({ t, d: df(t) })).filter((x) => x.d > 0 && !own.has(x.t));
+    // (the rarest first where only some are kept)
+    const ids = (mode === 1 || mode === 3 ? found.sort((a, b) => a.d - b.d) : found).map((x) => x.t);
     // mode 3 and 4: as many bigrams (the rarest, or all at that share of the weight) as the word they stand for
     const kk = mode >= 3 ? Math.max(k, termIds(aq.mappedFrom?.[gi] ?? '').length) : k;
     ids.forEach((t, i) => {
