@@ -54,7 +54,7 @@ function wordsOf(q: QueryWords): TitleQuery | null {
   for (const w of keys(q.mapped)) weight.set(w, SEARCH_SWITCHES.titleMapped);
   // (switch titleMappedGroup: one question word's mapped terms share the weight, 아버지 → 부, 직계존속 at half each: in
   // the score and the article choice (1) or in the score only (2, the choice keeps the weights above))
-  const grouped = SEARCH_SWITCHES.titleMappedGroup && q.mappedGroups ? new Map(weight) : null;
+  const grouped = SEARCH_SWITCHES.titleMappedGroup && q.mapped && q.mappedGroups?.length ? new Map(weight) : null;
   if (grouped) {
     for (const g of q.mappedGroups!) for (const w of keys(g)) grouped.set(w, 0);
     for (const g of q.mappedGroups!) { const ks = keys(g); for (const w of ks) grouped.set(w, Math.max(grouped.get(w)!, SEARCH_SWITCHES.titleMapped / ks.length)); }
@@ -63,7 +63,9 @@ function wordsOf(q: QueryWords): TitleQuery | null {
   if (!words.length) return null;
   // each word with its first three characters and its bigrams (read for every candidate title)
   const qw: QueryWord[] = words.map((w) => ({ w, wt: (grouped ?? weight).get(w)!, w3: w.slice(0, 3), grams: bigrams(w) }));
-  const choice = grouped && SEARCH_SWITCHES.titleMappedGroup === 2 ? qw.map((x) => ({ ...x, wt: weight.get(x.w)! })) : undefined;
+  // (a query whose grouping changed no weight keeps one list: the choice reads qw as before)
+  const changed = grouped !== null && qw.some((x) => x.wt !== weight.get(x.w));
+  const choice = changed && SEARCH_SWITCHES.titleMappedGroup === 2 ? qw.map((x) => ({ ...x, wt: weight.get(x.w)! })) : undefined;
   const qb = new Set(words.flatMap((w) => bigrams(w)).map((g) => g.charCodeAt(0) * 65536 + g.charCodeAt(1)));
   const cues = q.cues ?? [];
   const heads = [...new Set([...words, ...(SEARCH_SWITCHES.titleCueAlone ? cues : [])].map((w) => w.slice(0, 2)))];
