@@ -56,8 +56,9 @@ function wordsOf(q: QueryWords): TitleQuery | null {
   // the score and the article choice (1) or in the score only (2, the choice keeps the weights above))
   const grouped = SEARCH_SWITCHES.titleMappedGroup && q.mapped && q.mappedGroups?.length ? new Map(weight) : null;
   if (grouped) {
-    for (const g of q.mappedGroups!) for (const w of keys(g)) grouped.set(w, 0);
-    for (const g of q.mappedGroups!) { const ks = keys(g); for (const w of ks) grouped.set(w, Math.max(grouped.get(w)!, SEARCH_SWITCHES.titleMapped / ks.length)); }
+    const byGroup = q.mappedGroups!.map(keys);
+    for (const ks of byGroup) for (const w of ks) grouped.set(w, 0);
+    for (const ks of byGroup) for (const w of ks) grouped.set(w, Math.max(grouped.get(w)!, SEARCH_SWITCHES.titleMapped / ks.length));
   }
   const words = [...weight.keys()];
   if (!words.length) return null;
