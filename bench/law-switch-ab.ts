@@ -12,7 +12,10 @@ const argv = process.argv.slice(2);
 const di = argv.indexOf('--data');
 const law = openLaw(new Store(argv[di + 1]!));
 law.reload();
-const [cfgA = '', cfgB = ''] = argv.filter((a, i) => i !== di && i !== di + 1 && a !== '--cpu');
+// the validation set (--validate, default holdout10): scored in the per-set lines, its questions never printed
+const vi = argv.indexOf('--validate');
+const validate = vi >= 0 ? argv[vi + 1]! : 'holdout10';
+const [cfgA = '', cfgB = ''] = argv.filter((a, i) => i !== di && i !== di + 1 && i !== vi && i !== vi + 1 && a !== '--cpu');
 const qs = loadQuestions().filter((q) => !isBlind(q));
 const base = { ...SEARCH_SWITCHES };
 const apply = (cfg: string) => {
@@ -25,12 +28,13 @@ const apply = (cfg: string) => {
 };
 const run = (cfg: string) => { apply(cfg); return qs.map((q) => runQuestion(law, q)); };
 const A = run(cfgA), B = run(cfgB);
-const setOf = (q: Question) => Object.keys(q).find((k) => /^holdout\d?$/.test(k) && (q as unknown as Record<string, unknown>)[k]) ?? 'tuned';
+const setOf = (q: Question) => Object.keys(q).find((k) => /^holdout\d*$/.test(k) && (q as unknown as Record<string, unknown>)[k]) ?? 'tuned';
 const right = (o: Outcome) => o.rank === 1 && o.articleOk !== false;
 let up = 0, down = 0;
 qs.forEach((q, i) => {
   const a = A[i]!, b = B[i]!;
   if (a.rank === b.rank && right(a) === right(b)) return;
+  if (setOf(q) === validate) return;
   if (right(a) !== right(b)) { if (right(b)) up++; else down++; }
   console.log(`${right(b) && !right(a) ? '+' : right(a) && !right(b) ? '-' : '~'} [${setOf(q)}] ${q.id} ${a.rank}→${b.rank} ${q.query} | want ${q.law} ${q.article ?? ''} | A ${a.top[0]} | B ${b.top[0]}`);
 });
@@ -39,7 +43,12 @@ for (const cat of ['all', 'plain']) for (const st of [...new Set(qs.map(setOf))]
   const f = (O: Outcome[]) => `${ix.filter((i) => O[i]!.rank === 1).length}/${ix.filter((i) => O[i]!.rank >= 1 && O[i]!.rank <= 5).length}/${ix.filter((i) => right(O[i]!)).length}`;
   console.log(`  ${st} ${cat} n=${ix.length}: A ${f(A)}  B ${f(B)}  (hits@1 / hits@5 / right article first)`);
 }
-console.log(`B "${cfgB}" vs A "${cfgA}": right article first +${up} −${down}`);
+for (const cat of ['all', 'plain']) {
+  const ix = qs.map((_, i) => i).filter((i) => setOf(qs[i]!) !== validate && (cat === 'all' || qs[i]!.category === cat));
+  const f = (O: Outcome[]) => `${ix.filter((i) => O[i]!.rank === 1).length}/${ix.filter((i) => O[i]!.rank >= 1 && O[i]!.rank <= 5).length}/${ix.filter((i) => right(O[i]!)).length}`;
+  console.log(`  studied (all but ${validate}) ${cat} n=${ix.length}: A ${f(A)}  B ${f(B)}`);
+}
+console.log(`B "${cfgB}" vs A "${cfgA}": right article first +${up} −${down} (studied sets; ${validate} not printed)`);
 if (argv.includes('--cpu')) {
   // the settings in turn on every question, 1 warm-up and 3 counted rounds; CPU time of the search alone
   const cpu: number[][] = [[], []];

@@ -1,7 +1,7 @@
 // Plain-question miss diagnostics (issue 15, plain21): for the plain questions of the studied sets whose wanted law is
 // not first, the analysed query (core, mapped terms), each scored bigram's df, and the first five hits with their
 // score, kind and best article beside the wanted law's place and score. The blind set is never read.
-// Usage: npx tsx bench/plain-miss-diag.ts --data DIR [--sets holdout7,holdout8] [--all]
+// Usage: npx tsx bench/plain-miss-diag.ts --data DIR [--sets holdout7,holdout8] [--category admrul] [--all]
 import { Store } from '../src/store/env.js';
 import { openLaw } from '../src/law/open.js';
 import { analyseQuery } from '../src/law/search/query.js';
@@ -14,7 +14,7 @@ law.reload();
 const sets = (arg('--sets') ?? 'holdout7,holdout8').split(',');
 const r = (q: object) => q as unknown as Record<string, unknown>;
 for (const q of loadQuestions()) {
-  if (isBlind(q) || q.category !== 'plain' || !sets.some((s) => s === 'tuned' ? !Object.keys(r(q)).some((k) => /^holdout\d?$/.test(k)) : r(q)[s])) continue;
+  if (isBlind(q) || q.category !== (arg('--category') ?? 'plain') || !sets.some((s) => s === 'tuned' ? !Object.keys(r(q)).some((k) => /^holdout\d*$/.test(k)) : r(q)[s])) continue;
   const o = runQuestion(law, q);
   if (o.rank === 1 && !process.argv.includes('--all')) continue;
   const aq = analyseQuery(q.query, law.search['abbr' as never]);

@@ -117,12 +117,12 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   // the session's merges (plain21, admrul21) all 556 measure 429 / 490 / 0.818 / 340 of 553, floors about a point below)
   // session 13: holdout9 (blind until then, 50 % first) joins them: all 616 measured 459 / 527 / 0.793 / 362 of 613
   // before rank22's spelled names, 465 / 532 / 0.802 / 364 after; floors a question or so below the latter
-  // session 14: holdout10 (blind until then, 53 % first) joins them: all 676 measure 504 / 574 / 0.792 / 394 of 673 on
-  // main's search (e614270, store /tmp/law13) — under the session-13 floors (0.75 / 0.86 / 0.80 / 0.59); floors a few
-  // questions below
-  t.ok(rate(r.all.hits1, r.all.n) >= 0.74, `hits@1 ${r.all.hits1}/${r.all.n}`);
+  // session 14: holdout10 (blind until then, 53 % first) joins them: all 676 measure 504 / 574 / 0.792 / 394 of 673
+  // on main (e614270, below the floors of 616 on every line), 507 / 575 / 0.795 / 394 with vocab23's grouped mapped
+  // terms; floors a question or so below
+  t.ok(rate(r.all.hits1, r.all.n) >= 0.745, `hits@1 ${r.all.hits1}/${r.all.n}`);
   t.ok(rate(r.all.hits5, r.all.n) >= 0.845, `hits@5 ${r.all.hits5}/${r.all.n}`);
-  t.ok(r.all.mrr >= 0.785, `MRR ${r.all.mrr.toFixed(3)}`);
+  t.ok(r.all.mrr >= 0.79, `MRR ${r.all.mrr.toFixed(3)}`);
   // (article@1 raised by article18: the article's text weighs in the choice, 0.60 → 0.63; 251/383 measured; 0.59
   // with holdout9, session 13; 0.58 with holdout10, session 14)
   t.ok(rate(r.all.article1, r.all.articleN) >= 0.58, `article@1 ${r.all.article1}/${r.all.articleN}`);
@@ -175,7 +175,10 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.equal(r.all.empty, 0);
   t.ok(r.byCategory.abbrev!.hits1 / r.byCategory.abbrev!.n >= 0.95);
   // plain21: a plain question's mapped statutory terms weigh 1.3 × their idf (1.6 before): 결제 → 신용카드 … no longer
-  // outweighs the question's own words — the card law enters the top five (7th at 1.6)
+  // outweighs the question's own words — the card law enters the top five (7th at 1.6); measured without vocab23's
+  // grouping of the mapped terms (switches mappedGroup, titleMappedGroup), which takes it to the third place
+  const grouped = { mappedGroup: SEARCH_SWITCHES.mappedGroup, titleMappedGroup: SEARCH_SWITCHES.titleMappedGroup };
+  Object.assign(SEARCH_SWITCHES, { mappedGroup: 0, titleMappedGroup: 0 });
   const aq = analyseQuery('지갑을 잃어버렸는데 누가 제 신용카드로 결제했어요 그 돈 제가 다 내야 하나요', law.search.abbr);
   const terms = weightedTerms(aq, '', law.search.N, (t) => law.search.df(t));
   const mappedIds = new Set(termIds(aq.mapped));
@@ -189,6 +192,20 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   };
   t.equal(card(1.6), 7);
   t.equal(card(1.3), 5);
+  const on = { mappedGroup: 2, titleMappedGroup: 2 };
+  Object.assign(SEARCH_SWITCHES, on);
+  t.equal(card(1.3), 3);
+  // vocab23: one question word's mapped terms weigh as that word (query-terms.ts groupShares, titles.ts): they no
+  // longer carry the 대지급금 고시 over the law that pays it (holdout5 plain-015, 2nd → 1st)
+  const wage = '회사가 파산해서 밀린 월급을 못 받았는데 나라가 대신 줄 수 있나요';
+  const firstWith = (set: Partial<typeof SEARCH_SWITCHES>) => {
+    Object.assign(SEARCH_SWITCHES, set);
+    try { return law.search.query(wage, { categories: null, ministry: null }, null)[0]!.doc.name; }
+    finally { Object.assign(SEARCH_SWITCHES, on); }
+  };
+  t.equal(firstWith({}), '임금채권보장법');
+  t.equal(firstWith({ mappedGroup: 0, titleMappedGroup: 0 }), '체불 임금등 대지급금 상한액 고시');
+  Object.assign(SEARCH_SWITCHES, grouped);
   // rank22: a plain question spelling an instrument's name in its own words (변호사 시험 → 변호사시험법; 장애 정도 심사
   // → 장애정도심사규정) puts it first; without the switch the text's 병역법 / 장애인복지법 win and the instrument is
   // not in the first ten

@@ -12,16 +12,46 @@ const SPLIT_RATIO = 20;
 
 /** The query's terms with their df and idf over N indexed articles; terms not in the index are counted as missing. */
 export function weightedTerms(aq: AnalysedQuery, query: string, N: number, df: (t: number) => number): { post: TermWeight[]; missing: number; total: number } {
-  const qt = [...new Set(compoundTerms(aq.text || aq.core || query, df))];
+  let qt = [...new Set(compoundTerms(aq.text || aq.core || query, df))];
   const mapped = aq.plain && aq.mapped ? new Set(termIds(aq.mapped)) : null;
+  const share = mapped && aq.mappedGroups ? groupShares(aq, df) : null;
+  if (share) qt = qt.filter((t) => share.get(t) !== 0);
   const post: TermWeight[] = [];
   let missing = 0;
   for (const t of qt) {
     const d = df(t);
     if (!d) { missing++; continue; }
-    post.push({ t, df: d, idf: Math.log(1 + (N - d + 0.5) / (d + 0.5)) * (mapped?.has(t) ? SEARCH_SWITCHES.mappedIdf : 1) });
+    post.push({ t, df: d, idf: Math.log(1 + (N - d + 0.5) / (d + 0.5)) * (mapped?.has(t) ? SEARCH_SWITCHES.mappedIdf * (share?.get(t) ?? 1) : 1) });
   }
   return { post, missing, total: qt.length };
+}
+
+/**
+ * The mapped terms' share of their question word (vocab23): the statutory terms one everyday word was mapped to
+ * (아버지 → 부 직계존속, PC방 → 인터넷컴퓨터게임시설제공업) carry as many bigrams as they are long, and each bigram
+ * weighs as a word of the question, so one mapped word outweighs the question's own words and fills the 8 terms
+ * scored. Each word's mapped terms keep their `mappedBigrams` rarest bigrams (0 = dropped; switch mappedGroup 1), or
+ * all of them at `mappedBigrams` / their count of the weight (mappedGroup 2). A bigram of the question's own words
+ * is not touched; one in two groups takes the larger share. null: the switch is off.
+ */
+function groupShares(aq: AnalysedQuery, df: (t: number) => number): Map<number, number> | null {
+  const mode = SEARCH_SWITCHES.mappedGroup, k = SEARCH_SWITCHES.mappedBigrams;
+  if (!mode || !k) return null;
+  const own = new Set(termIds(aq.core));
+  const share = new Map<number, number>();
+  aq.mappedGroups!.forEach((g, gi) => {
+    // (its bigrams as the query's terms are made: a compound's seam is not one)
+    const found = [...new Set(compoundTerms(g, df))].map((t) => ({ t, d: df(t) })).filter((x) => x.d > 0 && !own.has(x.t));
+    // (the rarest first where only some are kept)
+    const ids = (mode === 1 || mode === 3 ? found.sort((a, b) => a.d - b.d) : found).map((x) => x.t);
+    // mode 3 and 4: as many bigrams (the rarest, or all at that share of the weight) as the word they stand for
+    const kk = mode >= 3 ? Math.max(k, termIds(aq.mappedFrom?.[gi] ?? '').length) : k;
+    ids.forEach((t, i) => {
+      const s = mode === 1 || mode === 3 ? (i < kk ? 1 : 0) : Math.min(1, kk / ids.length);
+      share.set(t, Math.max(share.get(t) ?? 0, s));
+    });
+  });
+  return share;
 }
 
 /**

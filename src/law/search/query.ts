@@ -39,6 +39,10 @@ export interface AnalysedQuery {
   words: string[];
   /** the mapped (statutory) terms alone; they weigh more than the question's own words */
   mapped: string;
+  /** the mapped terms by the question word (or phrase) they stand for: 아버지 → "부 직계존속" (query-terms.ts) */
+  mappedGroups?: string[];
+  /** the question word (or phrase) each of mappedGroups stands for */
+  mappedFrom?: string[];
   /** the original query had the shape of a plain-language question (endings or filler were removed) */
   plain: boolean;
   /** a plain question's kind as the title words of its answers (question-cues.ts; the article choice only) */
@@ -86,6 +90,9 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
   // the general everyday vocabulary (vocabulary.ts): kept apart, added when the query turns out to be a question
   const everyday: string[] = [];
   const maps: WordMap[] = [];
+  // the word each map was asked for, and each mapped term's word (AnalysedQuery.mappedFrom)
+  let mapKeys: string[] = [];
+  const sourceOf = new Map<string, string>();
   // each eojeol's word as the vocabularies were asked for it (the analyser's pass maps its predicates so)
   const keys: (string | undefined)[] = [];
   const compact = nameKey(q);
@@ -108,6 +115,7 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     if (s.length < lw.length - 1) plain = true;
     if (STOP.has(s) || (SEARCH_SWITCHES.noiseWords & 1 && FILLERS.has(s))) { plain = true; continue; }
     maps.push(mapWord(s));
+    mapKeys.push(s);
     keys[i] = s;
     // a verb made of a noun and 하다/되다/받다 (운전하면, 설치하려면, 처벌받나요, 공개해): its noun is a content word
     const noun = verbalNoun(lw);
@@ -118,27 +126,28 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
   }
   if (plain && SEARCH_SWITCHES.morph) {
     const m = morphWords(raw, abbr, keys);
-    if (m) { out.splice(0, out.length, ...m.out); maps.splice(0, maps.length, ...m.keys.map(mapWord)); }
+    if (m) { out.splice(0, out.length, ...m.out); maps.splice(0, maps.length, ...m.keys.map(mapWord)); mapKeys = m.keys; }
   }
   // one map (vocabulary.ts): a keyword query takes each word's best core key; a question its best key of all (the
   // longest), core or everyday
-  for (const m of maps) {
+  maps.forEach((m, i) => {
     const useAll = plain && SEARCH_SWITCHES.everyday;
     const hit = useAll ? m.any : m.core;
+    if (hit && !sourceOf.has(hit)) sourceOf.set(hit, mapKeys[i]!);
     if (hit && (!useAll || m.anyIsCore)) extra.push(hit);
     else if (hit) everyday.push(hit);
-  }
+  });
   // phrase-level synonyms written across eojeols ("쉬는 시간", "사고를 내고")
-  for (const [from, to] of phrasesIn(CORE, compact)) if (from.length >= 3 && !extra.includes(to)) extra.push(to);
+  for (const [from, to] of phrasesIn(CORE, compact)) if (from.length >= 3 && !extra.includes(to)) { extra.push(to); sourceOf.set(to, from); }
   const general: string[] = [];
   if (plain && SEARCH_SWITCHES.everyday) {
-    for (const [from, to] of phrasesIn(phrases(), compact)) if (!everyday.includes(to)) everyday.push(to);
+    for (const [from, to] of phrasesIn(phrases(), compact)) if (!everyday.includes(to)) { everyday.push(to); if (!sourceOf.has(to)) sourceOf.set(to, from); }
     // the general list weighs like the question's own words unless the switch says otherwise (measured)
     for (const e of everyday) if (!extra.includes(e) && !general.includes(e)) (SEARCH_SWITCHES.everydayMapped ? extra : general).push(e);
   }
   const words = out.filter((w) => w.length >= 2 && !named.includes(w));
   const added = [...extra, ...general];
-  return { text: [...out, ...added].join(' '), core: out.join(' '), mapped: extra.join(' '), named, words: [...new Set([...words, ...added.flatMap((e) => e.split(' '))])], plain,
+  return { text: [...out, ...added].join(' '), core: out.join(' '), mapped: extra.join(' '), mappedGroups: extra, mappedFrom: extra.map((e) => sourceOf.get(e) ?? ''), named, words: [...new Set([...words, ...added.flatMap((e) => e.split(' '))])], plain,
     cues: plain && SEARCH_SWITCHES.titleCue ? questionCues(q.normalize('NFKC')) : [] };
 }
 

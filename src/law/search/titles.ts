@@ -32,10 +32,10 @@ export interface TitleHit { doc: { id: string; name?: string }; score: number; s
 
 
 /** what the title evidence reads of an analysed query (query.ts AnalysedQuery) */
-export interface QueryWords { named: string[]; core: string; mapped: string; cues?: string[] }
+export interface QueryWords { named: string[]; core: string; mapped: string; cues?: string[]; mappedGroups?: string[] }
 
 /** a query's words as the title evidence reads them (prepared once per query) */
-export interface TitleQuery { qw: QueryWord[]; qb: Set<number>; heads: string[]; cues: string[] }
+export interface TitleQuery { qw: QueryWord[]; qb: Set<number>; heads: string[]; cues: string[]; choice?: QueryWord[] }
 
 /** the last query read and its words (titleEvidence, chooseArticles and bodyChoice read the same analysed query) */
 let last: { q: QueryWords; tq: TitleQuery | null } | null = null;
@@ -52,14 +52,25 @@ function wordsOf(q: QueryWords): TitleQuery | null {
   const weight = new Map<string, number>();
   for (const w of keys(q.core)) weight.set(w, 1);
   for (const w of keys(q.mapped)) weight.set(w, SEARCH_SWITCHES.titleMapped);
+  // (switch titleMappedGroup: one question word's mapped terms share the weight, 아버지 → 부, 직계존속 at half each: in
+  // the score and the article choice (1) or in the score only (2, the choice keeps the weights above))
+  const grouped = SEARCH_SWITCHES.titleMappedGroup && q.mapped && q.mappedGroups?.length ? new Map(weight) : null;
+  if (grouped) {
+    const byGroup = q.mappedGroups!.map(keys);
+    for (const ks of byGroup) for (const w of ks) grouped.set(w, 0);
+    for (const ks of byGroup) for (const w of ks) grouped.set(w, Math.max(grouped.get(w)!, SEARCH_SWITCHES.titleMapped / ks.length));
+  }
   const words = [...weight.keys()];
   if (!words.length) return null;
   // each word with its first three characters and its bigrams (read for every candidate title)
-  const qw: QueryWord[] = words.map((w) => ({ w, wt: weight.get(w)!, w3: w.slice(0, 3), grams: bigrams(w) }));
+  const qw: QueryWord[] = words.map((w) => ({ w, wt: (grouped ?? weight).get(w)!, w3: w.slice(0, 3), grams: bigrams(w) }));
+  // (a query whose grouping changed no weight keeps one list: the choice reads qw as before)
+  const changed = grouped !== null && qw.some((x) => x.wt !== weight.get(x.w));
+  const choice = changed && SEARCH_SWITCHES.titleMappedGroup === 2 ? qw.map((x) => ({ ...x, wt: weight.get(x.w)! })) : undefined;
   const qb = new Set(words.flatMap((w) => bigrams(w)).map((g) => g.charCodeAt(0) * 65536 + g.charCodeAt(1)));
   const cues = q.cues ?? [];
   const heads = [...new Set([...words, ...(SEARCH_SWITCHES.titleCueAlone ? cues : [])].map((w) => w.slice(0, 2)))];
-  return { qw, qb, heads, cues };
+  return { qw, qb, heads, cues, choice };
 }
 
 /**
@@ -113,7 +124,7 @@ export function spelledChoice<H extends TitleHit>(h: H, q: QueryWords, titlesOf:
   if (!tq || !all) return;
   const own = h.doc.name ? nameKey(h.doc.name) : '';
   const nameW = SEARCH_SWITCHES.titleNameWeight;
-  const aw = tq.qw.map((x) => (own.includes(x.w) ? { ...x, wt: x.wt * nameW } : x));
+  const aw = (tq.choice ?? tq.qw).map((x) => (own.includes(x.w) ? { ...x, wt: x.wt * nameW } : x));
   let pick = -1, pickV = 0;
   for (let s = 0; s < all.starts.length; s++) {
     const v = titleRecall(bodyText(bodyOf(h.doc.id, s)), aw) + SEARCH_SWITCHES.spelledArticle * titleRecall(titleKey(all, s), aw);
@@ -151,15 +162,17 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
   const all = titlesOf(h.doc.id);
   if (tq) {
     const { qw, qb, heads, cues } = tq;
+    // the words as the article choice weighs them (titleMappedGroup 2: the mapped terms' weights ungrouped)
+    const base = tq.choice ?? qw;
     const cueW = SEARCH_SWITCHES.titleCue, alone = SEARCH_SWITCHES.titleCueAlone;
     // the titles that can match: those holding a word's first two characters (in order)
     const seqs = all ? candidates(all, heads) : h.seqs.filter((s) => { const tk = nameKey(titleOf(h.doc.id, s)); return tk && heads.some((x) => tk.includes(x)); });
     // for the choice of the article inside this document, the words of its own name say little (every article of
     // 국민연금법 is about 국민연금: 국민연금연구원 is not the answer to a question about 국민연금)
     const own = nameW !== 1 && h.doc.name ? nameKey(h.doc.name) : '';
-    let aw = own && qw.some((x) => own.includes(x.w)) ? qw.map((x) => (own.includes(x.w) ? { ...x, wt: x.wt * nameW } : x)) : null;
+    let aw = own && base.some((x) => own.includes(x.w)) ? base.map((x) => (own.includes(x.w) ? { ...x, wt: x.wt * nameW } : x)) : tq.choice ?? null;
     // a word in many of this document's titles (퇴직금 in 근퇴법) tells its articles apart less than a rare one
-    if (SEARCH_SWITCHES.titleDocIdf && all && seqs.length) aw = (aw ?? qw).map((x) => ({ ...x, wt: x.wt * docIdf(all, x.w) }));
+    if (SEARCH_SWITCHES.titleDocIdf && all && seqs.length) aw = (aw ?? base).map((x) => ({ ...x, wt: x.wt * docIdf(all, x.w) }));
     let best = 0, bestSeq = -1, bestF = 0, pick = -1, pickV = -1;
     const cands: Array<{ s: number; v: number }> | null = bodyOf ? [] : null;
     for (const s of seqs) {
