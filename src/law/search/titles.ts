@@ -200,16 +200,17 @@ function docIdf(ts: TitleSet, n: number): number {
   return Math.log(1 + ts.starts.length / (1 + n));
 }
 
-/** the query's heads as char-code pairs, and a mask of their first characters' low five bits (a quick filter) */
-interface HeadScan { pairs: Float64Array; first: number }
+/** the query's heads as char-code pairs, and their first characters */
+interface HeadScan { pairs: Float64Array; firsts: Uint16Array }
 
 /** null when a head is not two characters (a one-character cue): the titles are then searched head by head */
 function headScan(heads: string[]): HeadScan | null {
   if (heads.some((x) => x.length !== 2)) return null;
-  let first = 0;
-  for (const x of heads) first |= 1 << (x.charCodeAt(0) & 31);
-  return { pairs: Float64Array.from(heads, (x) => x.charCodeAt(0) * 65536 + x.charCodeAt(1)), first };
+  return { pairs: Float64Array.from(heads, (x) => x.charCodeAt(0) * 65536 + x.charCodeAt(1)), firsts: Uint16Array.from(heads, (x) => x.charCodeAt(0)) };
 }
+
+/** 1 at the first characters of the heads being scanned for (set and cleared by each scan) */
+const FIRST = new Uint8Array(65536);
 
 /** a title set read for a query: the titles holding a head (ascending) and each query word's occurrences (qw order) */
 interface TitleScan { seqs: number[]; counts: Int32Array }
@@ -230,13 +231,14 @@ function scanOf(ts: TitleSet, tq: TitleQuery): TitleScan {
  */
 function scanHeads(ts: TitleSet, qw: QueryWord[], hs: HeadScan): TitleScan {
   const { joined, starts } = ts;
-  const { pairs, first } = hs;
+  const { pairs, firsts } = hs;
+  for (let k = 0; k < firsts.length; k++) FIRST[firsts[k]!] = 1;
   const seqs: number[] = [];
   const counts = new Int32Array(qw.length), free = new Int32Array(qw.length);
   let title = 0, next = starts.length > 1 ? starts[1]! : Infinity;
   for (let i = 0; i + 1 < joined.length; i++) {
     const c = joined.charCodeAt(i);
-    if (!((first >>> (c & 31)) & 1)) continue;
+    if (!FIRST[c]) continue;
     const pair = c * 65536 + joined.charCodeAt(i + 1);
     let k = 0;
     while (k < pairs.length && pairs[k] !== pair) k++;
@@ -249,6 +251,7 @@ function scanHeads(ts: TitleSet, qw: QueryWord[], hs: HeadScan): TitleScan {
       if (i >= free[j]! && w.charCodeAt(0) === c && joined.startsWith(w, i)) { counts[j]!++; free[j] = i + w.length; }
     }
   }
+  for (let k = 0; k < firsts.length; k++) FIRST[firsts[k]!] = 0;
   return { seqs, counts };
 }
 
