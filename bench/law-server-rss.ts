@@ -143,7 +143,9 @@ try {
   for (let rep = 0; rep < reps; rep++) {
     for (let c = 0; c < codes.length; c++) {
       const code = codes[c]!;
-      const rev = execFileSync('git', ['-C', code, 'rev-parse', '--short', 'HEAD']).toString().trim();
+      // (a tree unpacked by git archive has no repository: no revision to print)
+      let rev = 'no git';
+      try { rev = execFileSync('git', ['-C', code, 'rev-parse', '--short', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim(); } catch { /* not a git checkout */ }
       const s = await start(code, dirs[c]!, withOf(c));
       try {
         await new Promise((r) => setTimeout(r, 2000)); // start-up settles (the law store opens at start)

@@ -3,7 +3,8 @@
 // question of bench/law-quality, interleaved query by query (the order alternating per round) after one warm-up
 // pass each; CPU per query from process.cpuUsage (µs, every thread of the process), and each question's minimum over
 // the rounds. --base-data DIR: the base reads another data dir (e.g. the same corpus in another store layout).
-// Usage: npm run bench -- law-speed-ab --data DIR --base DIR [--base-data DIR] [--rounds R]
+// --slowest N: the N questions slowest on this tree (per-query minimum), with the base's minimum beside.
+// Usage: npm run bench -- law-speed-ab --data DIR --base DIR [--base-data DIR] [--rounds R] [--slowest N]
 import os from 'node:os';
 import path from 'node:path';
 import { Store } from '../src/store/env.js';
@@ -38,5 +39,13 @@ for (const k of ['base', 'new']) {
   const min = calls.map((_, i) => Math.min(...Array.from({ length: rounds }, (_, r) => cpu[k]![r * calls.length + i]!)));
   const p = pct(min);
   console.log(`  ${k.padEnd(4)} per-query minimum of ${rounds} ms: p50 ${p(0.5)} p90 ${p(0.9)} p99 ${p(0.99)} max ${p(1)}`);
+}
+const slowest = Number(arg('--slowest') ?? 0);
+if (slowest > 0) {
+  const questions = loadQuestions();
+  const minOf = (k: 'base' | 'new', i: number) => Math.min(...Array.from({ length: rounds }, (_, r) => cpu[k]![r * calls.length + i]!));
+  const order = calls.map((_, i) => i).sort((a, b) => minOf('new', b) - minOf('new', a));
+  console.log(`  slowest ${slowest} on this tree (per-query minimum ms: new / base, question):`);
+  for (const i of order.slice(0, slowest)) console.log(`    ${minOf('new', i).toFixed(2)} / ${minOf('base', i).toFixed(2)}  ${questions[i]!.id} ${calls[i]!.text}`);
 }
 await sNew.close(); await sBase.close();

@@ -3,17 +3,28 @@
 // many distinct queries keeps a fixed amount of heap for them instead of a count of entries of any size.
 
 export class ByteCache<K, V> {
-  private readonly map = new Map<K, { v: V; n: number }>();
+  /** entries in the order of use, least recent first; at: the count of appends when it was last appended */
+  private readonly map = new Map<K, { v: V; n: number; at: number }>();
   private held = 0;
+  /** entries appended to the order so far (set, and get moving an entry to the end) */
+  private appended = 0;
 
   constructor(readonly maxBytes: number, readonly maxEntries = Number.MAX_SAFE_INTEGER) {}
 
-  /** the value under k, now the most recently used */
+  /**
+   * The value under k, now the most recently used. An entry appended fewer than a quarter of the entries ago is
+   * still among the last quarter and stays in its place (speed23: the delete and append on every hit were half the
+   * cost of a hit, ~100 hits a query on the title and article-text caches); the order is otherwise least recently
+   * used first, exactly.
+   */
   get(k: K): V | undefined {
     const e = this.map.get(k);
     if (!e) return undefined;
-    this.map.delete(k);
-    this.map.set(k, e);
+    if (this.appended - e.at > this.map.size >> 2) {
+      this.map.delete(k);
+      this.map.set(k, e);
+      e.at = ++this.appended;
+    }
     return e.v;
   }
 
@@ -33,7 +44,7 @@ export class ByteCache<K, V> {
       this.map.delete(ok);
       this.held -= oe.n;
     }
-    this.map.set(k, { v, n });
+    this.map.set(k, { v, n, at: ++this.appended });
     this.held += n;
   }
 

@@ -248,6 +248,7 @@ export class SearchIndex {
     const sel = selectTerms(w.post, w.missing, w.total, this.N), nTerms = sel.nTerms;
     // mostly unknown terms (a typo, nonsense): no text answer rather than a guess on a fragment
     if (!sel.post.length || w.missing * 2 > w.total) return [];
+    this.postings.newQuery();
     const post: WeightedPosting[] = sel.post.map((x) => ({ p: this.posting(x.t)!, idf: x.idf }));
     // a plain question holds everyday words the statutes do not use: fewer of its terms must meet in one article
     const need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * (aq.plain ? PLAIN_COORD : 0.6));

@@ -16,6 +16,22 @@ t.test('evicts the least recently used entries until a new one fits the byte bud
   t.equal(c.bytes, 80);
 });
 
+t.test('an entry used again soon after it was last moved or set keeps its place near the end; older ones move', async (t) => {
+  const c = new ByteCache<number, number>(1e9, 8);
+  for (let i = 0; i < 8; i++) c.set(i, i, 1);
+  // 0 was appended 8 appends ago (more than a quarter of the 8 entries): it moves to the end, 1 is now the oldest
+  t.equal(c.get(0), 0);
+  c.set(8, 8, 1);
+  t.equal(c.peek(1), undefined, 'the least recently used went');
+  t.equal(c.peek(0), 0);
+  // 8 was appended just now: read again it stays in place (among the last two), and still outlives the older ones
+  t.equal(c.get(8), 8);
+  for (let i = 9; i < 14; i++) c.set(i, i, 1);
+  t.same([2, 3, 4, 5, 6].map((k) => c.peek(k)), [undefined, undefined, undefined, undefined, undefined]);
+  t.same([7, 0, 8].map((k) => c.peek(k)), [7, 0, 8]);
+  t.equal(c.size, 8);
+});
+
 t.test('peek answers a value without making it the most recently used', async (t) => {
   const c = new ByteCache<string, number>(100);
   c.set('a', 1, 40);

@@ -89,15 +89,21 @@ export class LongValues {
 
   /** a long value read into a fresh array of its own (undefined: not in the side file) */
   read(kind: 'postings' | 'titles', key: number): Uint8Array | undefined {
-    const i = this[kind].get(key);
-    if (i === undefined) return undefined;
-    const pos = this.where[i + 1]!, len = this.where[i + 2]!;
+    const len = this.length(kind, key);
+    if (len === undefined) return undefined;
     const out = new Uint8Array(len);
+    this.readInto(kind, key, out);
+    return out;
+  }
+
+  /** a long value read into out from its start (out holds at least length(kind, key) bytes; the value must exist) */
+  readInto(kind: 'postings' | 'titles', key: number, out: Uint8Array): void {
+    const i = this[kind].get(key)!;
+    const pos = this.where[i + 1]!, len = this.where[i + 2]!;
     for (let done = 0; done < len;) {
       const n = fs.readSync(this.fd, out, done, len - done, pos + done);
       if (n === 0) throw new Error(`law index side file: ${len} bytes at ${pos} not there (truncated?)`);
       done += n;
     }
-    return out;
   }
 }

@@ -50,31 +50,54 @@ export function viterbi(text: string, p: LatticeParts): LatticeNode[] {
   const spaceMask = categoryMask(p.chars, 'SPACE');
   const ends: LatticeNode[][] = Array.from({ length: n + 1 }, () => []);
   ends[0]!.push({ start: 0, end: 0, token: BOS_TOKEN, unknown: false, spaceBefore: false, cost: 0, prev: null });
+  const memo = bestLeft(p.matrix.rsize);
   for (let pos = 0; pos < n; pos++) {
     if (ends[pos]!.length === 0) continue;
     let s = pos;
     while (s < n && p.chars.kindOf(spaceMask, text.charCodeAt(s))) s++;
     if (s === n) { ends[n]!.push(...ends[pos]!); continue; }
+    // every word starting at s joins the same left nodes: the best of them is found once per connection id
+    memo.round++;
     for (const node of candidates(text, s, bytes, byteAt, charAt, p)) {
       node.spaceBefore = s > pos;
-      connect(node, ends[pos]!, p);
+      connect(node, ends[pos]!, p, memo);
       ends[node.end]!.push(node);
     }
   }
   const eos: LatticeNode = { start: n, end: n, token: BOS_TOKEN, unknown: false, spaceBefore: false, cost: 0, prev: null };
-  connect(eos, ends[n]!, p);
+  memo.round++;
+  connect(eos, ends[n]!, p, memo);
   const path: LatticeNode[] = [];
   for (let x = eos.prev; x && x.prev; x = x.prev) path.push(x);
   return path.reverse();
 }
 
-function connect(node: LatticeNode, left: LatticeNode[], p: LatticeParts): void {
-  const row = p.matrix.row(node.token.lcAttr);
-  let best = Infinity;
-  let prev: LatticeNode | null = null;
-  for (const l of left) {
-    const c = l.cost + row[l.token.rcAttr]!;
-    if (c < best) { best = c; prev = l; }
+/**
+ * The best left node per right connection id (lcAttr) for the left nodes of one position (speed23): the words
+ * starting there share their connection ids (a surface's readings of one part of speech, the prefixes 가, 가방 …),
+ * and the minimum over the left nodes, first one on a tie, is the same for each; a round number marks what is valid.
+ */
+interface BestLeft { round: number; seen: Uint32Array; cost: Float64Array; prev: (LatticeNode | null)[] }
+let shared: BestLeft | null = null;
+
+function bestLeft(rsize: number): BestLeft {
+  if (!shared || shared.seen.length < rsize) shared = { round: 0, seen: new Uint32Array(rsize), cost: new Float64Array(rsize), prev: new Array<LatticeNode | null>(rsize).fill(null) };
+  return shared;
+}
+
+function connect(node: LatticeNode, left: LatticeNode[], p: LatticeParts, memo: BestLeft): void {
+  const lc = node.token.lcAttr;
+  let best: number, prev: LatticeNode | null;
+  if (memo.seen[lc] === memo.round) { best = memo.cost[lc]!; prev = memo.prev[lc]!; }
+  else {
+    const row = p.matrix.row(lc);
+    best = Infinity; prev = null;
+    for (let i = 0; i < left.length; i++) {
+      const l = left[i]!;
+      const c = l.cost + row[l.token.rcAttr]!;
+      if (c < best) { best = c; prev = l; }
+    }
+    memo.seen[lc] = memo.round; memo.cost[lc] = best; memo.prev[lc] = prev;
   }
   node.cost = best + node.token.wcost + (node.spaceBefore ? p.spacePenalty.get(node.token.posid) ?? 0 : 0);
   node.prev = prev;
