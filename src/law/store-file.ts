@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pack, unpack } from 'msgpackr';
 import { LONG_VALUE_BYTES } from './search/long-values.js';
+import { readFully, writeFully } from './positioned-io.js';
 
 /** the sys record of the side file: the generation, per document id its list's offset and length, the catalogue's */
 export interface StoreFileRecord { gen: number; at: Record<string, [number, number]>; catalogue?: [number, number] }
@@ -30,7 +31,7 @@ export async function writeStoreFile(dir: string, gen: number, tocs: StoreFileSo
   const at: Record<string, [number, number]> = {};
   let pos = 0;
   const put = (b: Uint8Array): [number, number] => {
-    for (let done = 0; done < b.length;) done += fs.writeSync(fd, b, done, b.length - done, pos + done);
+    writeFully(fd, b, pos);
     pos += b.length;
     return [pos - b.length, b.length];
   };
@@ -87,12 +88,7 @@ export class StoreFileReader {
   private bytes(w: [number, number] | undefined): Buffer | undefined {
     if (!w || this.fd < 0) return undefined;
     const [pos, len] = w, b = Buffer.allocUnsafe(len);
-    for (let done = 0; done < len;) {
-      const n = fs.readSync(this.fd, b, done, len - done, pos + done);
-      if (n === 0) return undefined;
-      done += n;
-    }
-    return b;
+    return readFully(this.fd, b, pos) === len ? b : undefined;
   }
 
   close(): void {
