@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { termIds } from '../normalize.js';
 import type { SearchSource } from './source.js';
+import type { Article } from '../parse/types.js';
 import { LONG_VALUE_BYTES, LongWriter, longFile } from './long-values.js';
 
 /**
@@ -74,8 +75,11 @@ class FlatPostings {
   }
 }
 
-/** Build and persist a new index generation from the stored articles; the caller opens it, the store records it. */
-export async function buildIndex(law: SearchSource, onProgress?: (done: number, total: number) => void): Promise<{ gen: number; stats: { docs: number; terms: number; postings: number } }> {
+/**
+ * Build and persist a new index generation from the stored articles; the caller opens it, the store records it.
+ * visit sees every stored article once (deleted ones too), for what else is derived from them in the same pass.
+ */
+export async function buildIndex(law: SearchSource, onProgress?: (done: number, total: number) => void, visit?: (id: string, a: Article) => void): Promise<{ gen: number; stats: { docs: number; terms: number; postings: number } }> {
   const ids = law.catalog.map((d) => d.id);
   const ownerL: number[] = [], seqL: number[] = [], lenL: number[] = [], artStart: number[] = [0];
   const tt = new TermTable(), flat = new FlatPostings();
@@ -94,6 +98,7 @@ export async function buildIndex(law: SearchSource, onProgress?: (done: number, 
     titleL.push(titles);
     for (const { value: a } of law.arts.getRange({ start: [id, 0], end: [id, Number.MAX_SAFE_INTEGER] })) {
       const sq = s++;
+      visit?.(id, a);
       titles.push(a.deleted ? '' : a.title.replace(/\n/g, ' '));
       if (a.deleted) continue;
       buf.length = 0;
