@@ -9,6 +9,7 @@ import t from 'tap';
 import { Store } from '../../src/store/env.js';
 import { openLaw } from '../../src/law/open.js';
 import { Importer } from '../../src/law/import.js';
+import { run } from '../../src/law/cli.js';
 import { SAMPLE } from './fixture.js';
 import { skipFileWithoutShared } from '../helpers/shared.js';
 
@@ -65,4 +66,20 @@ t.test('a store built before the table was stored (no record): derived from the 
   t.equal(law.derivedNames(), undefined);
   t.equal(law.search.fullNameOf('수련환경법'), FULL);
   t.equal(law.search.query('수련환경법', {}, null)[0]?.doc.name, FULL);
+});
+
+t.test('`sejong law reindex` stores the tables of such a store (a new generation)', async (t) => {
+  const dir = await imported(t);
+  {
+    const law = reopened(t, dir);
+    await law.transaction(() => law.sys.remove('derived-names'));
+  }
+  const env = process.env.SEJONG_DATA_DIR;
+  process.env.SEJONG_DATA_DIR = dir;
+  t.teardown(() => { if (env === undefined) delete process.env.SEJONG_DATA_DIR; else process.env.SEJONG_DATA_DIR = env; });
+  t.equal(await run(['reindex']), 0);
+  const law = reopened(t, dir);
+  t.equal(law.indexGen(), 2);
+  t.same(law.derivedNames()?.declared, [['수련환경법', FULL, 1]]);
+  t.equal(law.search.fullNameOf('수련환경법'), FULL);
 });
