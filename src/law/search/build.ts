@@ -193,8 +193,10 @@ function nextGeneration(law: SearchSource): number {
 export async function dropGenerationsBefore(law: SearchSource, gen: number): Promise<void> {
   const old: Array<[number, number] | [number, string]> = [];
   for (const k of law.idx.getKeys({ start: [0], end: [gen] })) old.push(k as [number, number]);
-  for (let i = 0; i < old.length; i += 50000) {
-    const part = old.slice(i, i + 50000);
+  // 5,000 keys a transaction: 50,000 of a full-corpus generation dirtied more pages than LMDB lets one transaction
+  // hold with the law env's 1 KiB pages (MDB_TXN_FULL at the first rebuild of a full store: a sync, `law reindex`)
+  for (let i = 0; i < old.length; i += 5000) {
+    const part = old.slice(i, i + 5000);
     await law.transaction(() => { for (const k of part) law.idx.remove(k); });
   }
   // a thread still searching an older generation reads its file through the descriptor it opened (long-values.ts)
