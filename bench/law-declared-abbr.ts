@@ -1,68 +1,30 @@
-// The short names the corpus itself declares (issue 15, abbreviations): an instrument that cites a statute often
-// writes 「고위공직자범죄수사처 설치 및 운영에 관한 법률」(이하 "공수처법"이라 한다); those short names are the ones
-// lawyers and the ministries use. This reads every stored article of an imported store, keeps the declarations that
-// name one current 법률 unambiguously (rules below), and writes src/law/search/declared-abbreviations.ts.
-// Usage: npx tsx bench/law-declared-abbr.ts --data DIR [--write]
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Diag: the short names the corpus declares (「full name」(이하 "short"이라 한다)), as a store holds them. Since
+// session 14 every index build (import, sync) derives them from the documents it indexes and stores them with the
+// generation (src/law/search/declared-table.ts, derived-names.ts); nothing is generated into the source tree.
+// Prints the table stored with the generation in force; --why reads every article again and prints the short names
+// left out too, each with its reason (the rules of declared-table.ts).
+// Usage: npm run bench -- law-declared-abbr --data DIR [--why]
 import { Store } from '../src/store/env.js';
 import { openLaw } from '../src/law/open.js';
-import { nameKey } from '../src/law/normalize.js';
-import { ABBREVIATIONS } from '../src/law/search/names.js';
-import { usableShortName } from '../src/law/search/declared-names.js';
+import { DeclaredCollector } from '../src/law/search/declared-table.js';
 
 const arg = (n: string) => { const i = process.argv.indexOf(n); return i >= 0 ? process.argv[i + 1] : undefined; };
-const law = openLaw(new Store(arg('--data')!));
+const dataDir = arg('--data');
+if (!dataDir) { console.error('Usage: law-declared-abbr --data DIR [--why]'); process.exit(2); }
+const store = new Store(dataDir);
+const law = openLaw(store);
 law.reload();
-const DECL = /「([^」]{2,100})」\s*\(이하\s*["“”]([가-힣ㆍ·]{2,15}법)["“”]\s*(?:이)?라\s*한다/g;
-// short name key → full name key → the documents declaring it
-const seen = new Map<string, Map<string, Set<string>>>();
-const names = new Map<string, string>();
-let arts = 0;
-for (const { key, value } of law.arts.getRange({})) {
-  arts++;
-  for (const m of value.content.matchAll(DECL)) {
-    const full = nameKey(m[1]!), short = m[2]!.replace(/[ㆍ·]/g, '');
-    names.set(full, m[1]!);
-    let by = seen.get(short);
-    if (!by) seen.set(short, (by = new Map()));
-    let docs = by.get(full);
-    if (!docs) by.set(full, (docs = new Set()));
-    docs.add((key as [string, number])[0]);
-  }
+const stored = law.derivedNames();
+console.log(stored
+  ? `stored with generation ${law.indexGen()}: ${stored.declared.length} declared short names kept`
+  : `no table stored with generation ${law.indexGen()} (built before session 14): the index derives it at open; a sync or re-import stores it`);
+for (const [short, full, n] of stored?.declared ?? []) console.log(`+ ${short} → ${full} (${n} instruments)`);
+if (process.argv.includes('--why')) {
+  const c = new DeclaredCollector();
+  for (const { key, value } of law.arts.getRange({})) c.visit(key[0], value.content);
+  const { kept, dropped } = c.table(law.byName);
+  for (const [short, fulls, n, why] of dropped) console.log(`- ${short} → ${fulls} (${n} instruments): ${why}`);
+  const same = stored && JSON.stringify(stored.declared) === JSON.stringify(kept);
+  console.log(`${c.articles} articles read; ${kept.length + dropped.length} short names declared, ${kept.length} kept${stored ? (same ? ' (the stored table)' : ' (the stored table DIFFERS: documents written since the build?)') : ''}`);
 }
-const lawNames = [...law.byName.entries()].filter(([, l]) => l[0]!.category === 'law' && !l[0]!.repealed).map(([k]) => k);
-const table = new Map(Object.entries(ABBREVIATIONS).map(([k, v]) => [nameKey(k), nameKey(v)]));
-const kept: Array<[string, string, number]> = [];
-for (const [short, by] of [...seen].sort((a, b) => a[0].localeCompare(b[0]))) {
-  // the names declared that are current 법률 of the store (an old name or a misspelt one names none)
-  const fulls = [...by.keys()];
-  const laws = [...new Set(fulls.map((f) => law.byName.get(f)?.[0]).filter((d) => d && d.category === 'law' && !d.repealed))];
-  const doc = laws[0];
-  const n = [...by.values()].reduce((s, d) => s + d.size, 0);
-  const stem = nameKey(short).replace(/법$/, '');
-  const why = laws.length > 1 ? `declared for ${laws.length} statutes`
-    : !doc ? 'not a current 법률 of the store'
-    : law.byName.has(nameKey(short)) ? 'itself a name'
-    : table.has(nameKey(short)) ? (table.get(nameKey(short)) === nameKey(doc.name) ? 'in the table' : `the table says ${table.get(nameKey(short))}`)
-    : (lawNames.filter((k) => k.includes(stem)).length > 2) ? 'generic (its stem is in the names of more than 2 statutes)'
-    : usableShortName(short, doc.name) ? '' : 'generic (a tail of the name, or not its syllables in order)';
-  console.log(`${why ? '-' : '+'} ${short} → ${fulls.map((f) => names.get(f)).join(' | ')} (${n} instruments)${why ? ': ' + why : ''}`);
-  if (!why) kept.push([short, doc!.name, n]);
-}
-console.log(`${arts} articles read; ${seen.size} short names declared, ${kept.length} kept`);
-if (process.argv.includes('--write')) {
-  const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '../src/law/search/declared-abbreviations.ts');
-  const body = kept.map(([s, f, n]) => `  ${s}: [${JSON.stringify(f).replace(/"/g, "'")}, ${n}],`).join('\n');
-  fs.writeFileSync(out, `// GENERATED by bench/law-declared-abbr.ts from the full corpus (${arts} articles; ${new Date().toISOString().slice(0, 10)}): the short
-// names that instruments of the corpus declare for a statute they cite — 「full name」(이하 "short"이라 한다) — with how
-// many instruments declare it, kept when they name one current 법률 and read as its short name (declared-names.ts).
-// Not hand-edited: run the script again after a new import.
-export const DECLARED_ABBREVIATIONS: Record<string, [full: string, instruments: number]> = {
-${body}
-};
-`);
-  console.log(`wrote ${out}`);
-}
-process.exit(0);
+await store.close();

@@ -23,6 +23,10 @@ const HELP = `sejong law: the statute corpus of the legal-information server (MC
                               (SEJONG_LAW_OC, SEJONG_LAW_REFERER, SEJONG_LAW_API_URL); also runs daily at
                               SEJONG_LAW_SYNC_HOUR inside the server
   sejong law stats            counts and dates of the stored corpus
+  sejong law reindex          rebuild the search index and what it derives from the corpus (declared short names,
+                              spelled-name stems) from the stored documents, without importing: once for a store
+                              built before these were stored (docs/law.md), whose law threads otherwise derive them
+                              at every open
   sejong law move-env         a data dir of the older layout (the law inside the main data.mdb): move the law into
                               its own environment, <data>/law with 1 KiB pages (less of the file stays mapped in
                               the server's RSS; docs/law.md), copying the stored bytes (no re-import). Server stopped.
@@ -105,6 +109,22 @@ export async function run(args: string[]): Promise<number> {
       process.stderr.write(`sejong law move-env: ${(e as Error).message}\n`);
       return 1;
     } finally {
+      await store.close();
+    }
+  }
+  if (cmd === 'reindex') {
+    const store = new Store(config.dataPath);
+    const progress = new Progress('law reindex').start();
+    try {
+      const law = openLaw(store);
+      law.reload();
+      const st = await law.rebuildIndex((d, n) => progress.update('index', d, n));
+      law.reload();
+      progress.stop();
+      process.stdout.write(`reindexed: generation ${law.indexGen()}, ${st.docs} articles, ${st.terms} terms in ${(st.ms / 1000).toFixed(1)} s; ${law.derivedNames()?.declared.length ?? 0} declared short names\n`);
+      return 0;
+    } finally {
+      progress.stop();
       await store.close();
     }
   }

@@ -8,6 +8,8 @@ import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMat
 import { SEARCH_SWITCHES } from './search/switches.js';
 import { ABBREVIATIONS } from './search/names.js';
 import { SpelledShortNames, withDeclared, withSpelled } from './search/declared-names.js';
+import { DeclaredCollector } from './search/declared-table.js';
+import { deriveNames, deriveNamesFromStore, type DerivedNames } from './search/derived-names.js';
 import { asksForStandard, standardPrior } from './search/rule-questions.js';
 import { longOwnWords, ruleNameHolds } from './search/rule-name-words.js';
 import { NameIndex } from './search/name-index.js';
@@ -74,7 +76,7 @@ export class SearchIndex {
   private spelled = new SpelledShortNames([]);
   private nameIndex = new NameIndex([]);
   private nameWords = new NameWords([]);
-  private spelledNames = new SpelledNames([]);
+  private spelledNames = SpelledNames.of([]);
   /** the instruments the current query spells (spelledLift): a rule among them is named, as by its subject */
   private spelledNow = new Set<DocRec>();
   private readonly bm25 = new Bm25();
@@ -97,19 +99,24 @@ export class SearchIndex {
     this.bodies = new ArticleBodies(law);
   }
 
-  /** Load the persisted doc tables of generation gen (postings are read from LMDB on demand). */
-  open(gen: number): void {
+  /**
+   * Load the persisted doc tables of generation gen (postings are read from LMDB on demand) and the name tables
+   * derived at its build: handed in by build(), else stored with the generation, else (a store built before they
+   * were stored) derived here from every article.
+   */
+  open(gen: number, names?: DerivedNames): void {
     this.postings.open(gen);
     this.titles.open(gen);
     this.bodies.clear();
     this.gen = gen;
     this.abbr = new Map(Object.entries(ABBREVIATIONS).map(([k, v]) => [nameKey(k), v]));
     for (const d of this.law.catalog) if (d.abbreviation) this.abbr.set(nameKey(d.abbreviation), d.name);
-    this.abbrDeclared = withDeclared(this.abbr, this.law.byName);
+    names ??= this.law.derivedNames() ?? deriveNamesFromStore(this.law);
+    this.abbrDeclared = withDeclared(this.abbr, names.declared, this.law.byName);
     this.spelled = new SpelledShortNames(this.law.catalog.filter((d) => d.category === 'law' && !d.repealed));
     this.nameIndex = new NameIndex(this.law.catalog);
     this.nameWords = new NameWords(this.law.catalog, SEARCH_SWITCHES.nameWordsRules > 0);
-    this.spelledNames = new SpelledNames(this.law.catalog);
+    this.spelledNames = new SpelledNames(names.spelled, this.law.byId);
     this.tables(this.law.catalog);
     const meta = gen ? this.law.idx.get([gen, 'meta']) : undefined;
     const long = meta ? this.law.idx.get([gen, 'long']) : undefined;
@@ -148,13 +155,16 @@ export class SearchIndex {
 
   /**
    * Rebuild the article-text index from the stored articles as a new generation and open it. Answers the generation
-   * for the store to record (LawStore.rebuildIndex); older generations stay until dropBefore.
+   * and its name tables for the store to record (LawStore.rebuildIndex); older generations stay until dropBefore.
    */
-  async build(onProgress?: (done: number, total: number) => void): Promise<{ gen: number; docs: number; terms: number; postings: number; ms: number }> {
+  async build(onProgress?: (done: number, total: number) => void): Promise<{ gen: number; names: DerivedNames; docs: number; terms: number; postings: number; ms: number }> {
     const t0 = performance.now();
-    const { gen, stats } = await buildIndex(this.law, onProgress);
-    this.open(gen);
-    return { gen, ...stats, ms: Math.round(performance.now() - t0) };
+    // the declarations are read in the build's own pass over the articles (search/derived-names.ts)
+    const declared = new DeclaredCollector();
+    const { gen, stats } = await buildIndex(this.law, onProgress, (id, a) => declared.visit(id, a.content));
+    const names = deriveNames(this.law.catalog, this.law.byName, declared);
+    this.open(gen, names);
+    return { gen, names, ...stats, ms: Math.round(performance.now() - t0) };
   }
 
   /** Drop the generations older than gen (once the store records gen). */

@@ -10,9 +10,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pack, unpack } from 'msgpackr';
 import { LONG_VALUE_BYTES } from './search/long-values.js';
+import { readFully, writeFully } from './positioned-io.js';
 
-/** the sys record of the side file: the generation, per document id its list's offset and length, the catalogue's */
-export interface StoreFileRecord { gen: number; at: Record<string, [number, number]>; catalogue?: [number, number] }
+/** the sys record of the side file: the generation, per document id its list's offset and length, the catalogue's,
+ * the derived name tables' (search/derived-names.ts; kept in a record of their own too, see LawStore) */
+export interface StoreFileRecord { gen: number; at: Record<string, [number, number]>; catalogue?: [number, number]; names?: [number, number] }
 
 export function storeFile(dir: string, gen: number): string {
   return path.join(dir, `store-${gen}.long`);
@@ -23,18 +25,19 @@ export interface StoreFileSource { ids: string[]; bytes(id: string): number; rea
 
 /**
  * Write the side file of generation gen from every stored table of contents whose encoded value passes a chunk (the
- * lists as JSON, appended), fsynced; answers the record to commit after it.
+ * lists as JSON, appended), the catalogue's records and the derived name tables (msgpack), fsynced; answers the
+ * record to commit after it.
  */
-export async function writeStoreFile(dir: string, gen: number, tocs: StoreFileSource, catalogue: unknown): Promise<StoreFileRecord> {
+export async function writeStoreFile(dir: string, gen: number, tocs: StoreFileSource, catalogue: unknown, names?: unknown): Promise<StoreFileRecord> {
   const fd = fs.openSync(storeFile(dir, gen), 'w');
   const at: Record<string, [number, number]> = {};
   let pos = 0;
   const put = (b: Uint8Array): [number, number] => {
-    for (let done = 0; done < b.length;) done += fs.writeSync(fd, b, done, b.length - done, pos + done);
+    writeFully(fd, b, pos);
     pos += b.length;
     return [pos - b.length, b.length];
   };
-  let cat: [number, number] | undefined;
+  let cat: [number, number] | undefined, nm: [number, number] | undefined;
   try {
     for (let i = 0; i < tocs.ids.length; i++) {
       // yield now and then: lmdb-js renews its read transaction between turns (as the index build does)
@@ -44,11 +47,12 @@ export async function writeStoreFile(dir: string, gen: number, tocs: StoreFileSo
       at[id] = put(Buffer.from(JSON.stringify(tocs.read(id))));
     }
     cat = put(pack(catalogue));
+    if (names !== undefined) nm = put(pack(names));
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
-  return { gen, at, catalogue: cat };
+  return { gen, at, catalogue: cat, ...(nm ? { names: nm } : {}) };
 }
 
 /** Remove the side files of the generations before gen (a thread still reading one keeps its open descriptor). */
@@ -61,12 +65,12 @@ export function dropStoreFilesBefore(dir: string, gen: number): void {
 
 /** Reads the long tables of contents of one generation's side file. */
 export class StoreFileReader {
-  private constructor(private fd: number, private readonly at: Record<string, [number, number]>, private readonly cat?: [number, number]) {}
+  private constructor(private fd: number, private readonly at: Record<string, [number, number]>, private readonly cat?: [number, number], private readonly nm?: [number, number]) {}
 
   /** opened at once (a later rebuild may remove the file; the descriptor keeps it readable); null: no usable file */
   static open(dir: string, rec: StoreFileRecord): StoreFileReader | null {
     try {
-      return new StoreFileReader(fs.openSync(storeFile(dir, rec.gen), 'r'), rec.at, rec.catalogue);
+      return new StoreFileReader(fs.openSync(storeFile(dir, rec.gen), 'r'), rec.at, rec.catalogue, rec.names);
     } catch {
       return null; // the file is gone (removed after a newer build): the lists are read from law.toc
     }
@@ -84,15 +88,16 @@ export class StoreFileReader {
     return b ? unpack(b) as T : undefined;
   }
 
+  /** the derived name tables, or undefined when the file has none */
+  names<T>(): T | undefined {
+    const b = this.bytes(this.nm);
+    return b ? unpack(b) as T : undefined;
+  }
+
   private bytes(w: [number, number] | undefined): Buffer | undefined {
     if (!w || this.fd < 0) return undefined;
     const [pos, len] = w, b = Buffer.allocUnsafe(len);
-    for (let done = 0; done < len;) {
-      const n = fs.readSync(this.fd, b, done, len - done, pos + done);
-      if (n === 0) return undefined;
-      done += n;
-    }
-    return b;
+    return readFully(this.fd, b, pos) === len ? b : undefined;
   }
 
   close(): void {

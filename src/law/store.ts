@@ -6,6 +6,7 @@ import type { Article, DocRec, TableRec } from './parse.js';
 import { nameKey } from './normalize.js';
 import type { SearchIndex } from './search.js';
 import type { SearchSource } from './search/source.js';
+import type { DerivedNames } from './search/derived-names.js';
 import { ByteCache, stringBytes } from './cache.js';
 import { leanCatalogue, type CatalogueDoc } from './catalogue-lean.js';
 import { StoreFileReader, dropStoreFilesBefore, writeStoreFile, type StoreFileRecord } from './store-file.js';
@@ -83,6 +84,14 @@ interface SummaryRecord extends LawCounts {
  * and removed with `catalogue` */
 const STORE_FILE = 'store-long';
 /**
+ * The sys record of the name tables derived at the index build (search/derived-names.ts: the declared short names,
+ * the spelled stems), where they lie in the generation's `store-<gen>.long`. A record of its own, not part of
+ * `store-long`: that one goes with the first document write (the tables of contents change), while these tables hold
+ * for the generation as its index does, until the next build replaces both.
+ */
+const NAMES = 'derived-names';
+interface NamesRecord { gen: number; at: [number, number] }
+/**
  * The store's format, written by every index build: 2 = long values in side files beside the law env (rss22). Code
  * reading a store of a newer format than its own would silently miss what that format moved (code older than rss22
  * reads a format-2 store without its long postings), so reload() refuses one: an operator rolling back sees an error
@@ -129,6 +138,8 @@ export class LawStore implements SearchSource {
   private catalogueMayBeStored = true;
   /** the long tables of contents of the generation in force, from its side file (null: read from law.toc) */
   private sideFile: StoreFileReader | null = null;
+  /** the same file for the derived name tables of the generation in force (null: none stored) */
+  private namesFile: StoreFileReader | null = null;
 
   /** the law environment's directory (the index's side files: search/long-values.ts) */
   readonly dir: string;
@@ -158,7 +169,7 @@ export class LawStore implements SearchSource {
    * record naming a generation that is still stored. Call reload() afterwards.
    */
   async rebuildIndex(onProgress?: (done: number, total: number) => void): Promise<{ docs: number; terms: number; postings: number; ms: number }> {
-    const { gen, ...stats } = await this.index.build(onProgress); // builds and opens the new generation
+    const { gen, names, ...stats } = await this.index.build(onProgress); // builds and opens the new generation
     this.indexToOpen = -1;
     const articles = this.index.N;
     const docs = [...this.docs.getRange({})].map((x) => x.value);
@@ -170,12 +181,13 @@ export class LawStore implements SearchSource {
       // getBinaryFast: the stored value's length without decoding it
       bytes: (id) => this.toc.getBinaryFast(id)?.length ?? 0,
       read: (id) => this.toc.get(id),
-    }, docs.map(({ tables: _t, ...d }) => d));
+    }, docs.map(({ tables: _t, ...d }) => d), names);
     await this.transaction(() => {
       this.updateInfo({ index_gen: gen });
       this.sys.put(CATALOGUE, { gen, articles } satisfies CatalogueRecord);
       this.sys.put(SUMMARY, { gen, indexed: articles, ...countsOf(docs) } satisfies SummaryRecord);
       this.sys.put(STORE_FILE, fileRec satisfies StoreFileRecord);
+      if (fileRec.names) this.sys.put(NAMES, { gen, at: fileRec.names } satisfies NamesRecord);
       this.sys.put(FORMAT, LAW_STORE_FORMAT);
     });
     this.catalogueMayBeStored = true;
@@ -251,6 +263,10 @@ export class LawStore implements SearchSource {
     this.sideFile?.close();
     const tl = this.sys.get(STORE_FILE) as StoreFileRecord | undefined;
     this.sideFile = tl && gen > 0 && tl.gen === gen ? StoreFileReader.open(this.dir, tl) : null;
+    this.namesFile?.close();
+    const nr = this.sys.get(NAMES) as NamesRecord | undefined;
+    // opened now, as the side file above: a later build may remove the file while this thread has not read it yet
+    this.namesFile = nr && gen > 0 && nr.gen === gen ? StoreFileReader.open(this.dir, { gen, at: {}, names: nr.at }) : null;
     this.indexToOpen = gen; // opened on first use
     this.version++;
   }
@@ -293,6 +309,11 @@ export class LawStore implements SearchSource {
       this.index.open(gen);
     }
     return this.index;
+  }
+
+  /** The name tables derived at the build of the generation in force (undefined: none stored; SearchSource). */
+  derivedNames(): DerivedNames | undefined {
+    return this.namesFile?.names<DerivedNames>();
   }
 
   /** Articles in the index in force, without opening it when the catalogue record says. */

@@ -10,7 +10,7 @@ import { REPO, shared } from '../helpers/shared.js';
 
 export const SAMPLE = shared('law-corpus', 'sample');
 // bump when the store layout or the parsers change
-const LAYOUT = 'v5'; // v4: the law in its own environment, <data>/law (law/open.ts lawEnv); v5: the index's side file of long values
+const LAYOUT = 'v6'; // v4: the law in its own environment, <data>/law (law/open.ts lawEnv); v5: the index's side file of long values; v6: the derived name tables stored with the generation
 
 /** A copy of the imported sample in a fresh temp dir, removed when the test process exits. */
 export async function sampleDataDir(paths: string[] = [SAMPLE]): Promise<string> {

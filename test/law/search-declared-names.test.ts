@@ -1,8 +1,9 @@
-// Statute short names the corpus declares or a query spells (declared-names.ts, issue #15). Pure functions: no corpus
-// needed.
+// Statute short names the corpus declares or a query spells (declared-names.ts, declared-table.ts, issue #15). Pure
+// functions over a few real names and declarations as the statutes write them: no corpus needed.
 import t from 'tap';
+import type { DocRec } from '../../src/law/parse.js';
 import { SpelledShortNames, usableShortName, withDeclared } from '../../src/law/search/declared-names.js';
-import { DECLARED_ABBREVIATIONS } from '../../src/law/search/declared-abbreviations.js';
+import { DeclaredCollector } from '../../src/law/search/declared-table.js';
 import { nameKey } from '../../src/law/normalize.js';
 
 t.test('a declared short name is kept when its syllables are the name\'s, in order, and not just its last word', async (t) => {
@@ -14,17 +15,36 @@ t.test('a declared short name is kept when its syllables are the name\'s, in ord
   t.equal(usableShortName('법', '민법'), false);
 });
 
-t.test('the generated table holds corpus declarations and leaves the generic ones out', async (t) => {
-  t.same(DECLARED_ABBREVIATIONS['공수처법']?.[0], '고위공직자범죄수사처 설치 및 운영에 관한 법률');
-  t.same(DECLARED_ABBREVIATIONS['대리점법']?.[0], '대리점거래의 공정화에 관한 법률');
-  t.same(DECLARED_ABBREVIATIONS['보험료징수법']?.[0], '고용보험 및 산업재해보상보험의 보험료징수 등에 관한 법률');
-  for (const generic of ['기본법', '안전법', '촉진법', '특별법', '발전법', '징수법']) t.equal(DECLARED_ABBREVIATIONS[generic], undefined, generic);
+const law = (name: string, category = 'law', repealed = false) => ({ id: name, name, category, repealed }) as unknown as DocRec;
+const byNameOf = (docs: DocRec[]) => new Map(docs.map((d) => [nameKey(d.name), [d]]));
+
+t.test('the declarations an index build reads: kept when they name one current 법률 and read as its short name', async (t) => {
+  const store = byNameOf([
+    law('고위공직자범죄수사처 설치 및 운영에 관한 법률'), law('대리점거래의 공정화에 관한 법률'), law('근로기준법'),
+    law('중소기업기술혁신 촉진법'), law('벤처기업육성에 관한 특별법'), law('구 대리점법', 'law', true),
+  ]);
+  const c = new DeclaredCollector();
+  c.visit('A', '① 「고위공직자범죄수사처 설치 및 운영에 관한 법률」(이하 "공수처법"이라 한다) 제2조에 따른 고위공직자');
+  c.visit('B', '「고위공직자범죄수사처 설치 및 운영에 관한 법률」 (이하 “공수처법”이라 한다)');
+  c.visit('B', '「대리점거래의 공정화에 관한 법률」(이하 "대리점법"이라 한다)와 「중소기업기술혁신 촉진법」(이하 "촉진법"이라 한다)');
+  // the built-in table's own short name, a declaration for a statute this store lacks, one without 이하
+  c.visit('C', '「근로기준법」(이하 "근기법"이라 한다) 「산업집적활성화 및 공장설립에 관한 법률」(이하 "산업집적법"이라 한다)');
+  c.visit('C', '「대리점거래의 공정화에 관한 법률」("대리점법"이라 한다)');
+  t.equal(c.articles, 5);
+  const { kept, dropped } = c.table(store);
+  t.same(kept, [['공수처법', '고위공직자범죄수사처 설치 및 운영에 관한 법률', 2], ['대리점법', '대리점거래의 공정화에 관한 법률', 1]]);
+  t.same(dropped.map(([short, , , why]) => [short, why]), [
+    ['근기법', 'in the table'],
+    ['산업집적법', 'not a current 법률 of the store'],
+    ['촉진법', 'generic (a tail of the name, or not its syllables in order)'],
+  ]);
 });
 
 t.test('withDeclared adds declared names of statutes in the store; the table wins', async (t) => {
   const table = new Map([[nameKey('공수처법'), '다른 법률']]);
   const byName = new Map<string, unknown[]>([[nameKey('대리점거래의 공정화에 관한 법률'), [{}]], [nameKey('고위공직자범죄수사처 설치 및 운영에 관한 법률'), [{}]]]);
-  const m = withDeclared(table, byName);
+  const declared: Array<[string, string, number]> = [['공수처법', '고위공직자범죄수사처 설치 및 운영에 관한 법률', 1], ['대리점법', '대리점거래의 공정화에 관한 법률', 3], ['산업집적법', '산업집적활성화 및 공장설립에 관한 법률', 1]];
+  const m = withDeclared(table, declared, byName);
   t.equal(m.get(nameKey('공수처법')), '다른 법률');
   t.equal(m.get(nameKey('대리점법')), '대리점거래의 공정화에 관한 법률');
   // a statute not in this store: not added

@@ -14,7 +14,7 @@ const catalog = [
 const names = (sp: SpelledNames, q: string, min?: number) => sp.find(tokens(q), min).map((s) => s.doc.name).sort();
 
 t.test('words written apart, with particles, spell the whole name less its kind ending', async (t) => {
-  const sp = new SpelledNames(catalog);
+  const sp = SpelledNames.of(catalog);
   t.same(names(sp, '로스쿨을 졸업하면 변호사 시험은 몇 번까지 볼 수 있나요'), ['변호사시험법']);
   t.same(names(sp, '장애 정도 심사 결과에 이의가 있으면 며칠 안에 신청하나요'), ['장애정도심사규정']);
   // in any order, and the last word may run one syllable past the name (급식비 spells 급식)
@@ -30,7 +30,7 @@ t.test('words written apart, with particles, spell the whole name less its kind 
 });
 
 t.test('one word, part of a name, a decree named by 시행령 or a repealed name spells nothing', async (t) => {
-  const sp = new SpelledNames(catalog);
+  const sp = SpelledNames.of(catalog);
   // 변호사 alone is a word of two names, not their spelling; 학교 without 급식 spells no name
   t.same(names(sp, '변호사를 선임해야 하나요'), []);
   t.same(names(sp, '학교에서 다쳤어요'), []);
@@ -46,8 +46,8 @@ t.test('one word, part of a name, a decree named by 시행령 or a repealed name
 
 t.test('a stem held by many names of the catalogue is a generic phrase: no evidence', async (t) => {
   const many = [doc('안전관리규정', 'admrul'), ...Array.from({ length: 13 }, (_, i) => doc(`제${i + 1}종 안전관리 기준`, 'admrul'))];
-  const sp = new SpelledNames(many);
+  const sp = SpelledNames.of(many);
   t.same(names(sp, '안전 관리는 누가 하나요'), []);
-  const few = new SpelledNames(many.slice(0, 5));
+  const few = SpelledNames.of(many.slice(0, 5));
   t.same(names(few, '안전 관리는 누가 하나요'), ['안전관리규정']);
 });

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { termIds } from '../normalize.js';
 import type { SearchSource } from './source.js';
+import type { Article } from '../parse/types.js';
 import { LONG_VALUE_BYTES, LongWriter, longFile } from './long-values.js';
 
 /**
@@ -74,8 +75,11 @@ class FlatPostings {
   }
 }
 
-/** Build and persist a new index generation from the stored articles; the caller opens it, the store records it. */
-export async function buildIndex(law: SearchSource, onProgress?: (done: number, total: number) => void): Promise<{ gen: number; stats: { docs: number; terms: number; postings: number } }> {
+/**
+ * Build and persist a new index generation from the stored articles; the caller opens it, the store records it.
+ * visit sees every stored article once (deleted ones too), for what else is derived from them in the same pass.
+ */
+export async function buildIndex(law: SearchSource, onProgress?: (done: number, total: number) => void, visit?: (id: string, a: Article) => void): Promise<{ gen: number; stats: { docs: number; terms: number; postings: number } }> {
   const ids = law.catalog.map((d) => d.id);
   const ownerL: number[] = [], seqL: number[] = [], lenL: number[] = [], artStart: number[] = [0];
   const tt = new TermTable(), flat = new FlatPostings();
@@ -94,6 +98,7 @@ export async function buildIndex(law: SearchSource, onProgress?: (done: number, 
     titleL.push(titles);
     for (const { value: a } of law.arts.getRange({ start: [id, 0], end: [id, Number.MAX_SAFE_INTEGER] })) {
       const sq = s++;
+      visit?.(id, a);
       titles.push(a.deleted ? '' : a.title.replace(/\n/g, ' '));
       if (a.deleted) continue;
       buf.length = 0;
@@ -188,8 +193,10 @@ function nextGeneration(law: SearchSource): number {
 export async function dropGenerationsBefore(law: SearchSource, gen: number): Promise<void> {
   const old: Array<[number, number] | [number, string]> = [];
   for (const k of law.idx.getKeys({ start: [0], end: [gen] })) old.push(k as [number, number]);
-  for (let i = 0; i < old.length; i += 50000) {
-    const part = old.slice(i, i + 50000);
+  // 5,000 keys a transaction: 50,000 of a full-corpus generation dirtied more pages than LMDB lets one transaction
+  // hold with the law env's 1 KiB pages (MDB_TXN_FULL at the first rebuild of a full store: a sync, `law reindex`)
+  for (let i = 0; i < old.length; i += 5000) {
+    const part = old.slice(i, i + 5000);
     await law.transaction(() => { for (const k of part) law.idx.remove(k); });
   }
   // a thread still searching an older generation reads its file through the descriptor it opened (long-values.ts)

@@ -1,7 +1,9 @@
 // Short names of statutes (issue 15): which declared short names read as a statute's short name, and the short names
 // a query word may stand for by its letters alone. Hand-written rules (no library knows Korean statute short names).
 import { nameKey, stripJosa } from '../normalize.js';
-import { DECLARED_ABBREVIATIONS } from './declared-abbreviations.js';
+
+/** a short name the corpus declares for a statute (declared-table.ts): the full name, how many instruments declare it */
+export type Declared = [short: string, full: string, instruments: number];
 
 /**
  * A short name declared for a statute (「…」(이하 "X법"이라 한다)) that may stand for it in any query: its syllables
@@ -17,12 +19,13 @@ export function usableShortName(short: string, full: string): boolean {
 }
 
 /**
- * The abbreviation map (name key → full name) with the corpus's declared short names added: the table's own entries
- * win, and a declared short name whose statute is not in this store (a smaller corpus) is left out.
+ * The abbreviation map (name key → full name) with the store's declared short names (derived at its index build,
+ * declared-table.ts) added: the table's own entries win, and a declared short name whose statute is not in the
+ * catalogue loaded is left out.
  */
-export function withDeclared(abbr: Map<string, string>, byName: Map<string, unknown[]>): Map<string, string> {
+export function withDeclared(abbr: Map<string, string>, declared: readonly Declared[], byName: Map<string, unknown[]>): Map<string, string> {
   const out = new Map(abbr);
-  for (const [short, [full]] of Object.entries(DECLARED_ABBREVIATIONS)) {
+  for (const [short, full] of declared) {
     const k = nameKey(short);
     if (!out.has(k) && byName.has(nameKey(full))) out.set(k, full);
   }

@@ -15,6 +15,7 @@
 // without the table (a store built before the side file) reads every value from LMDB as before.
 import fs from 'node:fs';
 import path from 'node:path';
+import { readFully, writeFully } from '../positioned-io.js';
 
 /** a value longer than this goes to the side file: a 16 KiB chunk of 1 KiB pages less the overflow page's header */
 export const LONG_VALUE_BYTES = 16 * 1024 - 64;
@@ -40,8 +41,7 @@ export class LongWriter {
 
   /** append a value: a posting of term t or the title list of owner o */
   put(kind: 'postings' | 'titles', key: number, value: Uint8Array): void {
-    let done = 0;
-    while (done < value.length) done += fs.writeSync(this.fd, value, done, value.length - done, this.at + done);
+    writeFully(this.fd, value, this.at);
     this.table[kind].push(key, this.at, value.length);
     this.at += value.length;
   }
@@ -100,10 +100,6 @@ export class LongValues {
   readInto(kind: 'postings' | 'titles', key: number, out: Uint8Array): void {
     const i = this[kind].get(key)!;
     const pos = this.where[i + 1]!, len = this.where[i + 2]!;
-    for (let done = 0; done < len;) {
-      const n = fs.readSync(this.fd, out, done, len - done, pos + done);
-      if (n === 0) throw new Error(`law index side file: ${len} bytes at ${pos} not there (truncated?)`);
-      done += n;
-    }
+    if (readFully(this.fd, out.subarray(0, len), pos) < len) throw new Error(`law index side file: ${len} bytes at ${pos} not there (truncated?)`);
   }
 }

@@ -3,6 +3,7 @@
 // generation and the store records it in its info record (LawStore.rebuildIndex).
 import type { Database } from 'lmdb';
 import type { Article, DocRec } from '../parse/types.js';
+import type { DerivedNames } from './derived-names.js';
 
 export interface SearchSource {
   /** every statute and rule (meta only) */
@@ -20,6 +21,8 @@ export interface SearchSource {
   tocOf(id: string): Array<{ no: string; title: string }>;
   /** position of article `no` of a document */
   articleSeq(id: string, no: string): number | undefined;
+  /** the name tables stored with the generation in force (search/derived-names.ts); undefined: none stored */
+  derivedNames(): DerivedNames | undefined;
   /** the generation of the persisted index the store's info record names (0: none) */
   indexGen(): number;
   transaction<T>(fn: () => T): Promise<T>;

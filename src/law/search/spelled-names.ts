@@ -23,6 +23,31 @@ interface Stem { stem: string; docs: DocRec[] }
 
 export interface Spelled { doc: DocRec; words: number; names: number }
 
+/**
+ * What SpelledNames holds, derived from the catalogue at the index build and stored with the generation (the side
+ * file, LawStore.rebuildIndex), so that a law thread's open reads it instead of deriving it from every name again:
+ * each stem with the ids of its current instruments, and every current name key joined by '\n'.
+ */
+export interface SpelledTable { stems: Array<[stem: string, ids: string[]]>; keys: string }
+
+/** The stems of the catalogue's current names (a name less its kind ending) and their instruments. */
+export function spelledTable(catalog: DocRec[]): SpelledTable {
+  const stems = new Map<string, string[]>();
+  const keys: string[] = [];
+  for (const d of catalog) {
+    if (d.repealed) continue;
+    const nk = nameKey(d.name);
+    keys.push(nk);
+    // a decree or rule under a statute is named by the statute's name and 시행령 / 시행규칙: not spelled here
+    if (/(시행령|시행규칙)$/.test(nk)) continue;
+    const stem = nk.replace(KIND_END, '');
+    if (stem.length < 3 || stem === nk) continue;
+    const s = stems.get(stem);
+    if (s) s.push(d.id); else stems.set(stem, [d.id]);
+  }
+  return { stems: [...stems], keys: keys.join('\n') };
+}
+
 export class SpelledNames {
   /** stem → its current instruments; stems by their first two characters */
   private byHead = new Map<string, Stem[]>();
@@ -30,26 +55,21 @@ export class SpelledNames {
   private joined = '';
   private held = new Map<string, number>();
 
-  constructor(catalog: DocRec[]) {
-    const stems = new Map<string, Stem>();
-    const keys: string[] = [];
-    for (const d of catalog) {
-      if (d.repealed) continue;
-      const nk = nameKey(d.name);
-      keys.push(nk);
-      // a decree or rule under a statute is named by the statute's name and 시행령 / 시행규칙: not spelled here
-      if (/(시행령|시행규칙)$/.test(nk)) continue;
-      const stem = nk.replace(KIND_END, '');
-      if (stem.length < 3 || stem === nk) continue;
-      const s = stems.get(stem);
-      if (s) s.docs.push(d); else stems.set(stem, { stem, docs: [d] });
-    }
-    for (const s of stems.values()) {
-      const h = s.stem.slice(0, 2);
+  /** from a stored table: its ids resolved in the catalogue loaded (an id no longer there is left out) */
+  constructor(table: SpelledTable, byId: Map<string, DocRec>) {
+    for (const [stem, ids] of table.stems) {
+      const docs = ids.map((id) => byId.get(id)).filter((d): d is DocRec => d !== undefined);
+      if (!docs.length) continue;
+      const h = stem.slice(0, 2);
       const l = this.byHead.get(h);
-      if (l) l.push(s); else this.byHead.set(h, [s]);
+      if (l) l.push({ stem, docs }); else this.byHead.set(h, [{ stem, docs }]);
     }
-    this.joined = keys.join('\n');
+    this.joined = table.keys;
+  }
+
+  /** derived from a catalogue here (tests, and a store built before the table was stored) */
+  static of(catalog: DocRec[]): SpelledNames {
+    return new SpelledNames(spelledTable(catalog), new Map(catalog.map((d) => [d.id, d])));
   }
 
   /**

@@ -43,7 +43,7 @@ export const SEARCH_SWITCHES = {
   titleCue: 0.3,
   /** such titles are candidates of the choice even without a word of the question, at this share of the cue's gain (0 = not) */
   titleCueAlone: 1,
-  /** the short names the corpus declares for statutes (declared-abbreviations.ts) expand like the table's (admrul21) */
+  /** the short names the corpus declares for statutes (derived at the index build, declared-table.ts) expand like the table's (admrul21) */
   declaredAbbr: 1,
   /** a query word ending in 법 that spells one statute's name in order (개발제한구역법) names it (declared-names.ts) */
   spelledAbbr: 1,
