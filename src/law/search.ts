@@ -55,6 +55,8 @@ const MAX_TEXT_HITS = 1000;
 const PLAIN_COORD = 0.4;
 /** documents whose article titles are read for title evidence (the best by name and text) */
 const TITLE_DOCS = 12;
+/** the no-stored-name-tables line was written (once per thread) */
+let warnedUnstored = false;
 
 export class SearchIndex {
   gen = 0;
@@ -99,6 +101,16 @@ export class SearchIndex {
     this.bodies = new ArticleBodies(law);
   }
 
+  /** a generation built before its name tables were stored: derived here from every article (seconds of CPU per
+   *  law thread at each open), said once per thread so the operator runs `sejong law reindex` */
+  private deriveAtOpen(gen: number): DerivedNames {
+    if (!warnedUnstored) {
+      warnedUnstored = true;
+      process.stderr.write(`sejong law: index generation ${gen} has no stored name tables (built before they were stored): deriving them from every article at each open; run \`sejong law reindex\` once\n`);
+    }
+    return deriveNamesFromStore(this.law);
+  }
+
   /**
    * Load the persisted doc tables of generation gen (postings are read from LMDB on demand) and the name tables
    * derived at its build: handed in by build(), else stored with the generation, else (a store built before they
@@ -111,7 +123,7 @@ export class SearchIndex {
     this.gen = gen;
     this.abbr = new Map(Object.entries(ABBREVIATIONS).map(([k, v]) => [nameKey(k), v]));
     for (const d of this.law.catalog) if (d.abbreviation) this.abbr.set(nameKey(d.abbreviation), d.name);
-    names ??= this.law.derivedNames() ?? deriveNamesFromStore(this.law);
+    names ??= this.law.derivedNames() ?? this.deriveAtOpen(gen);
     this.abbrDeclared = withDeclared(this.abbr, names.declared, this.law.byName);
     this.spelled = new SpelledShortNames(this.law.catalog.filter((d) => d.category === 'law' && !d.repealed));
     this.nameIndex = new NameIndex(this.law.catalog);

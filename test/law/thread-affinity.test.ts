@@ -4,9 +4,10 @@
 import t from 'tap';
 import fs from 'node:fs';
 import { lawCpusOf, parseCpuList } from '../../src/law/thread-affinity.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer } from '../helpers/server.js';
 import { sampleDataDir } from './fixture.js';
 import { skipFileWithoutShared } from '../helpers/shared.js';
+import { callArticle, lawThreadIds } from '../helpers/law-threads.js';
 
 t.test('cpu lists as the kernel writes them', async (t) => {
   t.same(parseCpuList('0-1'), [0, 1]);
@@ -48,33 +49,10 @@ t.test('without taskset the thread keeps every CPU and says why', { skip: proces
 
 await skipFileWithoutShared('law-corpus', 'sample');
 
-const H = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'n', version: '0' } } };
-
 const allowed = (tid: string) => parseCpuList(/^Cpus_allowed_list:\s*(.+)$/m.exec(fs.readFileSync(`/proc/self/task/${tid}/status`, 'latin1'))![1]!);
 
 /** this process's threads named sejong-law, with their CPUs */
-function lawThreads(): number[][] {
-  return fs.readdirSync('/proc/self/task').flatMap((tid) => {
-    try {
-      return fs.readFileSync(`/proc/self/task/${tid}/comm`, 'latin1').trim() === 'sejong-law' ? [allowed(tid)] : [];
-    } catch {
-      return []; // the thread ended while we listed
-    }
-  });
-}
-
-/** one MCP session and one get_article call through it: the article number that came back */
-async function callArticle(srv: TestServer): Promise<string> {
-  const r = await fetch(srv.url + '/mcp', { method: 'POST', headers: H, body: JSON.stringify(INIT) });
-  const sid = r.headers.get('mcp-session-id')!;
-  await r.arrayBuffer();
-  const hs = { ...H, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-03-26' };
-  await (await fetch(srv.url + '/mcp', { method: 'POST', headers: hs, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).arrayBuffer();
-  const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_article', arguments: { law_id: '001706', article_no: '750' } } };
-  const body = await (await fetch(srv.url + '/mcp', { method: 'POST', headers: hs, body: JSON.stringify(call) })).json() as any;
-  return JSON.parse(body.result.content[0].text).article.no;
-}
+const lawThreads = (): number[][] => lawThreadIds().map(allowed);
 
 const mine = allowed(String(process.pid));
 for (const [where, cpus] of [['worker', 'spare-one'], ['main', 'spare-one'], ['worker', undefined]] as const) {
