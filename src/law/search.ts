@@ -11,7 +11,6 @@ import { SpelledShortNames, withDeclared, withSpelled } from './search/declared-
 import { DeclaredCollector } from './search/declared-table.js';
 import { deriveNames, deriveNamesFromStore, type DerivedNames } from './search/derived-names.js';
 import { asksForStandard, standardPrior } from './search/rule-questions.js';
-import { longOwnWords, ruleNameHolds } from './search/rule-name-words.js';
 import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
 import { SpelledNames } from './search/spelled-names.js';
@@ -335,8 +334,6 @@ export class SearchIndex {
       for (let i = 0; i < out.length && !lifted; i++) lifted = rule[at[i]!] === 1 && top > prior[at[i]! * 2 + k]!;
     }
     const ruleAsked = lifted && asksForRule(aq.words);
-    // a plain question's own long word in a rule's name (rule-name-words.ts; switch rulePlainWord, 0 = off)
-    const ownLong = lifted && aq.plain && SEARCH_SWITCHES.rulePlainWord ? longOwnWords(aq.core, SEARCH_SWITCHES.rulePlainWord) : [];
     // (a rule's subject is read among the best 100 hits only: further down the lift cannot bring it to the first page)
     const near = lifted ? new Set(bestOf(out, 100)) : null;
     // a plain question's words in a statute's name (이자 → 이자제한법): name-words.ts
@@ -349,7 +346,7 @@ export class SearchIndex {
       const lift = top > p && rule[at[i]!] === 1 && near!.has(h);
       // a question asking for a figure or a standard (rule-questions.ts): a rule's prior moves toward the statutes'
       const std = standard && top > p && (lift || (SEARCH_SWITCHES.ruleStandardRules > 0 && h.doc.category === 'rule'));
-      h.score *= lift && (ruleAsked || this.spelledNow.has(h.doc) || namesRuleSubject(h.doc.name, aq.words, !aq.plain) || ruleNameHolds(h.doc.name, ownLong)) ? top : std ? standardPrior(p, top, SEARCH_SWITCHES.ruleStandard) : p;
+      h.score *= lift && (ruleAsked || this.spelledNow.has(h.doc) || namesRuleSubject(h.doc.name, aq.words, !aq.plain)) ? top : std ? standardPrior(p, top, SEARCH_SWITCHES.ruleStandard) : p;
       // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
       if (this.older[at[i]!]) h.score *= 0.5;
     }

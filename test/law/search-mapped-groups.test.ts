@@ -5,7 +5,6 @@ import t from 'tap';
 import { analyseQuery } from '../../src/law/search/query.js';
 import { weightedTerms } from '../../src/law/search/query-terms.js';
 import { titleQuery } from '../../src/law/search/titles.js';
-import { longOwnWords, ruleNameHolds } from '../../src/law/search/rule-name-words.js';
 import { termIds } from '../../src/law/normalize.js';
 import { SEARCH_SWITCHES } from '../../src/law/search/switches.js';
 
@@ -72,12 +71,4 @@ t.test('title evidence: one word\'s mapped terms share titleMapped when switched
     t.equal(tq.choice!.find((x) => x.w === '장기요양기관')!.wt, SEARCH_SWITCHES.titleMapped);
   });
   t.equal(withSwitches({ titleMappedGroup: 1 }, () => titleQuery({ ...aq })!.choice), undefined);
-});
-
-t.test('a plain question\'s own long word in a rule\'s name', async (t) => {
-  const words = longOwnWords('층간소음 방문상담 윗집 다툼 소음 측정 신청', 4);
-  t.same(words, ['층간소음', '방문상담']);
-  t.equal(ruleNameHolds('층간소음 피해사례 조사ㆍ상담 등의 절차 및 방법에 관한 규정', words), true);
-  t.equal(ruleNameHolds('소음ㆍ진동관리법', words), false);
-  t.equal(ruleNameHolds('층간소음 피해사례 조사ㆍ상담 등의 절차 및 방법에 관한 규정', []), false);
 });

@@ -82,7 +82,4 @@ export const SEARCH_SWITCHES = {
   /** in the title evidence, one question word's mapped terms share titleMapped in the document's score and the
    *  article choice (1; right article −2 … −5), in the score only (2), or each weighs titleMapped (0) */
   titleMappedGroup: 2,
-  /** a plain question's own word this long (characters) written whole in a rule's name names the rule by its subject
-   *  (rule-name-words.ts; 0 = off) */
-  rulePlainWord: 0,
 };
