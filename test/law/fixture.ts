@@ -54,3 +54,13 @@ export async function sampleDataDir(paths: string[] = [SAMPLE]): Promise<string>
   for (const f of fs.readdirSync(cache)) if (f !== 'ready') fs.cpSync(path.join(cache, f), path.join(dir, f), { recursive: true });
   return dir;
 }
+
+/** the law store in dir opened as another process sees it (a law worker, the server after an import or a sync),
+ *  closed at the test's end */
+export function reopenedLaw(t: { teardown(fn: () => void): void }, dir: string): ReturnType<typeof openLaw> {
+  const store = new Store(dir);
+  t.teardown(() => store.close());
+  const law = openLaw(store);
+  law.reload();
+  return law;
+}

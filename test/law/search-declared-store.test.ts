@@ -10,7 +10,7 @@ import { Store } from '../../src/store/env.js';
 import { openLaw } from '../../src/law/open.js';
 import { Importer } from '../../src/law/import.js';
 import { run } from '../../src/law/cli.js';
-import { SAMPLE } from './fixture.js';
+import { SAMPLE, reopenedLaw } from './fixture.js';
 import { skipFileWithoutShared } from '../helpers/shared.js';
 
 await skipFileWithoutShared('law-corpus', 'sample');
@@ -35,17 +35,8 @@ async function imported(t: { teardown(fn: () => void): void }): Promise<string> 
   return path.join(tmp, 'db');
 }
 
-/** the store reopened, as another process (a law worker, the server after the import) sees it */
-function reopened(t: { teardown(fn: () => void): void }, dir: string) {
-  const store = new Store(dir);
-  t.teardown(() => store.close());
-  const law = openLaw(store);
-  law.reload();
-  return law;
-}
-
 t.test('a short name the imported rule declares is stored with the generation and names the statute', async (t) => {
-  const law = reopened(t, await imported(t));
+  const law = reopenedLaw(t, await imported(t));
   t.same(law.derivedNames()?.declared, [['수련환경법', FULL, 1]], 'stored: derived from this corpus\'s own text');
   t.ok(law.derivedNames()!.spelled.stems.some(([stem]) => stem === '전공의수련시간관리'), 'the spelled stems too');
   t.equal(law.search.fullNameOf('수련환경법'), FULL);
@@ -59,10 +50,10 @@ t.test('a short name the imported rule declares is stored with the generation an
 t.test('a store built before the table was stored (no record): derived from the articles at open, same answers', async (t) => {
   const dir = await imported(t);
   {
-    const law = reopened(t, dir);
+    const law = reopenedLaw(t, dir);
     await law.transaction(() => law.sys.remove('derived-names'));
   }
-  const law = reopened(t, dir);
+  const law = reopenedLaw(t, dir);
   t.equal(law.derivedNames(), undefined);
   t.equal(law.search.fullNameOf('수련환경법'), FULL);
   t.equal(law.search.query('수련환경법', {}, null)[0]?.doc.name, FULL);
@@ -71,14 +62,14 @@ t.test('a store built before the table was stored (no record): derived from the 
 t.test('`sejong law reindex` stores the tables of such a store (a new generation)', async (t) => {
   const dir = await imported(t);
   {
-    const law = reopened(t, dir);
+    const law = reopenedLaw(t, dir);
     await law.transaction(() => law.sys.remove('derived-names'));
   }
   const env = process.env.SEJONG_DATA_DIR;
   process.env.SEJONG_DATA_DIR = dir;
   t.teardown(() => { if (env === undefined) delete process.env.SEJONG_DATA_DIR; else process.env.SEJONG_DATA_DIR = env; });
   t.equal(await run(['reindex']), 0);
-  const law = reopened(t, dir);
+  const law = reopenedLaw(t, dir);
   t.equal(law.indexGen(), 2);
   t.same(law.derivedNames()?.declared, [['수련환경법', FULL, 1]]);
   t.equal(law.search.fullNameOf('수련환경법'), FULL);

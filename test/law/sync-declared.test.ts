@@ -8,7 +8,7 @@ import { Store } from '../../src/store/env.js';
 import { openLaw } from '../../src/law/open.js';
 import { syncLaw } from '../../src/law/sync.js';
 import { startFakeLawGo } from '../fakes/lawgo.js';
-import { SAMPLE, sampleDataDir } from './fixture.js';
+import { SAMPLE, reopenedLaw, sampleDataDir } from './fixture.js';
 import { skipFileWithoutShared } from '../helpers/shared.js';
 
 await skipFileWithoutShared('law-corpus', 'sample');
@@ -27,16 +27,8 @@ fake.xml.set('999002', xml);
 fake.items = [{ 법령일련번호: '999002', 법령ID: '099002', 법령명한글: '전공의 수련 지원 규정', 공포일자: '20261120', 공포번호: '1', 제개정구분명: '제정', 법령구분명: '대통령령', 소관부처명: '보건복지부', 시행일자: '20261120' }];
 const env = { SEJONG_DATA_DIR: dir, SEJONG_LAW_OC: 'test-oc', SEJONG_LAW_API_URL: fake.url, SEJONG_LAW_REFERER: 'https://sejong.example' };
 
-function reopened(t: { teardown(fn: () => void): void }) {
-  const store = new Store(dir);
-  t.teardown(() => store.close());
-  const law = openLaw(store);
-  law.reload();
-  return law;
-}
-
 t.test('an instrument a sync adds declares a short name: found after the reload, stored with the new generation', async (t) => {
-  const before = reopened(t);
+  const before = reopenedLaw(t, dir);
   const gen = before.indexGen();
   t.equal(before.search.fullNameOf('수련환경법'), undefined, 'nothing declares it yet');
   t.notOk(before.derivedNames()?.declared.some(([short]) => short === '수련환경법'));
