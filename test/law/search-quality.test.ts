@@ -120,12 +120,13 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   // session 14: holdout10 (blind until then, 53 % first) joins them: all 676 measure 504 / 574 / 0.792 / 394 of 673
   // on main (e614270, below the floors of 616 on every line), 507 / 575 / 0.795 / 394 with vocab23's grouped mapped
   // terms; floors a question or so below
-  t.ok(rate(r.all.hits1, r.all.n) >= 0.745, `hits@1 ${r.all.hits1}/${r.all.n}`);
-  t.ok(rate(r.all.hits5, r.all.n) >= 0.845, `hits@5 ${r.all.hits5}/${r.all.n}`);
-  t.ok(r.all.mrr >= 0.79, `MRR ${r.all.mrr.toFixed(3)}`);
+  // session 15: holdout11 (blind until then, 46.7 % first) joins them: all 736 measure 535 / 610 / 0.772 / 57.2 %
+  t.ok(rate(r.all.hits1, r.all.n) >= 0.72, `hits@1 ${r.all.hits1}/${r.all.n}`);
+  t.ok(rate(r.all.hits5, r.all.n) >= 0.82, `hits@5 ${r.all.hits5}/${r.all.n}`);
+  t.ok(r.all.mrr >= 0.765, `MRR ${r.all.mrr.toFixed(3)}`);
   // (article@1 raised by article18: the article's text weighs in the choice, 0.60 → 0.63; 251/383 measured; 0.59
-  // with holdout9, session 13; 0.58 with holdout10, session 14)
-  t.ok(rate(r.all.article1, r.all.articleN) >= 0.58, `article@1 ${r.all.article1}/${r.all.articleN}`);
+  // with holdout9, session 13; 0.58 with holdout10, session 14; 0.565 with holdout11, session 15)
+  t.ok(rate(r.all.article1, r.all.articleN) >= 0.565, `article@1 ${r.all.article1}/${r.all.articleN}`);
   // plain questions of the held-out sets 2–5: the right article of the right law first (article18: 33 → 37 of 100)
   const plainHeld = r.outcomes.filter((o) => (o.q.holdout2 || o.q.holdout3 || o.q.holdout4 || o.q.holdout5) && o.q.category === 'plain' && o.articleOk !== null);
   // (search19's question cues in the article choice: 37 → 39 of 100)
@@ -156,6 +157,9 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   // holdout10 (blind in session 13: 31 / 35 of 60 before, 32 / 37 after that session's work), floors one question below
   t.ok(r.holdout10.hits1 >= 31, `holdout10 hits@1 ${r.holdout10.hits1}/${r.holdout10.n}`);
   t.ok(r.holdout10.hits5 >= 36, `holdout10 hits@5 ${r.holdout10.hits5}/${r.holdout10.n}`);
+  // holdout11 (blind in session 14: 28 / 35 of 60 at its start and end), floors one question below
+  t.ok(r.holdout11.hits1 >= 27, `holdout11 hits@1 ${r.holdout11.hits1}/${r.holdout11.n}`);
+  t.ok(r.holdout11.hits5 >= 34, `holdout11 hits@5 ${r.holdout11.hits5}/${r.holdout11.n}`);
   // holdout6 as it was measured blind at the end of session 9 (66.0 / 78.0), less a question each
   t.ok(rate(r.holdout6.hits1, r.holdout6.n) >= 0.66, `holdout6 hits@1 ${r.holdout6.hits1}/${r.holdout6.n}`);
   t.ok(rate(r.holdout6.hits5, r.holdout6.n) >= 0.78, `holdout6 hits@5 ${r.holdout6.hits5}/${r.holdout6.n}`);
