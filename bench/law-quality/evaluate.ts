@@ -59,7 +59,10 @@ export interface Question {
    *  blind in session 14 (46.7 / 58.3 hits@1 / @5 at that session's start and end), studyable from session 15 (its
    *  validation set: aggregate lines only) */
   holdout11?: boolean;
-  /** a twelfth held-out set (session 15), written the same way; blind: never tuned on, its misses are never printed */
+  /** a twelfth held-out set (2026-11-24, session 15: 60 questions — 30 plain, 8 keyword, 8 abbrev, 8 admrul, 6 filter
+   *  — over 60 instruments no earlier question asks about (49 laws, 1 decree, 1 rule, 9 administrative rules incl. the
+   *  filter ones; no 제N-N조 rule: every rule numbered so is already used), written from the articles read directly by
+   *  a helper who never ran a search); blind: never tuned on, its misses are never printed */
   holdout12?: boolean;
 }
 
