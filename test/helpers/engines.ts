@@ -7,15 +7,28 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+// A port for a server started later by another process (PostgreSQL, Redis, a fleet node, HAProxy). Not one the kernel
+// hands out (listen(0) and outbound connections take ports from ip_local_port_range, 32768–60999 here): a port chosen
+// there and released could be taken as the source port of any of the tests' many connections before the server binds
+// it (a fleet node failed "cannot listen on 127.0.0.1:41363" under load). Below that range only another random pick
+// can collide, and the bind check here catches one already listening.
+const PICK_FROM = 20_000;
+const PICK_SPAN = 12_000;
+
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
+}
+
+export async function freePort(): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const port = PICK_FROM + Math.floor(Math.random() * PICK_SPAN);
+    if (await canBind(port)) return port;
+  }
+  throw new Error(`no free port in ${PICK_FROM}–${PICK_FROM + PICK_SPAN} after 50 tries`);
 }
 
 function pgBin(name: string): string | undefined {
