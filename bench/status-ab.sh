@@ -19,7 +19,9 @@ if [ -n "$SHARED" ]; then
   RS=$(pgrep -f "redis-server.*$RP" | head -1)
 fi
 # PostgreSQL (postmaster and its backends) and Redis CPU ticks so far, 0 when not shared
-engines_ticks() { [ -z "$PM" ] && { echo 0; return; }; local t=0 p; for p in $PM $(ps --ppid $PM -o pid= 2>/dev/null) $RS; do t=$((t + $(awk '{print $14+$15}' /proc/$p/stat 2>/dev/null || echo 0))); done; echo $t; }
+# (the postmaster's cutime+cstime too: a backend that ended between two readings, e.g. a pool's idle client after
+# 30 s, takes its ticks out of the live sum and they reappear there)
+engines_ticks() { [ -z "$PM" ] && { echo 0; return; }; local t=$(awk '{print $16+$17}' /proc/$PM/stat) p; for p in $PM $(ps --ppid $PM -o pid= 2>/dev/null) $RS; do t=$((t + $(awk '{print $14+$15}' /proc/$p/stat 2>/dev/null || echo 0))); done; echo $t; }
 i=0
 for d in "$@"; do
   out=$tmp/srv-$i.json; rm -f $out
