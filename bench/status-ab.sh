@@ -3,9 +3,9 @@
 # bench/lib/serve-status.mjs, each its own process), wrk -t1 -c100 against each in turn, round after round, so both
 # see the same machine load. Per run: req/s, p50, p99 and the server's CPU per request (utime+stime of the process
 # and of its main thread, /proc) with the load average. Usage: bench/status-ab.sh <seconds> <rounds> <checkout>…
-# SHARED=1: every server in shared (fleet) mode, on one PostgreSQL (a database each) and one Redis started for the
+# SHARED=1: every server in shared (fleet) mode, each on its own PostgreSQL and all on one Redis started for the
 # run (bench/lib/shared-engines.ts, stopped at the end); the servers print their rate-limit round trips at the end,
-# and each run adds the engines' CPU per request (PostgreSQL's postmaster and backends, redis-server: utime+stime
+# and each run adds the engines' CPU per request (its PostgreSQL's postmaster and backends, redis-server: utime+stime
 # from /proc), which shares the machine's cores with the server and wrk.
 # A checkout may carry node flags after a colon (`/work/main:--max-semi-space-size=64`): the same code A/B by flag.
 secs=$1; rounds=$2; shift 2
@@ -15,11 +15,16 @@ if [ -n "$SHARED" ]; then
   OUT=$tmp/engines.json N=$# node --import tsx $here/lib/shared-engines.ts & EPID=$!
   for t in $(seq 120); do [ -s $tmp/engines.json ] && break; sleep 1; done
   export REDIS_URL=$(node -p "require('$tmp/engines.json').redis")
-  PM=$(head -1 $(ls -d /tmp/sejong-pg-$EPID-*/data)/postmaster.pid); RP=$(node -p "new URL(require('$tmp/engines.json').redis).port")
+  # the postmaster of each checkout's PostgreSQL, by the port of its database (postmaster.pid: pid, dir, start, port)
+  declare -A PMS; for f in /tmp/sejong-pg-$EPID-*/data/postmaster.pid; do PMS[$(sed -n 4p $f)]=$(head -1 $f); done
+  RP=$(node -p "new URL(require('$tmp/engines.json').redis).port")
   RS=$(pgrep -f "redis-server.*$RP" | head -1)
 fi
 # PostgreSQL (postmaster and its backends) and Redis CPU ticks so far, 0 when not shared
-engines_ticks() { [ -z "$PM" ] && { echo 0; return; }; local t=0 p; for p in $PM $(ps --ppid $PM -o pid= 2>/dev/null) $RS; do t=$((t + $(awk '{print $14+$15}' /proc/$p/stat 2>/dev/null || echo 0))); done; echo $t; }
+# (the postmaster's cutime+cstime too: a backend that ended between two readings, e.g. a pool's idle client after
+# 30 s, takes its ticks out of the live sum and they reappear there)
+engines_ticks() { [ -z "$PM" ] && { echo 0; return; }; local t=$(awk '{print $16+$17}' /proc/$PM/stat) p; for p in $PM $(ps --ppid $PM -o pid= 2>/dev/null) $RS; do t=$((t + $(awk '{print $14+$15}' /proc/$p/stat 2>/dev/null || echo 0))); done; echo $t; }
+# (each server's own PostgreSQL: PM is set per run below)
 i=0
 for d in "$@"; do
   out=$tmp/srv-$i.json; rm -f $out
@@ -34,6 +39,7 @@ for r in $(seq $rounds); do
   for j in $(seq 0 $((i-1))); do
     d=${@:$((j+1)):1}; P=${PIDS[$j]}
     U=$(node -p "require('$tmp/srv-$j.json').url"); K=$(node -p "require('$tmp/srv-$j.json').key")
+    [ -n "$SHARED" ] && PM=${PMS[$(node -p "new URL(require('$tmp/engines.json').databases[$j]).port")]}
     [ "$PATHSEL" = health ] && U=${U%%/api*}/health
     wrk -t1 -c100 -d1s -H "x-api-key: $K" $U >/dev/null
     read u0 s0 < <(awk "{print \$14, \$15}" /proc/$P/stat); read m0 < <(awk "{print \$14+\$15}" /proc/$P/task/$P/stat); e0=$(engines_ticks)

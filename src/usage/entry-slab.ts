@@ -29,6 +29,9 @@ export class EntrySlab {
   count = 0;
   /** time of the newest entry */
   lastTime = 0;
+  /** the smallest and largest entry time (a clock stepped back makes them differ from the first and last) */
+  minTime = Number.POSITIVE_INFINITY;
+  maxTime = Number.NEGATIVE_INFINITY;
 
   constructor(initialBytes = 1024) {
     this.buf = Buffer.allocUnsafe(Math.max(64, initialBytes));
@@ -62,6 +65,8 @@ export class EntrySlab {
     this.lastCode = code;
     this.count++;
     this.lastTime = e.time;
+    if (e.time < this.minTime) this.minTime = e.time;
+    if (e.time > this.maxTime) this.maxTime = e.time;
   }
 
   /** the encoded slab (a view: the slab is not written after it is taken) */
