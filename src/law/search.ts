@@ -23,6 +23,7 @@ import { LongValues, longFile, type LongTable } from './search/long-values.js';
 import { buildIndex, dropGenerationsBefore } from './search/build.js';
 import { ArticleBodies } from './search/article-bodies.js';
 import { weightedTerms } from './search/query-terms.js';
+import { feedbackWords, weakPass, withFeedback } from './search/feedback.js';
 import { byScore, sortByScore } from './search/sort-by-score.js';
 
 export { ABBREVIATIONS };
@@ -233,6 +234,26 @@ export class SearchIndex {
     const abbr = this.abbrOf(query);
     // a plain question's rare words reach the terms the corpus defines with them (search/defined-terms.ts)
     const aq = this.defined.expand(analyseQuery(query, abbr), SEARCH_SWITCHES.definedTerms, this.definedOpts);
+    const first = this.pass(aq, query, filters, articleRef, abbr);
+    // a plain question searched again with the words its first pass's best articles share (search/feedback.ts)
+    const fb = SEARCH_SWITCHES.feedbackDocs && aq.plain && weakPass(first, SEARCH_SWITCHES.feedbackWeak) ? this.feedback(first, aq) : aq;
+    return fb === aq ? first : this.pass(fb, query, filters, articleRef, abbr);
+  }
+
+  /** the feedback question of a first pass: its best text hits' articles' shared rare words added (unchanged: none) */
+  private feedback(first: HitList, aq: AnalysedQuery): AnalysedQuery {
+    const texts: string[] = [];
+    for (const h of first) {
+      if (texts.length >= SEARCH_SWITCHES.feedbackDocs) break;
+      const art = h.seqs.length ? this.law.arts.get([h.doc.id, h.seqs[0]!]) : undefined;
+      if (art) texts.push(SEARCH_SWITCHES.feedbackTitles ? art.title ?? '' : art.content);
+    }
+    const words = feedbackWords(texts, aq, (w) => this.wordDf(w), { words: SEARCH_SWITCHES.feedbackWords, maxDf: SEARCH_SWITCHES.feedbackMaxDf, N: this.N });
+    return withFeedback(aq, words);
+  }
+
+  /** one search pass of an analysed query */
+  private pass(aq: AnalysedQuery, query: string, filters: SearchFilters, articleRef: string | null, abbr: Map<string, string>): HitList {
     const allow = (d: DocRec) => (!filters.categories || filters.categories.has(d.category)) && (!filters.ministry || this.ministryKeys(d).some((m) => m.includes(filters.ministry!)));
     // the hits in the order they were found and each one's catalogue position; slot[position] = 1 + its place in out
     const hits: Hits = { out: [], at: [] };

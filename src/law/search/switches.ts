@@ -89,4 +89,13 @@ export const SEARCH_SWITCHES = {
   definedItems: 1,
   /** only a question word held by at most this many articles (its rarest bigram's df) is expanded (0 = any) */
   definedMaxDf: 0,
+  /** pseudo-relevance feedback (feedback.ts): a plain question searched again with the rare words the best articles of
+   *  this many first hits share (0 = off), at most feedbackWords of them, each in at most feedbackMaxDf articles */
+  feedbackDocs: 0,
+  feedbackWords: 4,
+  feedbackMaxDf: 3000,
+  /** only a weak first pass is searched again: its first hit scores less than this × its second's (0 = every one) */
+  feedbackWeak: 0,
+  /** the feedback words read from the best articles' titles (1) or their texts (0) */
+  feedbackTitles: 0,
 };
