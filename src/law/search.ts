@@ -2,15 +2,14 @@
 // (exact / prefix / abbreviation / substring / bigram overlap on statute and rule names) with boosts.
 import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
-import { nameKey, termIds, tokens } from './normalize.js';
+import { nameKey, tokens } from './normalize.js';
 import { analyseQuery, type AnalysedQuery } from './search/query.js';
 import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
 import { SEARCH_SWITCHES } from './search/switches.js';
 import { ABBREVIATIONS } from './search/names.js';
 import { SpelledShortNames, withDeclared, withSpelled } from './search/declared-names.js';
 import { DeclaredCollector } from './search/declared-table.js';
-import { deriveDefinedFromStore, deriveNames, deriveNamesFromStore, type DerivedNames } from './search/derived-names.js';
-import { DefinedTerms, DefinitionCollector, type DefinedTable } from './search/defined-terms.js';
+import { deriveNames, deriveNamesFromStore, type DerivedNames } from './search/derived-names.js';
 import { asksForStandard, standardPrior } from './search/rule-questions.js';
 import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
@@ -23,7 +22,6 @@ import { LongValues, longFile, type LongTable } from './search/long-values.js';
 import { buildIndex, dropGenerationsBefore } from './search/build.js';
 import { ArticleBodies } from './search/article-bodies.js';
 import { weightedTerms } from './search/query-terms.js';
-import { feedbackWords, reorderTop, weakPass, withFeedback } from './search/feedback.js';
 import { byScore, sortByScore } from './search/sort-by-score.js';
 
 export { ABBREVIATIONS };
@@ -58,8 +56,6 @@ const PLAIN_COORD = 0.4;
 const TITLE_DOCS = 12;
 /** the no-stored-name-tables line was written (once per thread) */
 let warnedUnstored = false;
-/** the no-stored-definitions line was written (once per thread) */
-let warnedNoDefined = false;
 
 export class SearchIndex {
   gen = 0;
@@ -82,8 +78,6 @@ export class SearchIndex {
   private nameIndex = new NameIndex([]);
   private nameWords = new NameWords([]);
   private spelledNames = SpelledNames.of([]);
-  /** the terms the corpus defines, by the rare words of their definitions (search/defined-terms.ts) */
-  private defined = new DefinedTerms({ terms: [], words: [] });
   /** the instruments the current query spells (spelledLift): a rule among them is named, as by its subject */
   private spelledNow = new Set<DocRec>();
   private readonly bm25 = new Bm25();
@@ -116,29 +110,6 @@ export class SearchIndex {
     return deriveNamesFromStore(this.law);
   }
 
-  /** the definitions' expansion: named items only (switch definedItems), words rarer in the articles than definedMaxDf */
-  private readonly definedOpts = {
-    get items() { return SEARCH_SWITCHES.definedItems > 0; },
-    get prefix() { return SEARCH_SWITCHES.definedPrefix > 0; },
-    rare: (w: string) => !SEARCH_SWITCHES.definedMaxDf || this.wordDf(w) <= SEARCH_SWITCHES.definedMaxDf,
-  };
-
-  /** at most how many articles hold a word: its rarest bigram's document frequency */
-  private wordDf(w: string): number {
-    let min = Infinity;
-    for (const t of termIds(w)) min = Math.min(min, this.df(t));
-    return min;
-  }
-
-  /** a generation whose stored name tables predate the definitions' table (expand24): derived here likewise */
-  private definedAtOpen(gen: number): DefinedTable {
-    if (!warnedNoDefined) {
-      warnedNoDefined = true;
-      process.stderr.write(`sejong law: index generation ${gen} has no stored definitions table (built before it was stored): deriving it from every article at each open; run \`sejong law reindex\` once\n`);
-    }
-    return deriveDefinedFromStore(this.law);
-  }
-
   /**
    * Load the persisted doc tables of generation gen (postings are read from LMDB on demand) and the name tables
    * derived at its build: handed in by build(), else stored with the generation, else (a store built before they
@@ -157,7 +128,6 @@ export class SearchIndex {
     this.nameIndex = new NameIndex(this.law.catalog);
     this.nameWords = new NameWords(this.law.catalog, SEARCH_SWITCHES.nameWordsRules > 0);
     this.spelledNames = new SpelledNames(names.spelled, this.law.byId);
-    this.defined = new DefinedTerms(names.defined ?? (gen ? this.definedAtOpen(gen) : { terms: [], words: [] }));
     this.tables(this.law.catalog);
     const meta = gen ? this.law.idx.get([gen, 'meta']) : undefined;
     const long = meta ? this.law.idx.get([gen, 'long']) : undefined;
@@ -201,9 +171,9 @@ export class SearchIndex {
   async build(onProgress?: (done: number, total: number) => void): Promise<{ gen: number; names: DerivedNames; docs: number; terms: number; postings: number; ms: number }> {
     const t0 = performance.now();
     // the declarations are read in the build's own pass over the articles (search/derived-names.ts)
-    const declared = new DeclaredCollector(), defs = new DefinitionCollector();
-    const { gen, stats } = await buildIndex(this.law, onProgress, (id, a) => { declared.visit(id, a.content); defs.visit(a.content); });
-    const names = deriveNames(this.law.catalog, this.law.byName, declared, defs);
+    const declared = new DeclaredCollector();
+    const { gen, stats } = await buildIndex(this.law, onProgress, (id, a) => declared.visit(id, a.content));
+    const names = deriveNames(this.law.catalog, this.law.byName, declared);
     this.open(gen, names);
     return { gen, names, ...stats, ms: Math.round(performance.now() - t0) };
   }
@@ -233,30 +203,7 @@ export class SearchIndex {
   query(query: string, filters: SearchFilters, articleRef: string | null): HitList {
     // query analysis: abbreviations expanded inside the phrase, endings/particles/filler dropped, synonyms added
     const abbr = this.abbrOf(query);
-    // a plain question's rare words reach the terms the corpus defines with them (search/defined-terms.ts)
-    const aq = this.defined.expand(analyseQuery(query, abbr), SEARCH_SWITCHES.definedTerms, this.definedOpts);
-    const first = this.pass(aq, query, filters, articleRef, abbr);
-    // a plain question searched again with the words its first pass's best articles share (search/feedback.ts)
-    const fb = SEARCH_SWITCHES.feedbackDocs && aq.plain && weakPass(first, SEARCH_SWITCHES.feedbackWeak) ? this.feedback(first, aq) : aq;
-    if (fb === aq) return first;
-    const second = this.pass(fb, query, filters, articleRef, abbr);
-    return SEARCH_SWITCHES.feedbackRerank ? reorderTop(first, second, SEARCH_SWITCHES.feedbackRerank) : second;
-  }
-
-  /** the feedback question of a first pass: its best text hits' articles' shared rare words added (unchanged: none) */
-  private feedback(first: HitList, aq: AnalysedQuery): AnalysedQuery {
-    const texts: string[] = [];
-    for (const h of first) {
-      if (texts.length >= SEARCH_SWITCHES.feedbackDocs) break;
-      const art = h.seqs.length ? this.law.arts.get([h.doc.id, h.seqs[0]!]) : undefined;
-      if (art) texts.push(SEARCH_SWITCHES.feedbackTitles ? art.title ?? '' : art.content);
-    }
-    const words = feedbackWords(texts, aq, (w) => this.wordDf(w), { words: SEARCH_SWITCHES.feedbackWords, maxDf: SEARCH_SWITCHES.feedbackMaxDf, N: this.N });
-    return withFeedback(aq, words);
-  }
-
-  /** one search pass of an analysed query */
-  private pass(aq: AnalysedQuery, query: string, filters: SearchFilters, articleRef: string | null, abbr: Map<string, string>): HitList {
+    const aq = analyseQuery(query, abbr);
     const allow = (d: DocRec) => (!filters.categories || filters.categories.has(d.category)) && (!filters.ministry || this.ministryKeys(d).some((m) => m.includes(filters.ministry!)));
     // the hits in the order they were found and each one's catalogue position; slot[position] = 1 + its place in out
     const hits: Hits = { out: [], at: [] };

@@ -8,21 +8,17 @@ import type { Article, DocRec } from '../parse.js';
 import type { Declared } from './declared-names.js';
 import { DeclaredCollector } from './declared-table.js';
 import { spelledTable, type SpelledTable } from './spelled-names.js';
-import { DefinitionCollector, type DefinedTable } from './defined-terms.js';
 
 export interface DerivedNames {
   /** the declared short names kept for the store (declared-table.ts), sorted by short name */
   declared: Declared[];
   /** the spelled stems of the current names and their instruments */
   spelled: SpelledTable;
-  /** the rare words of the corpus's definitions and the terms they define (defined-terms.ts); absent in a generation
-   *  built before expand24 */
-  defined?: DefinedTable;
 }
 
 /** The tables of a catalogue whose articles the collector has read (the build's pass). */
-export function deriveNames(catalog: DocRec[], byName: Map<string, DocRec[]>, collector: DeclaredCollector, defs?: DefinitionCollector): DerivedNames {
-  return { declared: collector.table(byName).kept, spelled: spelledTable(catalog), ...(defs ? { defined: defs.table() } : {}) };
+export function deriveNames(catalog: DocRec[], byName: Map<string, DocRec[]>, collector: DeclaredCollector): DerivedNames {
+  return { declared: collector.table(byName).kept, spelled: spelledTable(catalog) };
 }
 
 /**
@@ -30,14 +26,7 @@ export function deriveNames(catalog: DocRec[], byName: Map<string, DocRec[]>, co
  * stored (format 2 without the record), until its next index build (a sync, a re-import) stores them.
  */
 export function deriveNamesFromStore(law: { catalog: DocRec[]; byName: Map<string, DocRec[]>; arts: Pick<Database<Article, [string, number]>, 'getRange'> }): DerivedNames {
-  const collector = new DeclaredCollector(), defs = new DefinitionCollector();
-  for (const { key, value } of law.arts.getRange({})) { collector.visit(key[0], value.content); defs.visit(value.content); }
-  return deriveNames(law.catalog, law.byName, collector, defs);
-}
-
-/** The definitions' table alone, reading every stored article: for a generation whose stored tables predate it. */
-export function deriveDefinedFromStore(law: { arts: Pick<Database<Article, [string, number]>, 'getRange'> }): DefinedTable {
-  const defs = new DefinitionCollector();
-  for (const { value } of law.arts.getRange({})) defs.visit(value.content);
-  return defs.table();
+  const collector = new DeclaredCollector();
+  for (const { key, value } of law.arts.getRange({})) collector.visit(key[0], value.content);
+  return deriveNames(law.catalog, law.byName, collector);
 }

@@ -82,24 +82,4 @@ export const SEARCH_SWITCHES = {
   /** in the title evidence, one question word's mapped terms share titleMapped in the document's score and the
    *  article choice (1; right article −2 … −5), in the score only (2), or each weighs titleMapped (0) */
   titleMappedGroup: 2,
-  /** a plain question's word in the definitions of at most this many terms the corpus defines ("제2급감염병"이란 …
-   *  수두 …) adds those terms as mapped terms of that word (defined-terms.ts; 0 = off) */
-  definedTerms: 0,
-  /** only the definitions' named items (가. 수두) lead to their term (1), or any rare word of the body (0) */
-  definedItems: 1,
-  /** only a question word held by at most this many articles (its rarest bigram's df) is expanded (0 = any) */
-  definedMaxDf: 0,
-  /** a question word found as the head of a longer body word or item (자폐 → 자폐성장애인) leads to its terms too */
-  definedPrefix: 0,
-  /** pseudo-relevance feedback (feedback.ts): a plain question searched again with the rare words the best articles of
-   *  this many first hits share (0 = off), at most feedbackWords of them, each in at most feedbackMaxDf articles */
-  feedbackDocs: 0,
-  feedbackWords: 4,
-  feedbackMaxDf: 3000,
-  /** only a weak first pass is searched again: its first hit scores less than this × its second's (0 = every one) */
-  feedbackWeak: 0,
-  /** the feedback words read from the best articles' titles (1) or their texts (0) */
-  feedbackTitles: 0,
-  /** feedback only re-orders the first pass's best this many hits by their second-pass scores (0: the second pass's order) */
-  feedbackRerank: 0,
 };
