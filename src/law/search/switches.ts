@@ -86,10 +86,11 @@ export const SEARCH_SWITCHES = {
    *  question's own words, weighed by rarity, than every hit above it by ruleCoverageMargin (and at least
    *  ruleCoverageMin of them) gets the statutes' prior (rule-coverage.ts; 1 = plain questions, 2 = every query, 0 = off;
    *  admrul24: with ruleCoverageMapped 2 and ruleCoverageParent 1, studied admrul hits@1 70 → 74, hits@5 80 → 81, no
-   *  other question changed; holdout11 29 / 35 from 28 / 35; 2 = the same) */
+   *  other question changed; holdout11 29 / 35 from 28 / 35; 2 = the same; ruleCoverageArticles 2 → 3: h4-admrul-007
+   *  7 → 2, nothing else; 1: +1 −1) */
   ruleCoverage: 1,
   ruleCoverageTop: 10,
-  ruleCoverageArticles: 2,
+  ruleCoverageArticles: 3,
   ruleCoverageMargin: 0,
   ruleCoverageMin: 2,
   /** the rule's article must hold a question word no hit above it holds (1) */
