@@ -71,7 +71,8 @@ export function coverageLift<H extends CoverageHit>(out: H[], k: number, words: 
   let lifted = false;
   for (let i = 1; i < n; i++) {
     const h = out[i]!, to = lift(h);
-    if (to === null || to <= h.score) continue;
+    // (a rule the lift would not take past the hit just above it keeps its place: its articles are not read)
+    if (to === null || to <= h.score || to < out[i - 1]!.score) continue;
     const c = best(i);
     if (c.found < min) continue;
     let beats = true, above = 0;
