@@ -38,12 +38,12 @@ qs.forEach((q, i) => {
   if (right(a) !== right(b)) { if (right(b)) up++; else down++; }
   console.log(`${right(b) && !right(a) ? '+' : right(a) && !right(b) ? '-' : '~'} [${setOf(q)}] ${q.id} ${a.rank}→${b.rank} ${q.query} | want ${q.law} ${q.article ?? ''} | A ${a.top[0]} | B ${b.top[0]}`);
 });
-for (const cat of ['all', 'plain']) for (const st of [...new Set(qs.map(setOf))]) {
+for (const cat of ['all', 'plain', 'admrul']) for (const st of [...new Set(qs.map(setOf))]) {
   const ix = qs.map((_, i) => i).filter((i) => setOf(qs[i]!) === st && (cat === 'all' || qs[i]!.category === cat));
   const f = (O: Outcome[]) => `${ix.filter((i) => O[i]!.rank === 1).length}/${ix.filter((i) => O[i]!.rank >= 1 && O[i]!.rank <= 5).length}/${ix.filter((i) => right(O[i]!)).length}`;
   console.log(`  ${st} ${cat} n=${ix.length}: A ${f(A)}  B ${f(B)}  (hits@1 / hits@5 / right article first)`);
 }
-for (const cat of ['all', 'plain']) {
+for (const cat of ['all', 'plain', 'admrul']) {
   const ix = qs.map((_, i) => i).filter((i) => setOf(qs[i]!) !== validate && (cat === 'all' || qs[i]!.category === cat));
   const f = (O: Outcome[]) => `${ix.filter((i) => O[i]!.rank === 1).length}/${ix.filter((i) => O[i]!.rank >= 1 && O[i]!.rank <= 5).length}/${ix.filter((i) => right(O[i]!)).length}`;
   console.log(`  studied (all but ${validate}) ${cat} n=${ix.length}: A ${f(A)}  B ${f(B)}`);

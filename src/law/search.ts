@@ -11,6 +11,7 @@ import { SpelledShortNames, withDeclared, withSpelled } from './search/declared-
 import { DeclaredCollector } from './search/declared-table.js';
 import { deriveNames, deriveNamesFromStore, type DerivedNames } from './search/derived-names.js';
 import { asksForStandard, standardPrior } from './search/rule-questions.js';
+import { coverageLift, coverageWords } from './search/rule-coverage.js';
 import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
 import { SpelledNames } from './search/spelled-names.js';
@@ -91,6 +92,8 @@ export class SearchIndex {
   /** per position: the ministries as name keys (filled on first use), 1 + the place of its hit in the current query */
   private minKeys: Array<string[] | undefined> = [];
   private slot = new Int32Array(0);
+  /** per position: the prior factor the current query's rank applied (read by the rule-coverage lift) */
+  private applied = new Float64Array(0);
   /** catalogue position of each index owner (-1: not in the catalogue) */
   private ownerPos = new Int32Array(0);
 
@@ -162,6 +165,7 @@ export class SearchIndex {
     catalog.forEach((d, i) => { if (olderIds.has(d.id)) this.older[i] = 1; if (d.category === 'admrul') this.rule[i] = 1; });
     this.minKeys = [];
     this.slot = new Int32Array(catalog.length);
+    this.applied = new Float64Array(catalog.length);
   }
 
   /**
@@ -346,11 +350,22 @@ export class SearchIndex {
       const lift = top > p && rule[at[i]!] === 1 && near!.has(h);
       // a question asking for a figure or a standard (rule-questions.ts): a rule's prior moves toward the statutes'
       const std = standard && top > p && (lift || (SEARCH_SWITCHES.ruleStandardRules > 0 && h.doc.category === 'rule'));
-      h.score *= lift && (ruleAsked || this.spelledNow.has(h.doc) || namesRuleSubject(h.doc.name, aq.words, !aq.plain)) ? top : std ? standardPrior(p, top, SEARCH_SWITCHES.ruleStandard) : p;
+      const f = lift && (ruleAsked || this.spelledNow.has(h.doc) || namesRuleSubject(h.doc.name, aq.words, !aq.plain)) ? top : std ? standardPrior(p, top, SEARCH_SWITCHES.ruleStandard) : p;
+      h.score *= f;
+      this.applied[at[i]!] = f;
       // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
       if (this.older[at[i]!]) h.score *= 0.5;
     }
     sortByScore(out);
+    // a rule whose article holds more of the question's rarer words than every hit above it: the statutes' prior
+    if (SEARCH_SWITCHES.ruleCoverage && top > 0 && (aq.plain || SEARCH_SWITCHES.ruleCoverage > 1)) {
+      const mapped = SEARCH_SWITCHES.ruleCoverageMapped;
+      const words = coverageWords(mapped === 1 && aq.mapped ? `${aq.core} ${aq.mapped}` : aq.core, this.N, (t) => this.df(t), mapped === 2 ? aq.mappedGroups : undefined, aq.mappedFrom);
+      coverageLift(out, SEARCH_SWITCHES.ruleCoverageTop, words, (h) => {
+        const p = this.pos.get(h.doc)!, f = this.applied[p]!;
+        return this.rule[p] && f < top && !this.older[p] ? h.score / f * top : null;
+      }, (id, s) => this.bodies.of(id, s), byScore);
+    }
     // the article shown first by the first hits that rose by the priors (the title evidence read the best 12 before them)
     chooseArticles(out, 5, aq, titled, (id) => this.titlesOf(id), titleOf);
     bodyChoice(out, SEARCH_SWITCHES.titleBodyHits, aq, (id) => this.titlesOf(id), titleOf, (id, s) => this.bodies.of(id, s));

@@ -82,4 +82,22 @@ export const SEARCH_SWITCHES = {
   /** in the title evidence, one question word's mapped terms share titleMapped in the document's score and the
    *  article choice (1; right article −2 … −5), in the score only (2), or each weighs titleMapped (0) */
   titleMappedGroup: 2,
+  /** a rule among the first ruleCoverageTop hits whose best articles (ruleCoverageArticles of them) hold more of the
+   *  question's own words, weighed by rarity, than every hit above it by ruleCoverageMargin (and at least
+   *  ruleCoverageMin of them) gets the statutes' prior (rule-coverage.ts; 1 = plain questions, 2 = every query, 0 = off;
+   *  admrul24: with ruleCoverageMapped 2 and ruleCoverageParent 1, studied admrul hits@1 70 → 74, hits@5 80 → 81, no
+   *  other question changed; holdout11 29 / 35 from 28 / 35; 2 = the same; ruleCoverageArticles 2 → 3: h4-admrul-007
+   *  7 → 2, nothing else; 1: +1 −1) */
+  ruleCoverage: 1,
+  ruleCoverageTop: 10,
+  ruleCoverageArticles: 3,
+  ruleCoverageMargin: 0,
+  ruleCoverageMin: 2,
+  /** the rule's article must hold a question word no hit above it holds (1) */
+  ruleCoverageUnique: 0,
+  /** the words counted are the question's own and the statutory terms it was mapped to (1), its own with a text holding
+   *  one of a word's mapped terms holding the word (2), or its own only (0) */
+  ruleCoverageMapped: 2,
+  /** a rule named after a statute above it (its own guideline) is not lifted over it (1) */
+  ruleCoverageParent: 1,
 };
