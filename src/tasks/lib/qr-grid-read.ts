@@ -5,6 +5,7 @@
 // of the module-level sharpening (heavy blur spills each module into its neighbours), each redrawn code read by
 // zxing as a pure code (cheap: no detector). The caller's reader decides what counts as a decode.
 import { darkView, findFinders, triples, type TripleTolerance } from './qr-locate.js';
+import { fitBent, sampleBent } from './qr-bend.js';
 import { boxMean, corners, flatten, gridFor, widen, refine, render, sampleModules, threshold, unsharpBox, upscale, versionsFor, type Grid, type GridCode, type GridFinder } from './qr-grid.js';
 
 export interface GridImage { data: Uint8Array; width: number; height: number }
@@ -66,11 +67,14 @@ export function* gridCodes(g: GridImage, ts?: Iterable<GridFinder[]>, deadline =
   const { data, width: w, height: h } = g, done: Grid[] = [], seen: GridFinder[][] = [];
   const read = function* (grids: Grid[]): Generator<GridCode> {
     for (const grid0 of grids.sort((a, b) => b.fit - a.fit).slice(0, MAX_VERSIONS)) {
-      const { n, H } = refine(data, w, h, grid0);
+      const { n, H, src, dst } = refine(data, w, h, grid0);
       if (done.some((o) => o.n === n && Math.hypot(o.H[2]! - H[2]!, o.H[5]! - H[5]!) < grid0.module)) continue;
       done.push({ ...grid0, H });
       const smp = sampleModules(data, w, h, H, n);
       for (const sh of SHARPEN) yield render(threshold(smp, n, WINDOW, sh), n, H);
+      // bent paper: the grid bent to follow the modules (lib/qr-bend.ts), sampled and read again
+      const bent = sampleBent(data, w, h, fitBent(data, w, h, n, src, dst, grid0.module));
+      for (const sh of SHARPEN) yield render(threshold(bent, n, WINDOW, sh), n, H);
     }
   };
   const groups = ts ? [ts] : [gridTriples(g, PASSES.slice(0, 2), deadline, seen), gridTriples(g, PASSES.slice(2), deadline, seen)];
