@@ -10,6 +10,7 @@ import { greyFromU8, sauvola, histogram, percentile } from './lib/gray.js';
 import { qrRegions } from './lib/qr-locate.js';
 import { gridCodes } from './lib/qr-grid-read.js';
 import type { GridFinder } from './lib/qr-grid.js';
+import { threadCpuMs } from './lib/thread-cpu.js';
 
 export interface QrRecognizeInput extends DecodeOptions {
   image: Uint8Array;
@@ -232,7 +233,9 @@ function mapBack(r: ReadResult, g: GreyImg, orig: { width: number; height: numbe
 }
 
 const MIN_SIDE = 21;
-/** wall ms the grid reader may spend per image: a multiple of zxing's first pass on it, with a floor */
+/** CPU ms (this thread's: lib/thread-cpu.ts) the grid reader may spend per image: a multiple of zxing's first
+ * pass on it (also in this thread's CPU time), with a floor. CPU, not wall time: on a loaded machine a wall budget
+ * read fewer candidates and the same image was decoded or not with the load (qr22, qr23). */
 export const GRID_BUDGET = { perFirst: 1, floorMs: 6 };
 const gridBudget = (firstMs: number): number => Math.max(GRID_BUDGET.floorMs, GRID_BUDGET.perFirst * firstMs);
 /** full-frame variants work on at most this many pixels per side; sharpen on at most SHARPEN_MAX_PX */
@@ -278,12 +281,12 @@ const PURE: ReaderOptions = { formats: ['QRCode'], isPure: true, tryHarder: fals
 
 /**
  * The code read off its module grid (lib/qr-grid-read.ts): finder triples fitted, sampled and redrawn, each read
- * as a pure code until one decodes or `budgetMs` of wall time is spent. The position is mapped back through the
+ * as a pure code until one decodes or `budgetMs` of this thread's CPU time is spent. The position is mapped back through the
  * fitted grid onto `g`.
  */
 async function tryGrid(g: GreyImg, tried: string[], budgetMs: number, label = 'grid', triples?: GridFinder[][]): Promise<Found | undefined> {
   tried.push(label);
-  const t0 = performance.now();
+  const t0 = threadCpuMs();
   for (const code of gridCodes(g, triples, t0 + budgetMs)) {
     const res = await readBarcodes(pgm({ ...code, scale: 1 }) as never, PURE);
     const hit = res.find((r) => r.isValid && r.text !== undefined);
@@ -292,7 +295,7 @@ async function tryGrid(g: GreyImg, tried: string[], budgetMs: number, label = 'g
       const p = hit.position;
       return { hit: { ...hit, position: { topLeft: m(p.topLeft), topRight: m(p.topRight), bottomRight: m(p.bottomRight), bottomLeft: m(p.bottomLeft) } }, g, method: 'grid' };
     }
-    if (performance.now() - t0 > budgetMs) break;
+    if (threadCpuMs() - t0 > budgetMs) break;
   }
   return undefined;
 }
@@ -333,9 +336,9 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
 
   // 1. zxing on the decoded image as it is, with its own rotate/invert/downscale retries
   tried.push('original');
-  const t1 = performance.now();
+  const t1 = threadCpuMs();
   const first = await stage('original', () => attempt(rgba));
-  const firstMs = performance.now() - t1;
+  const firstMs = threadCpuMs() - t1;
   if (first) return found({ hit: first, g: { data: new Uint8Array(0), width: rgba.width, height: rgba.height, scale: 1 }, method: 'original' });
   if (input.enablePreprocessing === false) {
     return { success: false, data: null, method: null, attempts: 1, tried, message: 'No QR code was found in the image (preprocessing disabled: 1 attempt)' };

@@ -50,21 +50,35 @@ export function bentPoint(b: Bent, u: number, v: number): Pt {
   return applyH(b.H, u + b.bow[0] * qs + b.bow[1] * qt, v + b.bow[2] * qs + b.bow[3] * qt);
 }
 
-/** Decidedness of every module (and the quiet ring) under the bent grid b: known modules on their side of the
- * local mean (weight 2), data modules away from it. Inlined (no arrays per sample): it runs ≈ 300 times per fit. */
-function decided(g: Uint8Array, w: number, h: number, known: Int8Array, mean: Float32Array, b: Bent): number {
-  const { n, H } = b, N = n + 2, [a1, a2, b1, b2] = b.bow;
+/** The modules the fit is scored on, flattened: for each, its centre (u, v), the bow's shape there (qu, qv),
+ * its kind (1 dark, 0 light, -1 data) and the local mean; every known module and every second data module (a
+ * checkerboard: the decidedness is a sum over hundreds, half of them tell the same). */
+interface Probes { u: Float64Array; v: Float64Array; qu: Float64Array; qv: Float64Array; kind: Int8Array; mean: Float32Array }
+
+function probes(n: number, known: Int8Array, mean: Float32Array): Probes {
+  const N = n + 2, idx: number[] = [];
+  for (let i = -1; i <= n; i++) for (let j = -1; j <= n; j++) {
+    const k = (i + 1) * N + j + 1;
+    if (known[k] !== -1 || ((i + j) & 1) === 0) idx.push(k);
+  }
+  const m = idx.length, p: Probes = { u: new Float64Array(m), v: new Float64Array(m), qu: new Float64Array(m), qv: new Float64Array(m), kind: new Int8Array(m), mean: new Float32Array(m) };
+  idx.forEach((k, t) => {
+    const u = (k % N) - 0.5, v = ((k / N) | 0) - 0.5;
+    p.u[t] = u; p.v[t] = v; p.qu[t] = bowAt(u, n); p.qv[t] = bowAt(v, n); p.kind[t] = known[k]!; p.mean[t] = mean[k]!;
+  });
+  return p;
+}
+
+/** Decidedness of the probed modules under the bent grid b: known modules on their side of the local mean
+ * (weight 2), data modules away from it. Inlined (no arrays per sample): it runs a few hundred times per fit. */
+function decided(g: Uint8Array, w: number, h: number, p: Probes, b: Bent): number {
+  const H = b.H, [a1, a2, b1, b2] = b.bow;
   let s = 0;
-  for (let i = -1; i <= n; i++) {
-    const v0 = i + 0.5, qt = bowAt(v0, n);
-    for (let j = -1; j <= n; j++) {
-      const u0 = j + 0.5, qs = bowAt(u0, n);
-      const u = u0 + a1 * qs + a2 * qt, v = v0 + b1 * qs + b2 * qt;
-      const z = H[6]! * u + H[7]! * v + H[8]!;
-      const idx = (i + 1) * N + j + 1;
-      const d = at(g, w, h, (H[0]! * u + H[1]! * v + H[2]!) / z, (H[3]! * u + H[4]! * v + H[5]!) / z) - mean[idx]!, f = known[idx]!;
-      s += f === 1 ? -2 * d : f === 0 ? 2 * d : d < 0 ? -d : d;
-    }
+  for (let t = 0; t < p.u.length; t++) {
+    const qu = p.qu[t]!, qv = p.qv[t]!, u = p.u[t]! + a1 * qu + a2 * qv, v = p.v[t]! + b1 * qu + b2 * qv;
+    const z = H[6]! * u + H[7]! * v + H[8]!;
+    const d = at(g, w, h, (H[0]! * u + H[1]! * v + H[2]!) / z, (H[3]! * u + H[4]! * v + H[5]!) / z) - p.mean[t]!, f = p.kind[t]!;
+    s += f === 1 ? -2 * d : f === 0 ? 2 * d : d < 0 ? -d : d;
   }
   return s;
 }
@@ -75,11 +89,12 @@ const BOW_SCAN = [-2.5, -2, -1.5, -1, -0.5, 0.5, 1, 1.5, 2, 2.5];
 /**
  * The bow and the four anchors fitted to the decidedness of all modules, from the homography grid (src module
  * points → dst pixels): each bow term scanned alone over BOW_SCAN (the descent alone stops in a near optimum),
- * then all twelve parameters by coordinate descent (½ → ⅛ module steps; the bow within 3 modules).
+ * then all twelve parameters by coordinate descent (¼ and ⅛ module steps, ≤ 3 passes each; the bow within 3
+ * modules).
  */
 export function fitBent(g: Uint8Array, w: number, h: number, n: number, src: Pt[], dst: Pt[], module: number): Bent {
   const H0 = homography(src, dst), N = n + 2, known = knownModules(n);
-  const mean = localMeans(g, w, h, H0, N);
+  const pr = probes(n, known, localMeans(g, w, h, H0, N));
   // parameters: 8 anchor coordinates (px), 4 bow terms (modules)
   const p = [...dst.flatMap((q) => [q[0], q[1]]), 0, 0, 0, 0];
   let H = H0;
@@ -87,7 +102,7 @@ export function fitBent(g: Uint8Array, w: number, h: number, n: number, src: Pt[
     if (anchorsMoved) {
       try { H = homography(src, [[q[0]!, q[1]!], [q[2]!, q[3]!], [q[4]!, q[5]!], [q[6]!, q[7]!]]); } catch { return -Infinity; }
     }
-    return decided(g, w, h, known, mean, { n, src, dst, H, bow: [q[8]!, q[9]!, q[10]!, q[11]!] });
+    return decided(g, w, h, pr, { n, src, dst, H, bow: [q[8]!, q[9]!, q[10]!, q[11]!] });
   };
   let best = score(p, false);
   for (let k = 8; k < 12; k++) {
@@ -96,8 +111,8 @@ export function fitBent(g: Uint8Array, w: number, h: number, n: number, src: Pt[
     for (const b of BOW_SCAN) { p[k] = b; const s = score(p, false); if (s > best) { best = s; bv = b; } }
     p[k] = bv;
   }
-  for (let step = 0.5; step >= 0.12; step /= 2) {
-    for (let pass = 0, moved = true; moved && pass < 4; pass++) {
+  for (let step = 0.25; step >= 0.12; step /= 2) {
+    for (let pass = 0, moved = true; moved && pass < 3; pass++) {
       moved = false;
       for (let k = 0; k < 12; k++) for (const sg of [1, -1]) {
         const d = sg * step * (k < 8 ? module : 1);

@@ -6,6 +6,7 @@
 // zxing as a pure code (cheap: no detector). The caller's reader decides what counts as a decode.
 import { darkView, findFinders, triples, type TripleTolerance } from './qr-locate.js';
 import { fitBent, sampleBent } from './qr-bend.js';
+import { threadCpuMs } from './thread-cpu.js';
 import { boxMean, corners, flatten, gridFor, widen, refine, render, sampleModules, threshold, unsharpBox, upscale, versionsFor, type Grid, type GridCode, type GridFinder } from './qr-grid.js';
 
 export interface GridImage { data: Uint8Array; width: number; height: number }
@@ -35,7 +36,8 @@ const OBLIQUE: TripleTolerance = { sides: 0.7, hypotenuse: 0.4, module: 3 };
 
 /**
  * Finder triples of the image, lazily: those found on each of `passes`' images in turn (the same triple found
- * twice, also across calls sharing `seen`, is yielded once); no pass is started after `deadline`.
+ * twice, also across calls sharing `seen`, is yielded once); no pass is started after `deadline` (ms of
+ * this thread's CPU time, lib/thread-cpu.ts: the same work is done on a loaded machine as on an idle one).
  */
 export function* gridTriples(g: GridImage, passes = PASSES, deadline = Infinity, seen: GridFinder[][] = []): Generator<GridFinder[]> {
   const { width: w, height: h } = g;
@@ -43,7 +45,7 @@ export function* gridTriples(g: GridImage, passes = PASSES, deadline = Infinity,
   let big: Uint8Array | undefined;
   const bw = w * k, bh = h * k;
   for (const prepare of passes) {
-    if (performance.now() > deadline) return;
+    if (threadCpuMs() > deadline) return;
     big ??= k > 1 ? upscale(g.data, w, h, k) : g.data;
     const src = prepare(big, bw, bh);
     for (const t of triples(findFinders(darkView(src, bw, bh)), MAX_TRIPLES, OBLIQUE)) {
@@ -61,7 +63,7 @@ export function* gridTriples(g: GridImage, passes = PASSES, deadline = Infinity,
  * caller's triples); within each group every triple is read as seen square-on (the corner opposite the longest
  * side, the grid from the three finders and the alignment pattern near where they put it: cheap), then — for
  * codes seen obliquely — with every corner choice and the fourth anchor searched widely before the ranking (the
- * affine grid misranks them). Nothing new is started after `deadline` (performance.now() ms).
+ * affine grid misranks them). Nothing new is started after `deadline` (threadCpuMs()).
  */
 export function* gridCodes(g: GridImage, ts?: Iterable<GridFinder[]>, deadline = Infinity): Generator<GridCode> {
   const { data, width: w, height: h } = g, done: Grid[] = [], seen: GridFinder[][] = [];
@@ -85,7 +87,7 @@ export function* gridCodes(g: GridImage, ts?: Iterable<GridFinder[]>, deadline =
       yield* read(versionsFor(t).map((v) => gridFor(data, w, h, t, v)));
     }
     for (const t of later) {
-      if (performance.now() > deadline) return;
+      if (threadCpuMs() > deadline) return;
       yield* read(corners(t).flatMap((c) => versionsFor(t, c).map((v) => widen(data, w, h, gridFor(data, w, h, t, v, c)))));
     }
   }
