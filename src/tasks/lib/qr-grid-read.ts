@@ -2,8 +2,9 @@
 // searched on the image as it is, a sharpened, a flattened and a smoothed copy (PASSES), tiny frames upscaled
 // first; triples may be oblique (strong perspective); for each triple the nearest versions are fitted (square-on
 // first, then every corner with a wide search for the fourth anchor), sampled and thresholded with three strengths
-// of the module-level sharpening (heavy blur spills each module into its neighbours), each redrawn code read by
-// zxing as a pure code (cheap: no detector). The caller's reader decides what counts as a decode.
+// of the module-level sharpening (heavy blur spills each module into its neighbours), then the best version's grid
+// bent to follow bowed paper (lib/qr-bend.ts) and read the same way; each redrawn code read by zxing as a pure code
+// (cheap: no detector). The caller's reader decides what counts as a decode.
 import { darkView, findFinders, triples, type TripleTolerance } from './qr-locate.js';
 import { fitBent, sampleBent } from './qr-bend.js';
 import { threadCpuMs } from './thread-cpu.js';
