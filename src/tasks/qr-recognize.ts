@@ -10,6 +10,7 @@ import { greyFromU8, sauvola, histogram, percentile } from './lib/gray.js';
 import { qrRegions } from './lib/qr-locate.js';
 import { gridCodes } from './lib/qr-grid-read.js';
 import type { GridFinder } from './lib/qr-grid.js';
+import { threadCpuMs } from './lib/thread-cpu.js';
 
 export interface QrRecognizeInput extends DecodeOptions {
   image: Uint8Array;
@@ -232,9 +233,14 @@ function mapBack(r: ReadResult, g: GreyImg, orig: { width: number; height: numbe
 }
 
 const MIN_SIDE = 21;
-/** wall ms the grid reader may spend per image: a multiple of zxing's first pass on it, with a floor */
-export const GRID_BUDGET = { perFirst: 1, floorMs: 6 };
-const gridBudget = (firstMs: number): number => Math.max(GRID_BUDGET.floorMs, GRID_BUDGET.perFirst * firstMs);
+/** CPU ms (this thread's: lib/thread-cpu.ts) the grid reader may spend per image: a multiple of zxing's first
+ * pass on it (also in this thread's CPU time), `perMpx` ms per Mpx of the frame (zxing's first pass on a
+ * 640×480 phone frame is ≈ 5–9 ms, less than one finder pass and one bent grid fit of ours: on the camera tuning
+ * seeds 1× alone read 10/24, with 60 ms/Mpx 18/24 for less CPU, as codes are found before the budget ends),
+ * with a floor. CPU, not wall time: on a loaded machine a wall budget
+ * read fewer candidates and the same image was decoded or not with the load (qr22, qr23). */
+export const GRID_BUDGET = { perFirst: 1, floorMs: 6, perMpx: 60 };
+const gridBudget = (firstMs: number, px = 0): number => Math.max(GRID_BUDGET.floorMs, GRID_BUDGET.perFirst * firstMs, (GRID_BUDGET.perMpx * px) / 1e6);
 /** full-frame variants work on at most this many pixels per side; sharpen on at most SHARPEN_MAX_PX */
 const WORK_MAX_SIDE = 2048, SHARPEN_MAX_PX = 1_000_000;
 /** regions tried when the full frame does not decode, and the largest crop side after upscaling */
@@ -262,7 +268,10 @@ async function cropRegion(base: GreyImg, img: GreyImg, r: { x: number; y: number
 
 type Found = { hit: ReadResult; g: GreyImg; method: string };
 
-/** Whether the outer tenth of the frame is darker on average than the rest (a light-on-dark code's dark quiet
+/** how much darker the border must be than the middle (a share of the middle's mean; tuning seeds 5000..5023:
+ * inverted frames 0.07–0.72, camera frames 0.70–0.94) */
+const DARK_BORDER = 0.68;
+/** Whether the outer tenth of the frame is much darker on average than the rest (a light-on-dark code's dark quiet
  * zone): decides whether the negative is read too. */
 export function darkBorder(g: { data: Uint8Array; width: number; height: number }): boolean {
   const { data, width: w, height: h } = g, bx = Math.max(1, Math.round(w / 10)), by = Math.max(1, Math.round(h / 10));
@@ -270,7 +279,9 @@ export function darkBorder(g: { data: Uint8Array; width: number; height: number 
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
     if (x < bx || y < by || x >= w - bx || y >= h - by) { edge += data[y * w + x]!; ne++; } else { mid += data[y * w + x]!; nm++; }
   }
-  return nm > 0 && edge / ne < mid / nm;
+  // well darker (a negative's quiet zone is near black): a code photographed on a table has a background only
+  // a little darker than its middle at the frame's edge (vignette), and the negative pass wasted its budget there
+  return nm > 0 && edge / ne < DARK_BORDER * (mid / nm);
 }
 
 /** A redrawn code is read as a pure symbol (no detector, no retries). */
@@ -278,12 +289,12 @@ const PURE: ReaderOptions = { formats: ['QRCode'], isPure: true, tryHarder: fals
 
 /**
  * The code read off its module grid (lib/qr-grid-read.ts): finder triples fitted, sampled and redrawn, each read
- * as a pure code until one decodes or `budgetMs` of wall time is spent. The position is mapped back through the
+ * as a pure code until one decodes or `budgetMs` of this thread's CPU time is spent. The position is mapped back through the
  * fitted grid onto `g`.
  */
 async function tryGrid(g: GreyImg, tried: string[], budgetMs: number, label = 'grid', triples?: GridFinder[][]): Promise<Found | undefined> {
   tried.push(label);
-  const t0 = performance.now();
+  const t0 = threadCpuMs();
   for (const code of gridCodes(g, triples, t0 + budgetMs)) {
     const res = await readBarcodes(pgm({ ...code, scale: 1 }) as never, PURE);
     const hit = res.find((r) => r.isValid && r.text !== undefined);
@@ -292,7 +303,7 @@ async function tryGrid(g: GreyImg, tried: string[], budgetMs: number, label = 'g
       const p = hit.position;
       return { hit: { ...hit, position: { topLeft: m(p.topLeft), topRight: m(p.topRight), bottomRight: m(p.bottomRight), bottomLeft: m(p.bottomLeft) } }, g, method: 'grid' };
     }
-    if (performance.now() - t0 > budgetMs) break;
+    if (threadCpuMs() - t0 > budgetMs) break;
   }
   return undefined;
 }
@@ -333,9 +344,9 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
 
   // 1. zxing on the decoded image as it is, with its own rotate/invert/downscale retries
   tried.push('original');
-  const t1 = performance.now();
+  const t1 = threadCpuMs();
   const first = await stage('original', () => attempt(rgba));
-  const firstMs = performance.now() - t1;
+  const firstMs = threadCpuMs() - t1;
   if (first) return found({ hit: first, g: { data: new Uint8Array(0), width: rgba.width, height: rgba.height, scale: 1 }, method: 'original' });
   if (input.enablePreprocessing === false) {
     return { success: false, data: null, method: null, attempts: 1, tried, message: 'No QR code was found in the image (preprocessing disabled: 1 attempt)' };
@@ -352,7 +363,7 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
   // 2. a frame large enough to be a scene: finder patterns located first (one cheap pass in JS, at full
   // resolution up to WORK_MAX_SIDE: small codes have modules of 1–2 px), each region cropped, upscaled and read
   if (Math.max(work.width, work.height) >= LOCATE_MIN_SIDE) {
-    const inScene = await stage('regions', () => tryRegions(base, work, tried, gridBudget(firstMs) / MAX_REGIONS));
+    const inScene = await stage('regions', () => tryRegions(base, work, tried, gridBudget(firstMs, work.width * work.height) / MAX_REGIONS));
     if (inScene) return found(inScene);
   }
   // 3. the whole frame at half size (a quarter of the pixels): low contrast, noise; then sharpened (only on
@@ -366,7 +377,7 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
   }
   // 4. the code read off its module grid (blur, tiny modules, uneven light), while the budget lasts
   if (!big) {
-    const grid = await stage('grid', () => tryGrid(work, tried, gridBudget(firstMs)));
+    const grid = await stage('grid', () => tryGrid(work, tried, gridBudget(firstMs, work.width * work.height)));
     if (grid) return found(grid);
   }
   // 5. light modules on dark (a code on a screen, a negative): zxing's own invert retry covered the original
@@ -380,7 +391,7 @@ export default async function qrRecognize(input: QrRecognizeInput): Promise<QrRe
       const hit = await attempt(await v.make(neg), v.options);
       if (hit) return found({ hit, g: neg, method: `inverted-${v.name}` });
     }
-    const grid = await stage('grid-inverted', () => tryGrid(neg, tried, gridBudget(firstMs), 'inverted-grid'));
+    const grid = await stage('grid-inverted', () => tryGrid(neg, tried, gridBudget(firstMs, work.width * work.height), 'inverted-grid'));
     if (grid) return found({ ...grid, method: 'inverted-grid' });
   }
   return {

@@ -6,7 +6,7 @@ import { readBarcodes } from 'zxing-wasm/reader';
 import { hardQrSet, photoQr, photoQrSet, sceneSmallQr } from '../helpers/qr-hard.js';
 import qrRecognize, { zxingReady, BASE_OPTIONS, GRID_BUDGET } from '../../src/tasks/qr-recognize.js';
 
-// the grid reader stops after a wall-time budget relative to zxing's first pass; lifted here so that the floors do
+// the grid reader stops after a CPU-time budget relative to zxing's first pass; lifted here so that the floors do
 // not depend on the machine's load (the bench measures the budgeted path: bench/qr-hard.ts)
 GRID_BUDGET.floorMs = 10_000;
 

@@ -10,7 +10,7 @@ import qrRecognize, { darkBorder, zxingReady, GRID_BUDGET } from '../../src/task
 import { triples, SQUARE_ON, type Finder } from '../../src/tasks/lib/qr-locate.js';
 import { gridFor, widen } from '../../src/tasks/lib/qr-grid.js';
 
-// the grid reader's wall-time budget lifted: the values below must not depend on the machine's load
+// the grid reader's CPU-time budget lifted: the values below must not depend on the machine
 GRID_BUDGET.floorMs = 10_000;
 
 t.test('combined codes under strong perspective are read off the grid (seeds 5005, 5014)', async (t) => {

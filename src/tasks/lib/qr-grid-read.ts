@@ -2,9 +2,12 @@
 // searched on the image as it is, a sharpened, a flattened and a smoothed copy (PASSES), tiny frames upscaled
 // first; triples may be oblique (strong perspective); for each triple the nearest versions are fitted (square-on
 // first, then every corner with a wide search for the fourth anchor), sampled and thresholded with three strengths
-// of the module-level sharpening (heavy blur spills each module into its neighbours), each redrawn code read by
-// zxing as a pure code (cheap: no detector). The caller's reader decides what counts as a decode.
+// of the module-level sharpening (heavy blur spills each module into its neighbours), then the best version's grid
+// bent to follow bowed paper (lib/qr-bend.ts) and read the same way; each redrawn code read by zxing as a pure code
+// (cheap: no detector). The caller's reader decides what counts as a decode.
 import { darkView, findFinders, triples, type TripleTolerance } from './qr-locate.js';
+import { fitBent, sampleBent } from './qr-bend.js';
+import { threadCpuMs } from './thread-cpu.js';
 import { boxMean, corners, flatten, gridFor, widen, refine, render, sampleModules, threshold, unsharpBox, upscale, versionsFor, type Grid, type GridCode, type GridFinder } from './qr-grid.js';
 
 export interface GridImage { data: Uint8Array; width: number; height: number }
@@ -34,7 +37,8 @@ const OBLIQUE: TripleTolerance = { sides: 0.7, hypotenuse: 0.4, module: 3 };
 
 /**
  * Finder triples of the image, lazily: those found on each of `passes`' images in turn (the same triple found
- * twice, also across calls sharing `seen`, is yielded once); no pass is started after `deadline`.
+ * twice, also across calls sharing `seen`, is yielded once); no pass is started after `deadline` (ms of
+ * this thread's CPU time, lib/thread-cpu.ts: the same work is done on a loaded machine as on an idle one).
  */
 export function* gridTriples(g: GridImage, passes = PASSES, deadline = Infinity, seen: GridFinder[][] = []): Generator<GridFinder[]> {
   const { width: w, height: h } = g;
@@ -42,7 +46,7 @@ export function* gridTriples(g: GridImage, passes = PASSES, deadline = Infinity,
   let big: Uint8Array | undefined;
   const bw = w * k, bh = h * k;
   for (const prepare of passes) {
-    if (performance.now() > deadline) return;
+    if (threadCpuMs() > deadline) return;
     big ??= k > 1 ? upscale(g.data, w, h, k) : g.data;
     const src = prepare(big, bw, bh);
     for (const t of triples(findFinders(darkView(src, bw, bh)), MAX_TRIPLES, OBLIQUE)) {
@@ -60,17 +64,22 @@ export function* gridTriples(g: GridImage, passes = PASSES, deadline = Infinity,
  * caller's triples); within each group every triple is read as seen square-on (the corner opposite the longest
  * side, the grid from the three finders and the alignment pattern near where they put it: cheap), then — for
  * codes seen obliquely — with every corner choice and the fourth anchor searched widely before the ranking (the
- * affine grid misranks them). Nothing new is started after `deadline` (performance.now() ms).
+ * affine grid misranks them). Nothing new is started after `deadline` (threadCpuMs()).
  */
 export function* gridCodes(g: GridImage, ts?: Iterable<GridFinder[]>, deadline = Infinity): Generator<GridCode> {
   const { data, width: w, height: h } = g, done: Grid[] = [], seen: GridFinder[][] = [];
   const read = function* (grids: Grid[]): Generator<GridCode> {
-    for (const grid0 of grids.sort((a, b) => b.fit - a.fit).slice(0, MAX_VERSIONS)) {
-      const { n, H } = refine(data, w, h, grid0);
+    for (const [rank, grid0] of grids.sort((a, b) => b.fit - a.fit).slice(0, MAX_VERSIONS).entries()) {
+      const { n, H, src, dst } = refine(data, w, h, grid0);
       if (done.some((o) => o.n === n && Math.hypot(o.H[2]! - H[2]!, o.H[5]! - H[5]!) < grid0.module)) continue;
       done.push({ ...grid0, H });
       const smp = sampleModules(data, w, h, H, n);
       for (const sh of SHARPEN) yield render(threshold(smp, n, WINDOW, sh), n, H);
+      // bent paper: the best-fitting version's grid bent to follow the modules (lib/qr-bend.ts: ≈ 5–10 ms, more
+      // than the flat fit), sampled and read again
+      if (rank > 0) continue;
+      const bent = sampleBent(data, w, h, fitBent(data, w, h, n, src, dst, grid0.module));
+      for (const sh of SHARPEN) yield render(threshold(bent, n, WINDOW, sh), n, H);
     }
   };
   const groups = ts ? [ts] : [gridTriples(g, PASSES.slice(0, 2), deadline, seen), gridTriples(g, PASSES.slice(2), deadline, seen)];
@@ -81,7 +90,7 @@ export function* gridCodes(g: GridImage, ts?: Iterable<GridFinder[]>, deadline =
       yield* read(versionsFor(t).map((v) => gridFor(data, w, h, t, v)));
     }
     for (const t of later) {
-      if (performance.now() > deadline) return;
+      if (threadCpuMs() > deadline) return;
       yield* read(corners(t).flatMap((c) => versionsFor(t, c).map((v) => widen(data, w, h, gridFor(data, w, h, t, v, c)))));
     }
   }

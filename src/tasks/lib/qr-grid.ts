@@ -15,7 +15,7 @@ export interface GridCode {
 export const PX = 4, QUIET = 4;
 
 /** Bilinear grey at (x, y) (pixel centres at integer + 0.5), clamped to the image. */
-function at(g: Uint8Array, w: number, h: number, x: number, y: number): number {
+export function at(g: Uint8Array, w: number, h: number, x: number, y: number): number {
   let fx = x - 0.5, fy = y - 0.5;
   fx = fx < 0 ? 0 : fx > w - 1.001 ? w - 1.001 : fx;
   fy = fy < 0 ? 0 : fy > h - 1.001 ? h - 1.001 : fy;
@@ -259,7 +259,7 @@ export function threshold(s: Float32Array, n: number, r: number, sharpen: number
 }
 
 /** The fixed patterns of an n-module code (finders with separators, timing rows): 1 dark, 0 light, -1 data. */
-function fixedModule(n: number, i: number, j: number): number {
+export function fixedModule(n: number, i: number, j: number): number {
   for (const [fi, fj] of [[0, 0], [0, n - 7], [n - 7, 0]] as const) {
     const di = i - fi, dj = j - fj;
     if (di >= -1 && di <= 7 && dj >= -1 && dj <= 7) {
