@@ -82,4 +82,17 @@ export const SEARCH_SWITCHES = {
   /** in the title evidence, one question word's mapped terms share titleMapped in the document's score and the
    *  article choice (1; right article −2 … −5), in the score only (2), or each weighs titleMapped (0) */
   titleMappedGroup: 2,
+  /** plain questions: an article's score × (the share of the question's scored words it holds)^this, a word being an
+   *  own word or one word's mapped terms (bm25.ts; 0 = off): several distinct words in one article beat one long word
+   *  matched by many bigrams (plain24) */
+  wordCoverage: 0,
+  /** plain questions: an article's score × the idf-weighted mean of (the share of each held term's own word's scored
+   *  bigrams it holds)^this: one bigram of a word the statutes never write (도라지청's 지청) is little evidence (0 = off) */
+  wordWhole: 0,
+  /** plain questions: the mapped terms' part of an article's score at most this × the part of the question's own
+   *  words (0 = off); an article holding only mapped terms keeps mappedAlone × their part (plain24) */
+  mappedCap: 0,
+  mappedAlone: 0.5,
+  /** a 대통령령 of its own (…규정, not a 시행령) as name-word evidence too (name-words.ts; built on first use) (plain24) */
+  nameWordsDecrees: 0,
 };
