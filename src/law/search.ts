@@ -269,7 +269,7 @@ export class SearchIndex {
     if (this.N === 0) return [];
     const w = weightedTerms(aq, query, this.N, (t) => this.df(t));
     if (!w.total) return [];
-    const sel = selectTerms(w.post, w.missing, w.total, this.N), nTerms = sel.nTerms;
+    const sel = selectTerms(w.post, w.missing, w.total, this.N, aq.plain ? SEARCH_SWITCHES.plainTerms : 8), nTerms = sel.nTerms;
     // mostly unknown terms (a typo, nonsense): no text answer rather than a guess on a fragment
     if (!sel.post.length || w.missing * 2 > w.total) return [];
     this.postings.newQuery();

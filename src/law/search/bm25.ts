@@ -37,7 +37,7 @@ const K1 = 1.2, B = 0.75;
  * or stop-word-heavy queries keep the rarest terms only (at most 8, about 60,000 postings, at least one). Reads the
  * document frequencies (df) only: the postings of the terms kept are read after.
  */
-export function selectTerms<T extends { df: number }>(post: T[], missing: number, total: number, N: number): { post: T[]; nTerms: number } {
+export function selectTerms<T extends { df: number; g?: number }>(post: T[], missing: number, total: number, N: number, max = 8): { post: T[]; nTerms: number } {
   let nTerms = total - missing;
   const rare = post.filter((x) => x.df <= N * 0.08);
   if (rare.length >= 2 && rare.length < post.length) {
@@ -45,13 +45,32 @@ export function selectTerms<T extends { df: number }>(post: T[], missing: number
     post = rare;
   }
   post.sort((a, b) => a.df - b.df);
+  if (SEARCH_SWITCHES.wordTerms && post.some((x) => x.g !== undefined)) post = byWord(post);
   let budget = SEARCH_SWITCHES.postings, keep = 0;
-  while (keep < post.length && keep < 8 && (keep === 0 || budget - post[keep]!.df >= 0)) { budget -= post[keep]!.df; keep++; }
+  while (keep < post.length && keep < max && (keep === 0 || budget - post[keep]!.df >= 0)) { budget -= post[keep]!.df; keep++; }
   if (keep < post.length) {
     nTerms -= post.length - keep;
     post = post.slice(0, keep);
   }
   return { post, nTerms };
+}
+
+/**
+ * The terms (rarest first) taken word by word (plain24, switch wordTerms): each question word's rarest bigram, then
+ * each one's second, …, so the 8 scored terms span the question's words rather than the rare bigrams of one or two
+ * long words (the rarest are often a word the statutes never write). Terms of no word come last.
+ */
+function byWord<T extends { df: number; g?: number }>(sorted: T[]): T[] {
+  const rank = new Map<number, number>(), at = new Map<T, number>();
+  for (const x of sorted) {
+    if (x.g === undefined) { at.set(x, Infinity); continue; }
+    const r = rank.get(x.g) ?? 0;
+    rank.set(x.g, r + 1);
+    // (mode 2: each word's rarest first, then the others as rare as they are)
+    at.set(x, SEARCH_SWITCHES.wordTerms === 2 ? Math.min(r, 1) : r);
+  }
+  // (a stable sort: within one rank the rarest first)
+  return sorted.slice().sort((a, b) => at.get(a)! - at.get(b)!);
 }
 
 /** Reusable scoring buffers (typed arrays indexed by article, then by document: no per-hit allocation). */

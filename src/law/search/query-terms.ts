@@ -17,7 +17,7 @@ export function weightedTerms(aq: AnalysedQuery, query: string, N: number, df: (
   const share = mapped && aq.mappedGroups ? groupShares(aq, df) : null;
   if (share) qt = qt.filter((t) => share.get(t) !== 0);
   const post: TermWeight[] = [];
-  const words = aq.plain && (SEARCH_SWITCHES.wordCoverage || SEARCH_SWITCHES.wordWhole || SEARCH_SWITCHES.mappedCap) ? wordOfTerms(aq, df) : null;
+  const words = aq.plain && (SEARCH_SWITCHES.wordCoverage || SEARCH_SWITCHES.wordWhole || SEARCH_SWITCHES.wordTerms || SEARCH_SWITCHES.mappedCap) ? wordOfTerms(aq, df) : null;
   let missing = 0;
   for (const t of qt) {
     const d = df(t);

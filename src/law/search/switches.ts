@@ -89,6 +89,14 @@ export const SEARCH_SWITCHES = {
   /** plain questions: an article's score × the idf-weighted mean of (the share of each held term's own word's scored
    *  bigrams it holds)^this: one bigram of a word the statutes never write (도라지청's 지청) is little evidence (0 = off) */
   wordWhole: 0,
+  /** plain questions: the scored terms taken word by word (each word's rarest bigram first, then each one's second …
+   *  (1), or then the rest rarest first (2); bm25.ts byWord; 0 = off). plain24, with plainTerms 12: studied sets
+   *  hits@1 / @5 / right article 507 / 575 / 397 → 517 / 596 / 398, holdout11 28 / 35 / 25 → 28 / 37 / 24 (plainTerms
+   *  10: 516 / 595 / 399 and 27 / 36 / 24; 16: 514 / 597 / 397; wordTerms 2: 500 / 582 / 390; plainTerms 10 alone
+   *  514 / 588 / 397) */
+  wordTerms: 1,
+  /** plain questions: the terms scored at most (keyword queries 8; bm25.ts selectTerms; within the postings budget) */
+  plainTerms: 12,
   /** plain questions: the mapped terms' part of an article's score at most this × the part of the question's own
    *  words (0 = off); an article holding only mapped terms keeps mappedAlone × their part (plain24) */
   mappedCap: 0,
