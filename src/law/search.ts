@@ -21,7 +21,7 @@ import { TitleSets } from './search/title-sets.js';
 import { LongValues, longFile, type LongTable } from './search/long-values.js';
 import { buildIndex, dropGenerationsBefore } from './search/build.js';
 import { ArticleBodies } from './search/article-bodies.js';
-import { weightedTerms } from './search/query-terms.js';
+import { weightedTerms, wordByWord } from './search/query-terms.js';
 import { byScore, sortByScore } from './search/sort-by-score.js';
 
 export { ABBREVIATIONS };
@@ -269,7 +269,8 @@ export class SearchIndex {
     if (this.N === 0) return [];
     const w = weightedTerms(aq, query, this.N, (t) => this.df(t));
     if (!w.total) return [];
-    const sel = selectTerms(w.post, w.missing, w.total, this.N, aq.plain ? SEARCH_SWITCHES.plainTerms : 8), nTerms = sel.nTerms;
+    const byWords = wordByWord(aq);
+    const sel = selectTerms(w.post, w.missing, w.total, this.N, byWords ? SEARCH_SWITCHES.plainTerms : 8, byWords), nTerms = sel.nTerms;
     // mostly unknown terms (a typo, nonsense): no text answer rather than a guess on a fragment
     if (!sel.post.length || w.missing * 2 > w.total) return [];
     this.postings.newQuery();

@@ -34,10 +34,11 @@ const K1 = 1.2, B = 0.75;
 /**
  * The terms worth scoring and how many count for coordination: terms absent from the index do not count; very
  * common bigrams (in more than 8 % of articles, e.g. 대통령령's 대통) are dropped when two rarer ones are left; long
- * or stop-word-heavy queries keep the rarest terms only (at most 8, about 60,000 postings, at least one). Reads the
+ * or stop-word-heavy queries keep the rarest terms only (at most `max`, about 60,000 postings, at least one; taken word
+ * by word with byWords: byWord below). Reads the
  * document frequencies (df) only: the postings of the terms kept are read after.
  */
-export function selectTerms<T extends { df: number; g?: number }>(post: T[], missing: number, total: number, N: number, max = 8): { post: T[]; nTerms: number } {
+export function selectTerms<T extends { df: number; g?: number }>(post: T[], missing: number, total: number, N: number, max = 8, byWords = false): { post: T[]; nTerms: number } {
   let nTerms = total - missing;
   const rare = post.filter((x) => x.df <= N * 0.08);
   if (rare.length >= 2 && rare.length < post.length) {
@@ -45,7 +46,7 @@ export function selectTerms<T extends { df: number; g?: number }>(post: T[], mis
     post = rare;
   }
   post.sort((a, b) => a.df - b.df);
-  if (SEARCH_SWITCHES.wordTerms && post.some((x) => x.g !== undefined)) post = byWord(post);
+  if (byWords && post.some((x) => x.g !== undefined)) post = byWord(post);
   let budget = SEARCH_SWITCHES.postings, keep = 0;
   while (keep < post.length && keep < max && (keep === 0 || budget - post[keep]!.df >= 0)) { budget -= post[keep]!.df; keep++; }
   if (keep < post.length) {

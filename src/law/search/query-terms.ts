@@ -17,7 +17,7 @@ export function weightedTerms(aq: AnalysedQuery, query: string, N: number, df: (
   const share = mapped && aq.mappedGroups ? groupShares(aq, df) : null;
   if (share) qt = qt.filter((t) => share.get(t) !== 0);
   const post: TermWeight[] = [];
-  const words = aq.plain && (SEARCH_SWITCHES.wordCoverage || SEARCH_SWITCHES.wordWhole || SEARCH_SWITCHES.wordTerms || SEARCH_SWITCHES.mappedCap) ? wordOfTerms(aq, df) : null;
+  const words = aq.plain && (SEARCH_SWITCHES.wordCoverage || SEARCH_SWITCHES.wordWhole || wordByWord(aq) || SEARCH_SWITCHES.mappedCap) ? wordOfTerms(aq, df) : null;
   let missing = 0;
   for (const t of qt) {
     const d = df(t);
@@ -28,6 +28,15 @@ export function weightedTerms(aq: AnalysedQuery, query: string, N: number, df: (
     post.push(x);
   }
   return { post, missing, total: qt.length };
+}
+
+/**
+ * A plain question's terms are taken word by word, up to plainTerms (bm25.ts selectTerms, plain24), unless it names
+ * a statute, expanded (aq.named) or by a word ending in 법 (국민참여재판법, matched by the names): the statute is
+ * the subject, and the other words' many terms would outweigh its own (h9-abbrev-004 fell from first to second).
+ */
+export function wordByWord(aq: AnalysedQuery): boolean {
+  return aq.plain && SEARCH_SWITCHES.wordTerms > 0 && !aq.named.length && !aq.core.split(/\s+/).some((w) => w.length >= 3 && w.endsWith('법'));
 }
 
 /**
