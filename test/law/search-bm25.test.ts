@@ -1,6 +1,6 @@
 // BM25 over the bigram index (src/law/search/bm25.ts): the coordination fallback on hand-made posting lists.
 import t from 'tap';
-import { Bm25, type ArticleTables, type WeightedPosting } from '../../src/law/search/bm25.js';
+import { Bm25, selectTerms, type ArticleTables, type WeightedPosting } from '../../src/law/search/bm25.js';
 
 // six articles in six documents; term A in articles 0 – 4, term B in 0 – 4, term C (rare) in article 5 only, D in 5 only
 const tables: ArticleTables = { N: 6, avgdl: 10, owner: Uint32Array.from([0, 1, 2, 3, 4, 5]), seq: new Uint32Array(6), len: Uint16Array.from([10, 10, 10, 10, 10, 10]), docs: 6 };
@@ -62,4 +62,19 @@ t.test('a kept article scores its float32 sum of every term; one Bm25 reused ans
       t.equal(a.count[i], arts.length, `seed ${seed} document ${o}: articles counted`);
     }
   }
+});
+
+t.test('selectTerms word by word (plain24): each word\'s rarest term first, up to max; else the rarest overall', async (t) => {
+  // word 0 has three rare bigrams, word 1 and word 2 one common bigram each, a term of no word
+  const terms = () => [
+    { t: 1, df: 10, g: 0 }, { t: 2, df: 11, g: 0 }, { t: 3, df: 12, g: 0 },
+    { t: 4, df: 500, g: 1 }, { t: 5, df: 900, g: 2 }, { t: 6, df: 20 },
+  ];
+  // the rarest three: all of word 0's
+  t.same(selectTerms(terms(), 0, 6, 100_000, 3).post.map((x) => x.t), [1, 2, 3]);
+  // word by word: word 0's rarest, then word 1's and word 2's, before word 0's second; the term of no word last
+  t.same(selectTerms(terms(), 0, 6, 100_000, 3, true).post.map((x) => x.t), [1, 4, 5]);
+  const all = selectTerms(terms(), 0, 6, 100_000, 12, true);
+  t.same(all.post.map((x) => x.t), [1, 4, 5, 2, 3, 6]);
+  t.equal(all.nTerms, 6);
 });

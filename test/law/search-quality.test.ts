@@ -14,6 +14,7 @@ import { analyseQuery } from '../../src/law/search/query.js';
 import { nameKey, termIds } from '../../src/law/normalize.js';
 import { SEARCH_SWITCHES } from '../../src/law/search/switches.js';
 import { weightedTerms } from '../../src/law/search/query-terms.js';
+import { selectTerms } from '../../src/law/search/bm25.js';
 
 const FULL = [shared('law-corpus', 'full', 'statutes.tar.gz'), shared('law-corpus', 'full', 'admrul.tar.gz')];
 const reuse = process.env.SEJONG_LAW_QUALITY_DATA;
@@ -123,7 +124,8 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   // terms; floors a question or so below
   // session 15: holdout11 (blind until then, 46.7 % first) joins them: all 736 measure 535 / 610 / 0.772 / 57.2 %
   t.ok(rate(r.all.hits1, r.all.n) >= 0.72, `hits@1 ${r.all.hits1}/${r.all.n}`);
-  t.ok(rate(r.all.hits5, r.all.n) >= 0.82, `hits@5 ${r.all.hits5}/${r.all.n}`);
+  // (plain24, a plain question's terms word by word: all 736 measure 546 / 633 / 0.79; hits@5 floor 0.82 → 0.84)
+  t.ok(rate(r.all.hits5, r.all.n) >= 0.84, `hits@5 ${r.all.hits5}/${r.all.n}`);
   t.ok(r.all.mrr >= 0.765, `MRR ${r.all.mrr.toFixed(3)}`);
   // (article@1 raised by article18: the article's text weighs in the choice, 0.60 → 0.63; 251/383 measured; 0.59
   // with holdout9, session 13; 0.58 with holdout10, session 14; 0.565 with holdout11, session 15)
@@ -146,7 +148,8 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.ok(rate(r.holdout5.hits5, r.holdout5.n) >= 0.89, `holdout5 hits@5 ${r.holdout5.hits5}/${r.holdout5.n}`);
   // holdout7 (blind in session 10: 35 / 39 of 60 first / in the top five), floors one question below
   t.ok(r.holdout7.hits1 >= 35, `holdout7 hits@1 ${r.holdout7.hits1}/${r.holdout7.n}`);
-  t.ok(r.holdout7.hits5 >= 39, `holdout7 hits@5 ${r.holdout7.hits5}/${r.holdout7.n}`);
+  // (plain24, terms word by word: 37 / 44; the top-five floors of holdout7, 9, 10, 11 raised to two questions below)
+  t.ok(r.holdout7.hits5 >= 42, `holdout7 hits@5 ${r.holdout7.hits5}/${r.holdout7.n}`);
   // holdout8 (blind in session 11: 30 / 41 of 60 first / in the top five; 34 / 42 after session 12's merges — admrul21's
   // declared short names and rule questions), floors one question below
   // (rank22, session 13: names the question spells in its own words, 35 / 43), floors one question below
@@ -154,13 +157,13 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.ok(r.holdout8.hits5 >= 42, `holdout8 hits@5 ${r.holdout8.hits5}/${r.holdout8.n}`);
   // holdout9 (blind in session 12: 30 / 37 of 60; rank22's spelled names 35 / 41), floors one question below
   t.ok(r.holdout9.hits1 >= 34, `holdout9 hits@1 ${r.holdout9.hits1}/${r.holdout9.n}`);
-  t.ok(r.holdout9.hits5 >= 40, `holdout9 hits@5 ${r.holdout9.hits5}/${r.holdout9.n}`);
+  t.ok(r.holdout9.hits5 >= 48, `holdout9 hits@5 ${r.holdout9.hits5}/${r.holdout9.n}`);
   // holdout10 (blind in session 13: 31 / 35 of 60 before, 32 / 37 after that session's work), floors one question below
   t.ok(r.holdout10.hits1 >= 31, `holdout10 hits@1 ${r.holdout10.hits1}/${r.holdout10.n}`);
-  t.ok(r.holdout10.hits5 >= 36, `holdout10 hits@5 ${r.holdout10.hits5}/${r.holdout10.n}`);
+  t.ok(r.holdout10.hits5 >= 41, `holdout10 hits@5 ${r.holdout10.hits5}/${r.holdout10.n}`);
   // holdout11 (blind in session 14: 28 / 35 of 60 at its start and end), floors one question below
   t.ok(r.holdout11.hits1 >= 27, `holdout11 hits@1 ${r.holdout11.hits1}/${r.holdout11.n}`);
-  t.ok(r.holdout11.hits5 >= 34, `holdout11 hits@5 ${r.holdout11.hits5}/${r.holdout11.n}`);
+  t.ok(r.holdout11.hits5 >= 35, `holdout11 hits@5 ${r.holdout11.hits5}/${r.holdout11.n}`);
   // holdout6 as it was measured blind at the end of session 9 (66.0 / 78.0), less a question each
   t.ok(rate(r.holdout6.hits1, r.holdout6.n) >= 0.66, `holdout6 hits@1 ${r.holdout6.hits1}/${r.holdout6.n}`);
   t.ok(rate(r.holdout6.hits5, r.holdout6.n) >= 0.78, `holdout6 hits@5 ${r.holdout6.hits5}/${r.holdout6.n}`);
@@ -182,6 +185,8 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   // plain21: a plain question's mapped statutory terms weigh 1.3 × their idf (1.6 before): 결제 → 신용카드 … no longer
   // outweighs the question's own words — the card law enters the top five (7th at 1.6); measured without vocab23's
   // grouping of the mapped terms (switches mappedGroup, titleMappedGroup), which takes it to the third place
+  // (these mechanisms were measured with the 8 rarest terms scored: plain24's word-by-word terms off until below)
+  SEARCH_SWITCHES.wordTerms = 0;
   const grouped = { mappedGroup: SEARCH_SWITCHES.mappedGroup, titleMappedGroup: SEARCH_SWITCHES.titleMappedGroup };
   Object.assign(SEARCH_SWITCHES, { mappedGroup: 0, titleMappedGroup: 0 });
   const aq = analyseQuery('지갑을 잃어버렸는데 누가 제 신용카드로 결제했어요 그 돈 제가 다 내야 하나요', law.search.abbr);
@@ -226,6 +231,25 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   const rule = '장애 정도 심사 결과에 이의가 있으면 며칠 안에 몇 번까지 신청할 수 있나요';
   t.equal(firstOf(rule, 1)[0], '장애정도심사규정');
   t.notOk(firstOf(rule, 0).includes('장애정도심사규정'));
+  SEARCH_SWITCHES.wordTerms = 1;
+  // plain24: a plain question's terms taken word by word (each word's rarest bigram first, up to 12): 결제, 신용카드
+  // and 지갑 each get a term instead of the rare bigrams of a few words, and the card law comes first (3rd without)
+  const cardQ = '지갑을 잃어버렸는데 누가 제 신용카드로 결제했어요 그 돈 제가 다 내야 하나요';
+  const cardAt = (wordTerms: number) => {
+    SEARCH_SWITCHES.wordTerms = wordTerms;
+    try { return law.search.query(cardQ, { categories: null, ministry: null }, null).findIndex((h) => h.doc.name === '여신전문금융업법') + 1; }
+    finally { SEARCH_SWITCHES.wordTerms = 1; }
+  };
+  t.equal(cardAt(1), 1);
+  t.equal(cardAt(0), 3);
+  const cq = analyseQuery(cardQ, law.search.abbr);
+  const byWord = weightedTerms(cq, '', law.search.N, (t) => law.search.df(t));
+  // the question's own words with an indexed term (4) each have a scored term, each word's rarest first
+  const ownWords = (post: typeof byWord.post) => new Set(post.filter((x) => x.g !== undefined && !x.m).map((x) => x.g)).size;
+  t.equal(ownWords(byWord.post), 4);
+  const chosen = selectTerms([...byWord.post], byWord.missing, byWord.total, law.search.N, 12, true).post;
+  t.equal(ownWords(chosen), 4);
+  t.same(chosen.slice(0, 4).map((x) => x.g).sort(), [...new Set(chosen.map((x) => x.g))].slice(0, 4).sort());
   // the matching articles carry a snippet with the hit
   const hits = law.search.query('연차 유급휴가', { categories: null, ministry: null }, null);
   const top = hits.find((h) => h.doc.name === '근로기준법')!;

@@ -4,7 +4,21 @@
 import { SEARCH_SWITCHES } from './switches.js';
 
 export interface Posting { ids: Uint32Array; tfs: Uint8Array }
-export interface WeightedPosting { p: Posting; idf: number }
+/** g: the question word the term belongs to (0–31; plain questions, bm25 word evidence), m: a mapped statutory term */
+export interface WeightedPosting { p: Posting; idf: number; g?: number; m?: boolean }
+
+/**
+ * How a plain question's words weigh in an article (plain24; switches wordCoverage, wordWhole, mappedCap). BM25 sums
+ * bigrams: a long word (or one everyday word's long statutory terms) is many terms, so one word matched whole
+ * outweighs several distinct words matched once, and one bigram of a word the statutes never write (도라지청's 지청)
+ * counts as if the word were there. The score × (the share of the question's scored words the article holds)^cover
+ * × the idf-weighted mean over its terms of (the share of the term's own word's scored bigrams the article holds)^whole;
+ * the mapped terms' part at most cap × the own words' part, or × alone when the article holds no own word.
+ */
+export interface WordWeights { cover: number; whole: number; cap: number; alone: number }
+
+/** scored terms at most for the per-article term sets (a table of 2^n factors; selectTerms keeps 8) */
+const MAX_SET_TERMS = 12;
 
 /** the persisted per-article tables of one index generation */
 export interface ArticleTables { N: number; avgdl: number; owner: Uint32Array; seq: Uint32Array; len: Uint16Array; docs: number }
@@ -20,10 +34,11 @@ const K1 = 1.2, B = 0.75;
 /**
  * The terms worth scoring and how many count for coordination: terms absent from the index do not count; very
  * common bigrams (in more than 8 % of articles, e.g. 대통령령's 대통) are dropped when two rarer ones are left; long
- * or stop-word-heavy queries keep the rarest terms only (at most 8, about 60,000 postings, at least one). Reads the
+ * or stop-word-heavy queries keep the rarest terms only (at most `max`, about 60,000 postings, at least one; taken word
+ * by word with byWords: byWord below). Reads the
  * document frequencies (df) only: the postings of the terms kept are read after.
  */
-export function selectTerms<T extends { df: number }>(post: T[], missing: number, total: number, N: number): { post: T[]; nTerms: number } {
+export function selectTerms<T extends { df: number; g?: number }>(post: T[], missing: number, total: number, N: number, max = 8, byWords = false): { post: T[]; nTerms: number } {
   let nTerms = total - missing;
   const rare = post.filter((x) => x.df <= N * 0.08);
   if (rare.length >= 2 && rare.length < post.length) {
@@ -31,13 +46,32 @@ export function selectTerms<T extends { df: number }>(post: T[], missing: number
     post = rare;
   }
   post.sort((a, b) => a.df - b.df);
+  if (byWords && post.some((x) => x.g !== undefined)) post = byWord(post);
   let budget = SEARCH_SWITCHES.postings, keep = 0;
-  while (keep < post.length && keep < 8 && (keep === 0 || budget - post[keep]!.df >= 0)) { budget -= post[keep]!.df; keep++; }
+  while (keep < post.length && keep < max && (keep === 0 || budget - post[keep]!.df >= 0)) { budget -= post[keep]!.df; keep++; }
   if (keep < post.length) {
     nTerms -= post.length - keep;
     post = post.slice(0, keep);
   }
   return { post, nTerms };
+}
+
+/**
+ * The terms (rarest first) taken word by word (plain24, switch wordTerms): each question word's rarest bigram, then
+ * each one's second, …, so the 8 scored terms span the question's words rather than the rare bigrams of one or two
+ * long words (the rarest are often a word the statutes never write). Terms of no word come last.
+ */
+function byWord<T extends { df: number; g?: number }>(sorted: T[]): T[] {
+  const rank = new Map<number, number>(), at = new Map<T, number>();
+  for (const x of sorted) {
+    if (x.g === undefined) { at.set(x, Infinity); continue; }
+    const r = rank.get(x.g) ?? 0;
+    rank.set(x.g, r + 1);
+    // (mode 2: each word's rarest first, then the others as rare as they are)
+    at.set(x, SEARCH_SWITCHES.wordTerms === 2 ? Math.min(r, 1) : r);
+  }
+  // (a stable sort: within one rank the rarest first)
+  return sorted.slice().sort((a, b) => at.get(a)! - at.get(b)!);
 }
 
 /** Reusable scoring buffers (typed arrays indexed by article, then by document: no per-hit allocation). */
@@ -47,12 +81,22 @@ export class Bm25 {
   private touched = new Uint32Array(0);
   private agg = new Float64Array(0);
   private ownerBuf = new Uint32Array(0);
+  /** per article: the scored terms it holds (bit k: post[k]) and the mapped terms' part of its score (plain24) */
+  private mask = new Uint32Array(0);
+  private msc = new Float32Array(0);
+  private ww: WordWeights | null = null;
+  /** per posting: its bit in mask (0: no question word); per term set: the factor of WordWeights (null: none) */
+  private bits: number[] = [];
+  private factor: Float64Array | null = null;
 
   /**
    * Score the articles holding the terms and return each document's best articles among those holding at least
    * `need` of the nTerms terms; when no article holds that many, those holding the most (graceful fallback).
    */
-  run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number, enough = 1): DocTexts {
+  run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number, enough = 1, ww: WordWeights | null = null): DocTexts {
+    this.bits = post.map((x, k) => (x.g === undefined || k >= MAX_SET_TERMS ? 0 : 1 << k));
+    this.ww = ww && (ww.cover > 0 || ww.whole > 0 || ww.cap > 0) && this.bits.some((b) => b) ? ww : null;
+    this.factor = this.ww && (this.ww.cover > 0 || this.ww.whole > 0) ? factors(post.slice(0, MAX_SET_TERMS), this.ww) : null;
     // one term needed: every article touched is kept, so counting and scoring go in one pass
     if (need <= 1) return this.perDocument(this.accumulate(post, t, need).nTouched, t, nTerms, 1);
     const { nTouched, reached } = this.count(post, t.N, need);
@@ -95,8 +139,9 @@ export class Bm25 {
     let nKept = 0;
     const len = t.len;
     const normLen = K1 * (1 - B), normB = (K1 * B) / t.avgdl;
-    for (const { p, idf } of post) {
-      const { ids, tfs } = p;
+    const { mask, msc } = this;
+    for (let k = 0; k < post.length; k++) {
+      const x = post[k]!, { ids, tfs } = x.p, idf = x.idf, bit = this.ww ? this.bits[k]! : 0, m = bit !== 0 && x.m === true;
       const n = ids.length;
       for (let i = 0; i < n; i++) {
         const d = ids[i]!;
@@ -106,7 +151,9 @@ export class Bm25 {
         // a term score is > 0 (idf > 0, tf ≥ 1): a score of 0 is an article not yet scored
         if (sc[d] === 0) kept[nKept++] = d;
         const tf = tfs[i]!;
-        sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
+        const v = (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
+        sc[d]! += v;
+        if (bit) { mask[d]! |= bit; if (m) msc[d]! += v; }
       }
     }
     return nKept;
@@ -114,18 +161,18 @@ export class Bm25 {
 
   /** the article buffers sized for N articles */
   private grow(N: number): void {
-    if (this.scores.length < N) { this.scores = new Float32Array(N); this.hits = new Uint8Array(N); this.touched = new Uint32Array(N); }
+    if (this.scores.length < N) { this.scores = new Float32Array(N); this.hits = new Uint8Array(N); this.touched = new Uint32Array(N); this.mask = new Uint32Array(N); this.msc = new Float32Array(N); }
   }
 
   /** add every posting's BM25 term score to its article; answers the articles touched and how many hold `need` terms */
   private accumulate(post: WeightedPosting[], t: ArticleTables, need: number): { nTouched: number; reached: number } {
     this.grow(t.N);
-    const { scores: sc, hits, touched } = this;
+    const { scores: sc, hits, touched, mask, msc } = this;
     const len = t.len;
     let nTouched = 0, reached = 0;
     const normLen = K1 * (1 - B), normB = (K1 * B) / t.avgdl;
-    for (const { p, idf } of post) {
-      const { ids, tfs } = p;
+    for (let k = 0; k < post.length; k++) {
+      const x = post[k]!, { ids, tfs } = x.p, idf = x.idf, bit = this.ww ? this.bits[k]! : 0, m = bit !== 0 && x.m === true;
       const n = ids.length;
       for (let i = 0; i < n; i++) {
         const d = ids[i]!;
@@ -134,7 +181,9 @@ export class Bm25 {
         else if (h === need) reached++;
         hits[d] = h;
         const tf = tfs[i]!;
-        sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
+        const v = (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
+        sc[d]! += v;
+        if (bit) { mask[d]! |= bit; if (m) msc[d]! += v; }
       }
     }
     if (need === 1) reached = nTouched;
@@ -154,6 +203,14 @@ export class Bm25 {
     return Math.max(1, c);
   }
 
+  /** an article's score by its question words (WordWeights): the mapped part capped, × its term set's factor */
+  private weighed(d: number): number {
+    const ww = this.ww!, all = this.scores[d]!;
+    let s = all;
+    if (ww.cap > 0) { const m = this.msc[d]!, own = all - m; s = own > 1e-6 ? own + Math.min(m, ww.cap * own) : m * ww.alone; }
+    return this.factor ? s * this.factor[this.mask[d]!]! : s;
+  }
+
   /** best three articles per document among the first nList articles of the touched list (or of those score()
    * kept there); resets the article buffers it read */
   private perDocument(nList: number, t: ArticleTables, nTerms: number, need: number): DocTexts {
@@ -167,9 +224,10 @@ export class Bm25 {
       if (h >= need) {
         const o = t.owner[d]!;
         if (agg[o * 7] === 0) { ob[n++] = o; agg[o * 7 + 1] = agg[o * 7 + 3] = agg[o * 7 + 5] = -1; }
-        insertBest(agg, o * 7, sc[d]! * (h / nTerms), t.seq[d]!);
+        insertBest(agg, o * 7, (this.ww ? this.weighed(d) : sc[d]!) * (h / nTerms), t.seq[d]!);
       }
       sc[d] = 0; hits[d] = 0;
+      if (this.ww) { this.mask[d] = 0; this.msc[d] = 0; }
     }
     const owners = ob.slice(0, n), count = new Float64Array(n), best = new Float64Array(n), seqs = new Float64Array(n * 3);
     for (let i = 0; i < n; i++) {
@@ -180,6 +238,33 @@ export class Bm25 {
     }
     return { n, owners, count, best, seqsOf: (i) => { const c = count[i]!, b = i * 3; return c >= 3 ? [seqs[b]!, seqs[b + 1]!, seqs[b + 2]!] : c === 2 ? [seqs[b]!, seqs[b + 1]!] : [seqs[b]!]; } };
   }
+}
+
+/**
+ * The WordWeights factor of every set of the scored terms an article can hold (bit k: post[k]; at most 2^12 sets,
+ * 2^8 as selectTerms keeps them): the words' coverage and the idf-weighted wholeness of the words held.
+ */
+function factors(post: WeightedPosting[], ww: WordWeights): Float64Array {
+  const n = post.length, per = new Map<number, number>();
+  for (const x of post) if (x.g !== undefined) per.set(x.g, (per.get(x.g) ?? 0) + 1);
+  const out = new Float64Array(1 << n);
+  const held = new Map<number, number>();
+  for (let mask = 0; mask < 1 << n; mask++) {
+    held.clear();
+    for (let k = 0; k < n; k++) if (mask & (1 << k) && post[k]!.g !== undefined) held.set(post[k]!.g!, (held.get(post[k]!.g!) ?? 0) + 1);
+    let num = 0, den = 0;
+    for (let k = 0; k < n; k++) {
+      const x = post[k]!;
+      if (!(mask & (1 << k)) || x.g === undefined) continue;
+      // (a mapped group is several statutory words: any of them is the group whole)
+      const c = x.m ? 1 : held.get(x.g)! / per.get(x.g)!;
+      num += x.idf * (ww.whole > 0 ? Math.pow(c, ww.whole) : 1); den += x.idf;
+    }
+    let f = den > 0 ? num / den : 1;
+    if (ww.cover > 0 && per.size > 1) f *= Math.pow(held.size / per.size, ww.cover);
+    out[mask] = f;
+  }
+  return out;
 }
 
 /** count one more matching article of a document and keep its three best (score, position) pairs in order */

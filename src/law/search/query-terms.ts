@@ -5,7 +5,7 @@ import type { AnalysedQuery } from './query.js';
 import { SEARCH_SWITCHES } from './switches.js';
 
 /** a query term with its document frequency and weight (its posting is read only if the term is scored) */
-export interface TermWeight { t: number; df: number; idf: number }
+export interface TermWeight { t: number; df: number; idf: number; g?: number; m?: boolean }
 
 /** an inner bigram of a word this many times rarer than both neighbours splits the compound there */
 const SPLIT_RATIO = 20;
@@ -17,13 +17,38 @@ export function weightedTerms(aq: AnalysedQuery, query: string, N: number, df: (
   const share = mapped && aq.mappedGroups ? groupShares(aq, df) : null;
   if (share) qt = qt.filter((t) => share.get(t) !== 0);
   const post: TermWeight[] = [];
+  const words = aq.plain && (SEARCH_SWITCHES.wordCoverage || SEARCH_SWITCHES.wordWhole || wordByWord(aq) || SEARCH_SWITCHES.mappedCap) ? wordOfTerms(aq, df) : null;
   let missing = 0;
   for (const t of qt) {
     const d = df(t);
     if (!d) { missing++; continue; }
-    post.push({ t, df: d, idf: Math.log(1 + (N - d + 0.5) / (d + 0.5)) * (mapped?.has(t) ? SEARCH_SWITCHES.mappedIdf * (share?.get(t) ?? 1) : 1) });
+    const x: TermWeight = { t, df: d, idf: Math.log(1 + (N - d + 0.5) / (d + 0.5)) * (mapped?.has(t) ? SEARCH_SWITCHES.mappedIdf * (share?.get(t) ?? 1) : 1) };
+    const g = words?.get(t);
+    if (g) { x.g = g.g; x.m = g.m; }
+    post.push(x);
   }
   return { post, missing, total: qt.length };
+}
+
+/**
+ * A plain question's terms are taken word by word, up to plainTerms (bm25.ts selectTerms, plain24), unless it names
+ * a statute, expanded (aq.named) or by a word ending in 법 (국민참여재판법, matched by the names): the statute is
+ * the subject, and the other words' many terms would outweigh its own (h9-abbrev-004 fell from first to second).
+ */
+export function wordByWord(aq: AnalysedQuery): boolean {
+  return aq.plain && SEARCH_SWITCHES.wordTerms > 0 && !aq.named.length && !aq.core.split(/\s+/).some((w) => w.length >= 3 && w.endsWith('법'));
+}
+
+/**
+ * Each term's question word (plain24, bm25.ts WordWeights): the question's own words in order, then each word's
+ * mapped terms as one word (아버지's 부 직계존속); a bigram of an own word is the own word's, m: a mapped term.
+ */
+function wordOfTerms(aq: AnalysedQuery, df: (t: number) => number): Map<number, { g: number; m: boolean }> {
+  const out = new Map<number, { g: number; m: boolean }>();
+  const own = aq.core.split(/\s+/).filter(Boolean);
+  own.forEach((w, i) => { for (const t of compoundTerms(w, df)) if (!out.has(t)) out.set(t, { g: i, m: false }); });
+  (aq.mappedGroups ?? []).forEach((w, j) => { for (const t of compoundTerms(w, df)) if (!out.has(t)) out.set(t, { g: own.length + j, m: true }); });
+  return out;
 }
 
 /**
