@@ -8,7 +8,7 @@
 // this needs no knowledge of the data). The known modules keep the fit from locking a whole module off. No
 // library does this for a QR grid (zxing's detector fits one homography).
 import { applyH, homography, type Mat3, type Pt } from './geometry.js';
-import { at, fixedModule } from './qr-grid.js';
+import { at, fixedModule, sampleGrid } from './qr-grid.js';
 
 /** Known modules of an n-module code including a one-module quiet ring: 1 dark, 0 light, -1 data; index
  * (i + 1) * (n + 2) + (j + 1). */
@@ -130,14 +130,5 @@ export function fitBent(g: Uint8Array, w: number, h: number, n: number, src: Pt[
 
 /** Sampled module values (n × n) through the bent grid: the mean of five points around each module's centre. */
 export function sampleBent(g: Uint8Array, w: number, h: number, b: Bent): Float32Array {
-  const { n } = b, s = new Float32Array(n * n), o = 0.12;
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
-    let acc = 0;
-    for (const [du, dv] of [[0, 0], [-o, 0], [o, 0], [0, -o], [0, o]] as const) {
-      const [x, y] = bentPoint(b, j + 0.5 + du, i + 0.5 + dv);
-      acc += at(g, w, h, x, y);
-    }
-    s[i * n + j] = acc / 5;
-  }
-  return s;
+  return sampleGrid(g, w, h, b.n, (u, v) => bentPoint(b, u, v));
 }

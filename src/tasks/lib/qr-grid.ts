@@ -222,12 +222,18 @@ function alignScore(g: Uint8Array, w: number, h: number, near: Pt, ex: Pt, ey: P
 
 /** Sampled module values (n × n): the mean of five points around each module's centre. */
 export function sampleModules(g: Uint8Array, w: number, h: number, H: Mat3, n: number): Float32Array {
+  return sampleGrid(g, w, h, n, (u, v) => applyH(H, u, v));
+}
+
+/** Sampled module values (n × n) through any grid map (module coordinates → image point): the mean of five points
+ *  around each module's centre (the flat grid above, the bent grid of qr-bend.ts). */
+export function sampleGrid(g: Uint8Array, w: number, h: number, n: number, map: (u: number, v: number) => readonly [number, number]): Float32Array {
   const s = new Float32Array(n * n);
   const o = 0.12;
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
     let acc = 0;
     for (const [du, dv] of [[0, 0], [-o, 0], [o, 0], [0, -o], [0, o]] as const) {
-      const [x, y] = applyH(H, j + 0.5 + du, i + 0.5 + dv);
+      const [x, y] = map(j + 0.5 + du, i + 0.5 + dv);
       acc += at(g, w, h, x, y);
     }
     s[i * n + j] = acc / 5;
