@@ -2,6 +2,7 @@
 // the per-article accumulation, and the best three articles per document with a graceful coordination fallback.
 
 import { SEARCH_SWITCHES } from './switches.js';
+import { TermSetFactors } from './term-set-factors.js';
 
 export interface Posting { ids: Uint32Array; tfs: Uint8Array }
 /** g: the question word the term belongs to (0–31; plain questions, bm25 word evidence), m: a mapped statutory term */
@@ -87,7 +88,7 @@ export class Bm25 {
   private ww: WordWeights | null = null;
   /** per posting: its bit in mask (0: no question word); per term set: the factor of WordWeights (null: none) */
   private bits: number[] = [];
-  private factor: Float64Array | null = null;
+  private factor: TermSetFactors | null = null;
 
   /**
    * Score the articles holding the terms and return each document's best articles among those holding at least
@@ -96,7 +97,7 @@ export class Bm25 {
   run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number, enough = 1, ww: WordWeights | null = null): DocTexts {
     this.bits = post.map((x, k) => (x.g === undefined || k >= MAX_SET_TERMS ? 0 : 1 << k));
     this.ww = ww && (ww.cover > 0 || ww.whole > 0 || ww.cap > 0) && this.bits.some((b) => b) ? ww : null;
-    this.factor = this.ww && (this.ww.cover > 0 || this.ww.whole > 0) ? factors(post.slice(0, MAX_SET_TERMS), this.ww) : null;
+    this.factor = this.ww && (this.ww.cover > 0 || this.ww.whole > 0) ? new TermSetFactors(post.slice(0, MAX_SET_TERMS), this.ww) : null;
     // one term needed: every article touched is kept, so counting and scoring go in one pass
     if (need <= 1) return this.perDocument(this.accumulate(post, t, need).nTouched, t, nTerms, 1);
     const { nTouched, reached } = this.count(post, t.N, need);
@@ -208,7 +209,7 @@ export class Bm25 {
     const ww = this.ww!, all = this.scores[d]!;
     let s = all;
     if (ww.cap > 0) { const m = this.msc[d]!, own = all - m; s = own > 1e-6 ? own + Math.min(m, ww.cap * own) : m * ww.alone; }
-    return this.factor ? s * this.factor[this.mask[d]!]! : s;
+    return this.factor ? s * this.factor.of(this.mask[d]!) : s;
   }
 
   /** best three articles per document among the first nList articles of the touched list (or of those score()
@@ -238,33 +239,6 @@ export class Bm25 {
     }
     return { n, owners, count, best, seqsOf: (i) => { const c = count[i]!, b = i * 3; return c >= 3 ? [seqs[b]!, seqs[b + 1]!, seqs[b + 2]!] : c === 2 ? [seqs[b]!, seqs[b + 1]!] : [seqs[b]!]; } };
   }
-}
-
-/**
- * The WordWeights factor of every set of the scored terms an article can hold (bit k: post[k]; at most 2^12 sets,
- * 2^8 as selectTerms keeps them): the words' coverage and the idf-weighted wholeness of the words held.
- */
-function factors(post: WeightedPosting[], ww: WordWeights): Float64Array {
-  const n = post.length, per = new Map<number, number>();
-  for (const x of post) if (x.g !== undefined) per.set(x.g, (per.get(x.g) ?? 0) + 1);
-  const out = new Float64Array(1 << n);
-  const held = new Map<number, number>();
-  for (let mask = 0; mask < 1 << n; mask++) {
-    held.clear();
-    for (let k = 0; k < n; k++) if (mask & (1 << k) && post[k]!.g !== undefined) held.set(post[k]!.g!, (held.get(post[k]!.g!) ?? 0) + 1);
-    let num = 0, den = 0;
-    for (let k = 0; k < n; k++) {
-      const x = post[k]!;
-      if (!(mask & (1 << k)) || x.g === undefined) continue;
-      // (a mapped group is several statutory words: any of them is the group whole)
-      const c = x.m ? 1 : held.get(x.g)! / per.get(x.g)!;
-      num += x.idf * (ww.whole > 0 ? Math.pow(c, ww.whole) : 1); den += x.idf;
-    }
-    let f = den > 0 ? num / den : 1;
-    if (ww.cover > 0 && per.size > 1) f *= Math.pow(held.size / per.size, ww.cover);
-    out[mask] = f;
-  }
-  return out;
 }
 
 /** count one more matching article of a document and keep its three best (score, position) pairs in order */
