@@ -100,33 +100,36 @@ export class Bm25 {
     this.factor = this.ww && (this.ww.cover > 0 || this.ww.whole > 0) ? new TermSetFactors(post.slice(0, MAX_SET_TERMS), this.ww) : null;
     // one term needed: every article touched is kept, so counting and scoring go in one pass
     if (need <= 1) return this.perDocument(this.accumulate(post, t, need).nTouched, t, nTerms, 1);
-    const { nTouched, reached } = this.count(post, t.N, need);
-    // as many articles as wanted hold the needed share: no fallback, no histogram
-    const c = reached >= enough ? need : this.coordination(nTouched, need, enough);
+    const reached = this.count(post, t.N, need);
+    // as many articles as wanted hold the needed share: no fallback
+    const c = reached[need]! >= enough ? need : coordination(reached, need, enough);
     // the kept articles (in the order touched) to their documents
     return this.perDocument(this.score(post, t, c), t, nTerms, c);
   }
 
   /**
-   * How many of the terms each article holds (the articles touched, and how many hold `need`), before any score:
+   * How many of the terms each article holds (the articles touched, and how many hold each number), before any score:
    * most postings of a many-term query belong to articles holding too few terms to be kept, and score() then skips
    * their term score (the division is most of the cost of a posting). speed20: see bench/RESULTS.md.
    */
-  private count(post: WeightedPosting[], N: number, need: number): { nTouched: number; reached: number } {
+  private count(post: WeightedPosting[], N: number, need: number): Uint32Array {
     this.grow(N);
     const { hits, touched } = this;
-    let nTouched = 0, reached = 0;
+    // reached[h]: the articles holding h terms or more, counted as they get there (speed24: coordination() read every
+    // article touched again for its histogram, a pass as long as this one, on every plain question short of `enough`)
+    const reached = new Uint32Array(Math.max(post.length, need) + 2);
+    let nTouched = 0;
     for (const { p } of post) {
       const ids = p.ids, n = ids.length;
       for (let i = 0; i < n; i++) {
         const d = ids[i]!;
         const h = hits[d]! + 1;
         if (h === 1) touched[nTouched++] = d;
-        else if (h === need) reached++;
+        reached[h]!++;
         hits[d] = h;
       }
     }
-    return { nTouched, reached };
+    return reached;
   }
 
   /**
@@ -191,19 +194,6 @@ export class Bm25 {
     return { nTouched, reached };
   }
 
-  /**
-   * The number of terms an article must hold: need, lowered step by step while fewer than `enough` articles hold
-   * that many (a few odd articles holding the rare words of a question must not shut out every article holding its
-   * main terms; the score still grows with the share of terms held).
-   */
-  private coordination(nTouched: number, need: number, enough: number): number {
-    const at = new Uint32Array(need + 1);
-    for (let k = 0; k < nTouched; k++) at[Math.min(need, this.hits[this.touched[k]!]!)]!++;
-    let c = need, n = at[need]!;
-    while (c > 1 && n < enough) { c--; n += at[c]!; }
-    return Math.max(1, c);
-  }
-
   /** an article's score by its question words (WordWeights): the mapped part capped, × its term set's factor */
   private weighed(d: number): number {
     const ww = this.ww!, all = this.scores[d]!;
@@ -239,6 +229,17 @@ export class Bm25 {
     }
     return { n, owners, count, best, seqsOf: (i) => { const c = count[i]!, b = i * 3; return c >= 3 ? [seqs[b]!, seqs[b + 1]!, seqs[b + 2]!] : c === 2 ? [seqs[b]!, seqs[b + 1]!] : [seqs[b]!]; } };
   }
+}
+
+/**
+ * The number of terms an article must hold: need, lowered step by step while fewer than `enough` articles hold
+ * that many (a few odd articles holding the rare words of a question must not shut out every article holding its
+ * main terms; the score still grows with the share of terms held). reached[h]: the articles holding h terms or more.
+ */
+function coordination(reached: Uint32Array, need: number, enough: number): number {
+  let c = need;
+  while (c > 1 && reached[c]! < enough) c--;
+  return Math.max(1, c);
 }
 
 /** count one more matching article of a document and keep its three best (score, position) pairs in order */
