@@ -366,7 +366,7 @@ export class SearchIndex {
     // a rule whose article holds more of the question's rarer words than every hit above it: the statutes' prior
     if (SEARCH_SWITCHES.ruleCoverage && top > 0 && (aq.plain || SEARCH_SWITCHES.ruleCoverage > 1)) {
       const mapped = SEARCH_SWITCHES.ruleCoverageMapped;
-      const words = coverageWords(mapped === 1 && aq.mapped ? `${aq.core} ${aq.mapped}` : aq.core, this.N, (t) => this.df(t), mapped === 2 ? aq.mappedGroups : undefined, aq.mappedFrom);
+      const words = () => coverageWords(mapped === 1 && aq.mapped ? `${aq.core} ${aq.mapped}` : aq.core, this.N, (t) => this.df(t), mapped === 2 ? aq.mappedGroups : undefined, aq.mappedFrom);
       coverageLift(out, SEARCH_SWITCHES.ruleCoverageTop, words, (h) => {
         const p = this.pos.get(h.doc)!, f = this.applied[p]!;
         return this.rule[p] && f < top && !this.older[p] ? h.score / f * top : null;

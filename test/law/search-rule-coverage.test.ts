@@ -71,3 +71,23 @@ t.test('no lift when a hit above holds as much, when the rule holds too few word
     t.equal(coverageLift(own, 10, w, lift, (id) => (id === 'rule' ? '골프장카트비캐디피' : '골프장'), order), false);
   } finally { SEARCH_SWITCHES.ruleCoverageParent = was; }
 });
+
+t.test('the words given as their maker: made once, and only when a rule could be lifted (speed24)', async (t) => {
+  let made = 0;
+  const words = () => { made++; return coverageWords('골프장 캐디피 카트비', 1000, df); };
+  const lift = (h: CoverageHit) => (h.doc.category === 'admrul' ? h.score * 2 : null);
+  const texts: Record<string, string> = { law: '골프장업의세부종류', tax: '골프장입장행위', rule: '골프장업자는카트비와캐디피를표시한다' };
+  // no rule among the hits: nothing to lift, the words are not made
+  const laws = [hit('law', '체육시설의 설치ㆍ이용에 관한 법률', 'law', 50), hit('tax', '조세특례제한법', 'law', 45)];
+  t.equal(coverageLift(laws, 10, words, lift, (id) => texts[id]!, order), false);
+  t.equal(made, 0);
+  // a rule to lift: made once, and the same lift as with the words given
+  const out = [hit('law', '체육시설의 설치ㆍ이용에 관한 법률', 'law', 50), hit('tax', '조세특례제한법', 'law', 45), hit('rule', '골프장업 이용요금 표시 관리 기준', 'admrul', 28)];
+  t.equal(coverageLift(out, 10, words, lift, (id) => texts[id]!, order), true);
+  t.equal(made, 1);
+  t.same(out.map((h) => [h.doc.id, h.score]), [['rule', 56], ['law', 50], ['tax', 45]]);
+  // too few words once made: no lift
+  const few = [hit('law', '체육시설의 설치ㆍ이용에 관한 법률', 'law', 50), hit('rule', '골프장 기준', 'admrul', 28)];
+  t.equal(coverageLift(few, 10, () => coverageWords('캐디피', 1000, df), lift, () => '캐디피', order), false);
+  t.same(few.map((h) => h.score), [50, 28]);
+});

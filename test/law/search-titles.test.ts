@@ -1,7 +1,7 @@
 // Article-title evidence helpers (src/law/search/titles.ts): the k best hits (the set of a stable sort's first k,
 // ties at the cut keep the earlier hits) and the titles found through the joined keys.
 import t from 'tap';
-import { bestOf, bodyChoice, chooseArticles, spelledChoice, titleEvidence, titleSet } from '../../src/law/search/titles.js';
+import { bestOf, bodyChoice, bodyText, chooseArticles, spelledChoice, titleEvidence, titleSet } from '../../src/law/search/titles.js';
 
 /** the reference: the first k of a stable sort by score, best first */
 const stableTop = <H extends { score: number }>(out: H[], k: number) => out.slice().sort((a, b) => b.score - a.score).slice(0, k);
@@ -78,7 +78,7 @@ t.test('bodyChoice: among the best title candidates, the article whose text hold
     const out = [{ doc: { id: 'M', name: '민법' }, score: 50, seqs: [1] }];
     titleEvidence(out, q, 12, (id) => titles.get(id) ?? null, () => '');
     const byTitle = out[0]!.seqs[0];
-    bodyChoice(out, 3, q, (id) => titles.get(id) ?? null, () => '', (_id, s) => bodies.get(s) ?? '');
+    bodyChoice(out, 3, q, (id) => titles.get(id) ?? null, () => '', (_id, s) => bodyText(bodies.get(s) ?? ''));
     return { byTitle, byBody: out[0]!.seqs[0], score: out[0]!.score };
   };
   const on = run();
@@ -103,7 +103,7 @@ t.test('spelledChoice: an instrument the question spells shows the article whose
     '학교급식에 드는 경비는 보호자가 부담한다', '국가 또는 지방자치단체는 국민기초생활 보장법에 따른 수급자인 학생에게 급식에 드는 경비를 지원할 수 있다'];
   const q = { named: [], core: '형편 어려운 아이 학교 급식비', mapped: '급식 수급자 기초생활' };
   const h = { doc: { id: 'S', name: '학교급식법' }, score: 10, seqs: [2] };
-  spelledChoice(h, q, (id) => titles.get(id) ?? null, (_id, s) => bodies[s]!);
+  spelledChoice(h, q, (id) => titles.get(id) ?? null, (_id, s) => bodyText(bodies[s]!));
   t.same(h.seqs, [4, 2]);
   t.equal(h.score, 10, 'the choice never changes the score');
   // no titles persisted: left as it was

@@ -6,8 +6,10 @@ import { ByteCache } from '../cache.js';
 import type { SearchSource } from './source.js';
 import { bodyText } from './titles.js';
 
-/** the texts of about 2,000 articles */
-const BODY_CACHE_BYTES = 2 * 1024 * 1024;
+/** the texts of about 8,000 articles. 2 MB held fewer than the evaluation questions read once admrul24's rule coverage
+ *  reads a rule's best 3 articles too (≈ 2,400 articles, 1.55 M characters a pass): every pass read 2,300 of them again
+ *  from LMDB (speed24; 8 MB: none after the first pass, min-of-3 p50 −9 %, bench/RESULTS.md) */
+const BODY_CACHE_BYTES = 8 * 1024 * 1024;
 
 export class ArticleBodies {
   private readonly cache = new ByteCache<string, string>(BODY_CACHE_BYTES);

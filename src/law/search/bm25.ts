@@ -2,6 +2,7 @@
 // the per-article accumulation, and the best three articles per document with a graceful coordination fallback.
 
 import { SEARCH_SWITCHES } from './switches.js';
+import { TermSetFactors } from './term-set-factors.js';
 
 export interface Posting { ids: Uint32Array; tfs: Uint8Array }
 /** g: the question word the term belongs to (0–31; plain questions, bm25 word evidence), m: a mapped statutory term */
@@ -87,7 +88,7 @@ export class Bm25 {
   private ww: WordWeights | null = null;
   /** per posting: its bit in mask (0: no question word); per term set: the factor of WordWeights (null: none) */
   private bits: number[] = [];
-  private factor: Float64Array | null = null;
+  private factor: TermSetFactors | null = null;
 
   /**
    * Score the articles holding the terms and return each document's best articles among those holding at least
@@ -96,36 +97,39 @@ export class Bm25 {
   run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number, enough = 1, ww: WordWeights | null = null): DocTexts {
     this.bits = post.map((x, k) => (x.g === undefined || k >= MAX_SET_TERMS ? 0 : 1 << k));
     this.ww = ww && (ww.cover > 0 || ww.whole > 0 || ww.cap > 0) && this.bits.some((b) => b) ? ww : null;
-    this.factor = this.ww && (this.ww.cover > 0 || this.ww.whole > 0) ? factors(post.slice(0, MAX_SET_TERMS), this.ww) : null;
+    this.factor = this.ww && (this.ww.cover > 0 || this.ww.whole > 0) ? new TermSetFactors(post.slice(0, MAX_SET_TERMS), this.ww) : null;
     // one term needed: every article touched is kept, so counting and scoring go in one pass
     if (need <= 1) return this.perDocument(this.accumulate(post, t, need).nTouched, t, nTerms, 1);
-    const { nTouched, reached } = this.count(post, t.N, need);
-    // as many articles as wanted hold the needed share: no fallback, no histogram
-    const c = reached >= enough ? need : this.coordination(nTouched, need, enough);
+    const reached = this.count(post, t.N, need);
+    // as many articles as wanted hold the needed share: no fallback
+    const c = reached[need]! >= enough ? need : coordination(reached, need, enough);
     // the kept articles (in the order touched) to their documents
     return this.perDocument(this.score(post, t, c), t, nTerms, c);
   }
 
   /**
-   * How many of the terms each article holds (the articles touched, and how many hold `need`), before any score:
+   * How many of the terms each article holds (the articles touched, and how many hold each number), before any score:
    * most postings of a many-term query belong to articles holding too few terms to be kept, and score() then skips
    * their term score (the division is most of the cost of a posting). speed20: see bench/RESULTS.md.
    */
-  private count(post: WeightedPosting[], N: number, need: number): { nTouched: number; reached: number } {
+  private count(post: WeightedPosting[], N: number, need: number): Uint32Array {
     this.grow(N);
     const { hits, touched } = this;
-    let nTouched = 0, reached = 0;
+    // reached[h]: the articles holding h terms or more, counted as they get there (speed24: coordination() read every
+    // article touched again for its histogram, a pass as long as this one, on every plain question short of `enough`)
+    const reached = new Uint32Array(Math.max(post.length, need) + 2);
+    let nTouched = 0;
     for (const { p } of post) {
       const ids = p.ids, n = ids.length;
       for (let i = 0; i < n; i++) {
         const d = ids[i]!;
         const h = hits[d]! + 1;
         if (h === 1) touched[nTouched++] = d;
-        else if (h === need) reached++;
+        reached[h]!++;
         hits[d] = h;
       }
     }
-    return { nTouched, reached };
+    return reached;
   }
 
   /**
@@ -190,25 +194,12 @@ export class Bm25 {
     return { nTouched, reached };
   }
 
-  /**
-   * The number of terms an article must hold: need, lowered step by step while fewer than `enough` articles hold
-   * that many (a few odd articles holding the rare words of a question must not shut out every article holding its
-   * main terms; the score still grows with the share of terms held).
-   */
-  private coordination(nTouched: number, need: number, enough: number): number {
-    const at = new Uint32Array(need + 1);
-    for (let k = 0; k < nTouched; k++) at[Math.min(need, this.hits[this.touched[k]!]!)]!++;
-    let c = need, n = at[need]!;
-    while (c > 1 && n < enough) { c--; n += at[c]!; }
-    return Math.max(1, c);
-  }
-
   /** an article's score by its question words (WordWeights): the mapped part capped, × its term set's factor */
   private weighed(d: number): number {
     const ww = this.ww!, all = this.scores[d]!;
     let s = all;
     if (ww.cap > 0) { const m = this.msc[d]!, own = all - m; s = own > 1e-6 ? own + Math.min(m, ww.cap * own) : m * ww.alone; }
-    return this.factor ? s * this.factor[this.mask[d]!]! : s;
+    return this.factor ? s * this.factor.of(this.mask[d]!) : s;
   }
 
   /** best three articles per document among the first nList articles of the touched list (or of those score()
@@ -241,30 +232,14 @@ export class Bm25 {
 }
 
 /**
- * The WordWeights factor of every set of the scored terms an article can hold (bit k: post[k]; at most 2^12 sets,
- * 2^8 as selectTerms keeps them): the words' coverage and the idf-weighted wholeness of the words held.
+ * The number of terms an article must hold: need, lowered step by step while fewer than `enough` articles hold
+ * that many (a few odd articles holding the rare words of a question must not shut out every article holding its
+ * main terms; the score still grows with the share of terms held). reached[h]: the articles holding h terms or more.
  */
-function factors(post: WeightedPosting[], ww: WordWeights): Float64Array {
-  const n = post.length, per = new Map<number, number>();
-  for (const x of post) if (x.g !== undefined) per.set(x.g, (per.get(x.g) ?? 0) + 1);
-  const out = new Float64Array(1 << n);
-  const held = new Map<number, number>();
-  for (let mask = 0; mask < 1 << n; mask++) {
-    held.clear();
-    for (let k = 0; k < n; k++) if (mask & (1 << k) && post[k]!.g !== undefined) held.set(post[k]!.g!, (held.get(post[k]!.g!) ?? 0) + 1);
-    let num = 0, den = 0;
-    for (let k = 0; k < n; k++) {
-      const x = post[k]!;
-      if (!(mask & (1 << k)) || x.g === undefined) continue;
-      // (a mapped group is several statutory words: any of them is the group whole)
-      const c = x.m ? 1 : held.get(x.g)! / per.get(x.g)!;
-      num += x.idf * (ww.whole > 0 ? Math.pow(c, ww.whole) : 1); den += x.idf;
-    }
-    let f = den > 0 ? num / den : 1;
-    if (ww.cover > 0 && per.size > 1) f *= Math.pow(held.size / per.size, ww.cover);
-    out[mask] = f;
-  }
-  return out;
+function coordination(reached: Uint32Array, need: number, enough: number): number {
+  let c = need;
+  while (c > 1 && reached[c]! < enough) c--;
+  return Math.max(1, c);
 }
 
 /** count one more matching article of a document and keep its three best (score, position) pairs in order */

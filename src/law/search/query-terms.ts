@@ -11,7 +11,11 @@ export interface TermWeight { t: number; df: number; idf: number; g?: number; m?
 const SPLIT_RATIO = 20;
 
 /** The query's terms with their df and idf over N indexed articles; terms not in the index are counted as missing. */
-export function weightedTerms(aq: AnalysedQuery, query: string, N: number, df: (t: number) => number): { post: TermWeight[]; missing: number; total: number } {
+export function weightedTerms(aq: AnalysedQuery, query: string, N: number, dfOf: (t: number) => number): { post: TermWeight[]; missing: number; total: number } {
+  // (each term's df read once: the question's text, each of its words and each mapped group split the same bigrams
+  // again, and every read is a cache look-up through the postings; speed24)
+  const seen = new Map<number, number>();
+  const df = (t: number): number => { let d = seen.get(t); if (d === undefined) seen.set(t, (d = dfOf(t))); return d; };
   let qt = [...new Set(compoundTerms(aq.text || aq.core || query, df))];
   const mapped = aq.plain && aq.mapped ? new Set(termIds(aq.mapped)) : null;
   const share = mapped && aq.mappedGroups ? groupShares(aq, df) : null;

@@ -57,15 +57,19 @@ export function coverageOf(text: string, words: CoverageWord[]): Coverage {
  * below that prior) whose best articles' coverage passes every hit above it by `ruleCoverageMargin` and holds at least
  * `ruleCoverageMin` question words gets that score. The first k are re-sorted by `order`; true when one was lifted.
  */
-export function coverageLift<H extends CoverageHit>(out: H[], k: number, words: CoverageWord[], lift: (h: H) => number | null,
+export function coverageLift<H extends CoverageHit>(out: H[], k: number, wordsOf: CoverageWord[] | (() => CoverageWord[]), lift: (h: H) => number | null,
   bodyOf: (id: string, seq: number) => string, order: (a: H, b: H) => number): boolean {
   const margin = SEARCH_SWITCHES.ruleCoverageMargin, min = SEARCH_SWITCHES.ruleCoverageMin;
-  if (words.length < min) return false;
+  // (the words may be given as their maker: made only once a rule among the first k could be lifted, speed24 — most
+  // questions have none, and making them reads the df of every bigram of the question's words)
+  let made: CoverageWord[] | null = Array.isArray(wordsOf) ? wordsOf : null;
+  const words = (): CoverageWord[] => (made ??= (wordsOf as () => CoverageWord[])());
+  if (made && made.length < min) return false;
   const n = Math.min(k, out.length), cov: Array<Coverage | undefined> = new Array(n);
   const best = (i: number): Coverage => {
     const h = out[i]!;
     let b: Coverage = { share: 0, found: 0, mask: 0 };
-    for (const s of h.seqs.slice(0, SEARCH_SWITCHES.ruleCoverageArticles)) { const c = coverageOf(bodyOf(h.doc.id, s), words); if (c.share > b.share) b = c; }
+    for (const s of h.seqs.slice(0, SEARCH_SWITCHES.ruleCoverageArticles)) { const c = coverageOf(bodyOf(h.doc.id, s), words()); if (c.share > b.share) b = c; }
     return (cov[i] = b);
   };
   let lifted = false;
@@ -73,6 +77,7 @@ export function coverageLift<H extends CoverageHit>(out: H[], k: number, words: 
     const h = out[i]!, to = lift(h);
     // (a rule the lift would not take past the hit just above it keeps its place: its articles are not read)
     if (to === null || to <= h.score || to < out[i - 1]!.score) continue;
+    if (words().length < min) return false;
     const c = best(i);
     if (c.found < min) continue;
     let beats = true, above = 0;
