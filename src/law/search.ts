@@ -78,8 +78,6 @@ export class SearchIndex {
   private spelled = new SpelledShortNames([]);
   private nameIndex = new NameIndex([]);
   private nameWords = new NameWords([]);
-  /** the same with the standalone decrees' names (switch nameWordsDecrees), built on first use */
-  private nameWordsDecrees: NameWords | null = null;
   private spelledNames = SpelledNames.of([]);
   /** the instruments the current query spells (spelledLift): a rule among them is named, as by its subject */
   private spelledNow = new Set<DocRec>();
@@ -132,7 +130,6 @@ export class SearchIndex {
     this.spelled = new SpelledShortNames(this.law.catalog.filter((d) => d.category === 'law' && !d.repealed));
     this.nameIndex = new NameIndex(this.law.catalog);
     this.nameWords = new NameWords(this.law.catalog, SEARCH_SWITCHES.nameWordsRules > 0);
-    this.nameWordsDecrees = null;
     this.spelledNames = new SpelledNames(names.spelled, this.law.byId);
     this.tables(this.law.catalog);
     const meta = gen ? this.law.idx.get([gen, 'meta']) : undefined;
@@ -278,12 +275,11 @@ export class SearchIndex {
     // mostly unknown terms (a typo, nonsense): no text answer rather than a guess on a fragment
     if (!sel.post.length || w.missing * 2 > w.total) return [];
     this.postings.newQuery();
-    const post: WeightedPosting[] = sel.post.map((x) => ({ p: this.posting(x.t)!, idf: x.idf, g: x.g, m: x.m }));
+    const post: WeightedPosting[] = sel.post.map((x) => ({ p: this.posting(x.t)!, idf: x.idf }));
     // a plain question holds everyday words the statutes do not use: fewer of its terms must meet in one article
     const need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * (aq.plain ? PLAIN_COORD : 0.6));
     const enough = (aq.plain ? SEARCH_SWITCHES.coordEnoughPlain : SEARCH_SWITCHES.coordEnough) || 1;
-    const ww = aq.plain ? { cover: SEARCH_SWITCHES.wordCoverage, whole: SEARCH_SWITCHES.wordWhole, cap: SEARCH_SWITCHES.mappedCap, alone: SEARCH_SWITCHES.mappedAlone } : null;
-    const docs = this.bm25.run(post, { N: this.N, avgdl: this.avgdl, owner: this.owner, seq: this.seq, len: this.len, docs: this.ids.length }, nTerms, need, enough, ww);
+    const docs = this.bm25.run(post, { N: this.N, avgdl: this.avgdl, owner: this.owner, seq: this.seq, len: this.len, docs: this.ids.length }, nTerms, need, enough);
     // keep hit objects for the best MAX_TEXT_HITS documents only (the total still counts all)
     let cut = -Infinity;
     if (docs.n > MAX_TEXT_HITS) cut = docs.best.slice().sort()[docs.n - MAX_TEXT_HITS]!;
@@ -346,8 +342,7 @@ export class SearchIndex {
     // (a rule's subject is read among the best 100 hits only: further down the lift cannot bring it to the first page)
     const near = lifted ? new Set(bestOf(out, 100)) : null;
     // a plain question's words in a statute's name (이자 → 이자제한법): name-words.ts
-    const names = SEARCH_SWITCHES.nameWordsDecrees ? (this.nameWordsDecrees ??= new NameWords(this.law.catalog, SEARCH_SWITCHES.nameWordsRules > 0, true)) : this.nameWords;
-    const cover = (aq.plain || SEARCH_SWITCHES.nameWordsAll) && SEARCH_SWITCHES.nameWords ? names.cover(aq.words, SEARCH_SWITCHES.nameWordsMaxHits) : null;
+    const cover = (aq.plain || SEARCH_SWITCHES.nameWordsAll) && SEARCH_SWITCHES.nameWords ? this.nameWords.cover(aq.words, SEARCH_SWITCHES.nameWordsMaxHits) : null;
     if (cover) for (const h of out) { const c = cover.get(h.doc); if (c) h.score *= 1 + SEARCH_SWITCHES.nameWords * c; }
     // a question naming a statute whole by its words (주거급여 → 주거급여법) asks about that statute: no standard lift
     if (standard && cover) for (const c of cover.values()) if (c >= 1) standard = false;

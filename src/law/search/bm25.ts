@@ -2,24 +2,9 @@
 // the per-article accumulation, and the best three articles per document with a graceful coordination fallback.
 
 import { SEARCH_SWITCHES } from './switches.js';
-import { TermSetFactors } from './term-set-factors.js';
 
 export interface Posting { ids: Uint32Array; tfs: Uint8Array }
-/** g: the question word the term belongs to (0–31; plain questions, bm25 word evidence), m: a mapped statutory term */
-export interface WeightedPosting { p: Posting; idf: number; g?: number; m?: boolean }
-
-/**
- * How a plain question's words weigh in an article (plain24; switches wordCoverage, wordWhole, mappedCap). BM25 sums
- * bigrams: a long word (or one everyday word's long statutory terms) is many terms, so one word matched whole
- * outweighs several distinct words matched once, and one bigram of a word the statutes never write (도라지청's 지청)
- * counts as if the word were there. The score × (the share of the question's scored words the article holds)^cover
- * × the idf-weighted mean over its terms of (the share of the term's own word's scored bigrams the article holds)^whole;
- * the mapped terms' part at most cap × the own words' part, or × alone when the article holds no own word.
- */
-export interface WordWeights { cover: number; whole: number; cap: number; alone: number }
-
-/** scored terms at most for the per-article term sets (a table of 2^n factors; selectTerms keeps 8) */
-const MAX_SET_TERMS = 12;
+export interface WeightedPosting { p: Posting; idf: number }
 
 /** the persisted per-article tables of one index generation */
 export interface ArticleTables { N: number; avgdl: number; owner: Uint32Array; seq: Uint32Array; len: Uint16Array; docs: number }
@@ -82,22 +67,12 @@ export class Bm25 {
   private touched = new Uint32Array(0);
   private agg = new Float64Array(0);
   private ownerBuf = new Uint32Array(0);
-  /** per article: the scored terms it holds (bit k: post[k]) and the mapped terms' part of its score (plain24) */
-  private mask = new Uint32Array(0);
-  private msc = new Float32Array(0);
-  private ww: WordWeights | null = null;
-  /** per posting: its bit in mask (0: no question word); per term set: the factor of WordWeights (null: none) */
-  private bits: number[] = [];
-  private factor: TermSetFactors | null = null;
 
   /**
    * Score the articles holding the terms and return each document's best articles among those holding at least
    * `need` of the nTerms terms; when no article holds that many, those holding the most (graceful fallback).
    */
-  run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number, enough = 1, ww: WordWeights | null = null): DocTexts {
-    this.bits = post.map((x, k) => (x.g === undefined || k >= MAX_SET_TERMS ? 0 : 1 << k));
-    this.ww = ww && (ww.cover > 0 || ww.whole > 0 || ww.cap > 0) && this.bits.some((b) => b) ? ww : null;
-    this.factor = this.ww && (this.ww.cover > 0 || this.ww.whole > 0) ? new TermSetFactors(post.slice(0, MAX_SET_TERMS), this.ww) : null;
+  run(post: WeightedPosting[], t: ArticleTables, nTerms: number, need: number, enough = 1): DocTexts {
     // one term needed: every article touched is kept, so counting and scoring go in one pass
     if (need <= 1) return this.perDocument(this.accumulate(post, t, need).nTouched, t, nTerms, 1);
     const reached = this.count(post, t.N, need);
@@ -143,9 +118,8 @@ export class Bm25 {
     let nKept = 0;
     const len = t.len;
     const normLen = K1 * (1 - B), normB = (K1 * B) / t.avgdl;
-    const { mask, msc } = this;
-    for (let k = 0; k < post.length; k++) {
-      const x = post[k]!, { ids, tfs } = x.p, idf = x.idf, bit = this.ww ? this.bits[k]! : 0, m = bit !== 0 && x.m === true;
+    for (const { p, idf } of post) {
+      const { ids, tfs } = p;
       const n = ids.length;
       for (let i = 0; i < n; i++) {
         const d = ids[i]!;
@@ -155,9 +129,7 @@ export class Bm25 {
         // a term score is > 0 (idf > 0, tf ≥ 1): a score of 0 is an article not yet scored
         if (sc[d] === 0) kept[nKept++] = d;
         const tf = tfs[i]!;
-        const v = (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
-        sc[d]! += v;
-        if (bit) { mask[d]! |= bit; if (m) msc[d]! += v; }
+        sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
       }
     }
     return nKept;
@@ -165,18 +137,18 @@ export class Bm25 {
 
   /** the article buffers sized for N articles */
   private grow(N: number): void {
-    if (this.scores.length < N) { this.scores = new Float32Array(N); this.hits = new Uint8Array(N); this.touched = new Uint32Array(N); this.mask = new Uint32Array(N); this.msc = new Float32Array(N); }
+    if (this.scores.length < N) { this.scores = new Float32Array(N); this.hits = new Uint8Array(N); this.touched = new Uint32Array(N); }
   }
 
   /** add every posting's BM25 term score to its article; answers the articles touched and how many hold `need` terms */
   private accumulate(post: WeightedPosting[], t: ArticleTables, need: number): { nTouched: number; reached: number } {
     this.grow(t.N);
-    const { scores: sc, hits, touched, mask, msc } = this;
+    const { scores: sc, hits, touched } = this;
     const len = t.len;
     let nTouched = 0, reached = 0;
     const normLen = K1 * (1 - B), normB = (K1 * B) / t.avgdl;
-    for (let k = 0; k < post.length; k++) {
-      const x = post[k]!, { ids, tfs } = x.p, idf = x.idf, bit = this.ww ? this.bits[k]! : 0, m = bit !== 0 && x.m === true;
+    for (const { p, idf } of post) {
+      const { ids, tfs } = p;
       const n = ids.length;
       for (let i = 0; i < n; i++) {
         const d = ids[i]!;
@@ -185,21 +157,11 @@ export class Bm25 {
         else if (h === need) reached++;
         hits[d] = h;
         const tf = tfs[i]!;
-        const v = (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
-        sc[d]! += v;
-        if (bit) { mask[d]! |= bit; if (m) msc[d]! += v; }
+        sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
       }
     }
     if (need === 1) reached = nTouched;
     return { nTouched, reached };
-  }
-
-  /** an article's score by its question words (WordWeights): the mapped part capped, × its term set's factor */
-  private weighed(d: number): number {
-    const ww = this.ww!, all = this.scores[d]!;
-    let s = all;
-    if (ww.cap > 0) { const m = this.msc[d]!, own = all - m; s = own > 1e-6 ? own + Math.min(m, ww.cap * own) : m * ww.alone; }
-    return this.factor ? s * this.factor.of(this.mask[d]!) : s;
   }
 
   /** best three articles per document among the first nList articles of the touched list (or of those score()
@@ -215,10 +177,9 @@ export class Bm25 {
       if (h >= need) {
         const o = t.owner[d]!;
         if (agg[o * 7] === 0) { ob[n++] = o; agg[o * 7 + 1] = agg[o * 7 + 3] = agg[o * 7 + 5] = -1; }
-        insertBest(agg, o * 7, (this.ww ? this.weighed(d) : sc[d]!) * (h / nTerms), t.seq[d]!);
+        insertBest(agg, o * 7, sc[d]! * (h / nTerms), t.seq[d]!);
       }
       sc[d] = 0; hits[d] = 0;
-      if (this.ww) { this.mask[d] = 0; this.msc[d] = 0; }
     }
     const owners = ob.slice(0, n), count = new Float64Array(n), best = new Float64Array(n), seqs = new Float64Array(n * 3);
     for (let i = 0; i < n; i++) {

@@ -19,8 +19,8 @@ export class NameWords {
   /** name word bigram → the name words holding it (a question word is looked up by its first bigram) */
   private byGram = new Map<string, string[]>();
 
-  constructor(catalog: DocRec[], withRules = false, withDecrees = false) {
-    const laws = catalog.filter((d) => (d.category === 'law' || (withRules && d.category === 'admrul') || (withDecrees && standaloneDecree(d))) && !d.repealed);
+  constructor(catalog: DocRec[], withRules = false) {
+    const laws = catalog.filter((d) => (d.category === 'law' || (withRules && d.category === 'admrul')) && !d.repealed);
     const df = new Map<string, number>();
     const split = new Map<DocRec, string[]>();
     for (const d of laws) {
@@ -64,14 +64,6 @@ export class NameWords {
     }
     return out;
   }
-}
-
-/**
- * A 대통령령 of its own, not a statute's 시행령 (국가공무원 복무규정, 공무원 여비 규정, 관공서의 공휴일에 관한 규정):
- * its name is its subject as a 법률's is (plain24, switch nameWordsDecrees).
- */
-function standaloneDecree(d: DocRec): boolean {
-  return d.category === 'decree' && !/시행령$/.test(d.name.replace(/\s+/g, ''));
 }
 
 const bigramsOf = (w: string) => Array.from({ length: w.length - 1 }, (_, i) => w.slice(i, i + 2));

@@ -5,7 +5,7 @@ import type { AnalysedQuery } from './query.js';
 import { SEARCH_SWITCHES } from './switches.js';
 
 /** a query term with its document frequency and weight (its posting is read only if the term is scored) */
-export interface TermWeight { t: number; df: number; idf: number; g?: number; m?: boolean }
+export interface TermWeight { t: number; df: number; idf: number; g?: number }
 
 /** an inner bigram of a word this many times rarer than both neighbours splits the compound there */
 const SPLIT_RATIO = 20;
@@ -21,14 +21,14 @@ export function weightedTerms(aq: AnalysedQuery, query: string, N: number, dfOf:
   const share = mapped && aq.mappedGroups ? groupShares(aq, df) : null;
   if (share) qt = qt.filter((t) => share.get(t) !== 0);
   const post: TermWeight[] = [];
-  const words = aq.plain && (SEARCH_SWITCHES.wordCoverage || SEARCH_SWITCHES.wordWhole || wordByWord(aq) || SEARCH_SWITCHES.mappedCap) ? wordOfTerms(aq, df) : null;
+  const words = wordByWord(aq) ? wordOfTerms(aq, df) : null;
   let missing = 0;
   for (const t of qt) {
     const d = df(t);
     if (!d) { missing++; continue; }
     const x: TermWeight = { t, df: d, idf: Math.log(1 + (N - d + 0.5) / (d + 0.5)) * (mapped?.has(t) ? SEARCH_SWITCHES.mappedIdf * (share?.get(t) ?? 1) : 1) };
     const g = words?.get(t);
-    if (g) { x.g = g.g; x.m = g.m; }
+    if (g !== undefined) x.g = g;
     post.push(x);
   }
   return { post, missing, total: qt.length };
@@ -44,14 +44,14 @@ export function wordByWord(aq: AnalysedQuery): boolean {
 }
 
 /**
- * Each term's question word (plain24, bm25.ts WordWeights): the question's own words in order, then each word's
- * mapped terms as one word (아버지's 부 직계존속); a bigram of an own word is the own word's, m: a mapped term.
+ * Each term's question word (plain24, for bm25.ts byWord): the question's own words in order, then each word's
+ * mapped terms as one word (아버지's 부 직계존속); a bigram of an own word is the own word's.
  */
-function wordOfTerms(aq: AnalysedQuery, df: (t: number) => number): Map<number, { g: number; m: boolean }> {
-  const out = new Map<number, { g: number; m: boolean }>();
+function wordOfTerms(aq: AnalysedQuery, df: (t: number) => number): Map<number, number> {
+  const out = new Map<number, number>();
   const own = aq.core.split(/\s+/).filter(Boolean);
-  own.forEach((w, i) => { for (const t of compoundTerms(w, df)) if (!out.has(t)) out.set(t, { g: i, m: false }); });
-  (aq.mappedGroups ?? []).forEach((w, j) => { for (const t of compoundTerms(w, df)) if (!out.has(t)) out.set(t, { g: own.length + j, m: true }); });
+  own.forEach((w, i) => { for (const t of compoundTerms(w, df)) if (!out.has(t)) out.set(t, i); });
+  (aq.mappedGroups ?? []).forEach((w, j) => { for (const t of compoundTerms(w, df)) if (!out.has(t)) out.set(t, own.length + j); });
   return out;
 }
 

@@ -100,13 +100,6 @@ export const SEARCH_SWITCHES = {
   ruleCoverageMapped: 2,
   /** a rule named after a statute above it (its own guideline) is not lifted over it (1) */
   ruleCoverageParent: 1,
-  /** plain questions: an article's score × (the share of the question's scored words it holds)^this, a word being an
-   *  own word or one word's mapped terms (bm25.ts; 0 = off): several distinct words in one article beat one long word
-   *  matched by many bigrams (plain24) */
-  wordCoverage: 0,
-  /** plain questions: an article's score × the idf-weighted mean of (the share of each held term's own word's scored
-   *  bigrams it holds)^this: one bigram of a word the statutes never write (도라지청's 지청) is little evidence (0 = off) */
-  wordWhole: 0,
   /** plain questions: the scored terms taken word by word (each word's rarest bigram first, then each one's second …
    *  (1), or then the rest rarest first (2); bm25.ts byWord; 0 = off). plain24, with plainTerms 12: studied sets
    *  hits@1 / @5 / right article 507 / 575 / 397 → 517 / 596 / 398, holdout11 28 / 35 / 25 → 28 / 37 / 24 (plainTerms
@@ -115,10 +108,4 @@ export const SEARCH_SWITCHES = {
   wordTerms: 1,
   /** plain questions: the terms scored at most (keyword queries 8; bm25.ts selectTerms; within the postings budget) */
   plainTerms: 12,
-  /** plain questions: the mapped terms' part of an article's score at most this × the part of the question's own
-   *  words (0 = off); an article holding only mapped terms keeps mappedAlone × their part (plain24) */
-  mappedCap: 0,
-  mappedAlone: 0.5,
-  /** a 대통령령 of its own (…규정, not a 시행령) as name-word evidence too (name-words.ts; built on first use) (plain24) */
-  nameWordsDecrees: 0,
 };
