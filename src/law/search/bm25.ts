@@ -53,8 +53,7 @@ function byWord<T extends { df: number; g?: number }>(sorted: T[]): T[] {
     if (x.g === undefined) { at.set(x, Infinity); continue; }
     const r = rank.get(x.g) ?? 0;
     rank.set(x.g, r + 1);
-    // (mode 2: each word's rarest first, then the others as rare as they are)
-    at.set(x, SEARCH_SWITCHES.wordTerms === 2 ? Math.min(r, 1) : r);
+    at.set(x, r);
   }
   // (a stable sort: within one rank the rarest first)
   return sorted.slice().sort((a, b) => at.get(a)! - at.get(b)!);

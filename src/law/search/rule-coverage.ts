@@ -42,14 +42,14 @@ export function coverageWords(core: string, N: number, df: (t: number) => number
   return out;
 }
 
-/** the coverage of a text: the rarity-weighted share of the words it holds, how many, and which (bit i: words[i]) */
-export interface Coverage { share: number; found: number; mask: number }
+/** the coverage of a text: the rarity-weighted share of the words it holds, and how many */
+export interface Coverage { share: number; found: number }
 
-/** the coverage of a text (the first 31 words are told apart in the mask) */
+/** the coverage of a text */
 export function coverageOf(text: string, words: CoverageWord[]): Coverage {
-  let got = 0, all = 0, found = 0, mask = 0;
-  words.forEach((x, i) => { all += x.idf; if (text.includes(x.w) || x.alt?.some((a) => text.includes(a))) { got += x.idf; found++; if (i < 31) mask |= 1 << i; } });
-  return { share: all ? got / all : 0, found, mask };
+  let got = 0, all = 0, found = 0;
+  for (const x of words) { all += x.idf; if (text.includes(x.w) || x.alt?.some((a) => text.includes(a))) { got += x.idf; found++; } }
+  return { share: all ? got / all : 0, found };
 }
 
 /**
@@ -57,18 +57,17 @@ export function coverageOf(text: string, words: CoverageWord[]): Coverage {
  * below that prior) whose best articles' coverage passes every hit above it by `ruleCoverageMargin` and holds at least
  * `ruleCoverageMin` question words gets that score. The first k are re-sorted by `order`; true when one was lifted.
  */
-export function coverageLift<H extends CoverageHit>(out: H[], k: number, wordsOf: CoverageWord[] | (() => CoverageWord[]), lift: (h: H) => number | null,
+export function coverageLift<H extends CoverageHit>(out: H[], k: number, wordsOf: () => CoverageWord[], lift: (h: H) => number | null,
   bodyOf: (id: string, seq: number) => string, order: (a: H, b: H) => number): boolean {
   const margin = SEARCH_SWITCHES.ruleCoverageMargin, min = SEARCH_SWITCHES.ruleCoverageMin;
-  // (the words may be given as their maker: made only once a rule among the first k could be lifted, speed24 — most
-  // questions have none, and making them reads the df of every bigram of the question's words)
-  let made: CoverageWord[] | null = Array.isArray(wordsOf) ? wordsOf : null;
-  const words = (): CoverageWord[] => (made ??= (wordsOf as () => CoverageWord[])());
-  if (made && made.length < min) return false;
+  // (the words are made only once a rule among the first k could be lifted, speed24 — most questions have none, and
+  // making them reads the df of every bigram of the question's words)
+  let made: CoverageWord[] | null = null;
+  const words = (): CoverageWord[] => (made ??= wordsOf());
   const n = Math.min(k, out.length), cov: Array<Coverage | undefined> = new Array(n);
   const best = (i: number): Coverage => {
     const h = out[i]!;
-    let b: Coverage = { share: 0, found: 0, mask: 0 };
+    let b: Coverage = { share: 0, found: 0 };
     for (const s of h.seqs.slice(0, SEARCH_SWITCHES.ruleCoverageArticles)) { const c = coverageOf(bodyOf(h.doc.id, s), words()); if (c.share > b.share) b = c; }
     return (cov[i] = b);
   };
@@ -80,13 +79,11 @@ export function coverageLift<H extends CoverageHit>(out: H[], k: number, wordsOf
     if (words().length < min) return false;
     const c = best(i);
     if (c.found < min) continue;
-    let beats = true, above = 0;
-    for (let j = 0; j < i && beats; j++) { const a = cov[j] ?? best(j); beats = c.share > a.share + margin; above |= a.mask; }
+    let beats = true;
+    for (let j = 0; j < i && beats; j++) beats = c.share > (cov[j] ?? best(j)).share + margin;
     // (switch ruleCoverageParent: a rule named after a statute above it is that statute's own guideline: the question
     // found the statute, and the parent-law prior keeps it first)
     if (beats && SEARCH_SWITCHES.ruleCoverageParent) for (let j = 0; j < i && beats; j++) beats = out[j]!.doc.category === 'admrul' || !namedAfter(h.doc.name, out[j]!.doc.name);
-    // (switch ruleCoverageUnique: the rule's article must hold a question word that no hit above it holds)
-    if (SEARCH_SWITCHES.ruleCoverageUnique && !(c.mask & ~above)) beats = false;
     if (beats) { h.score = to; lifted = true; }
   }
   if (lifted) { const head = out.slice(0, n).sort(order); for (let i = 0; i < n; i++) out[i] = head[i]!; }

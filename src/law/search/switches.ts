@@ -93,17 +93,15 @@ export const SEARCH_SWITCHES = {
   ruleCoverageArticles: 3,
   ruleCoverageMargin: 0,
   ruleCoverageMin: 2,
-  /** the rule's article must hold a question word no hit above it holds (1) */
-  ruleCoverageUnique: 0,
   /** the words counted are the question's own and the statutory terms it was mapped to (1), its own with a text holding
    *  one of a word's mapped terms holding the word (2), or its own only (0) */
   ruleCoverageMapped: 2,
   /** a rule named after a statute above it (its own guideline) is not lifted over it (1) */
   ruleCoverageParent: 1,
-  /** plain questions: the scored terms taken word by word (each word's rarest bigram first, then each one's second …
-   *  (1), or then the rest rarest first (2); bm25.ts byWord; 0 = off). plain24, with plainTerms 12: studied sets
+  /** plain questions: the scored terms taken word by word (each word's rarest bigram first, then each one's second …;
+   *  bm25.ts byWord; 0 = off). plain24, with plainTerms 12: studied sets
    *  hits@1 / @5 / right article 507 / 575 / 397 → 517 / 596 / 398, holdout11 28 / 35 / 25 → 28 / 37 / 24 (plainTerms
-   *  10: 516 / 595 / 399 and 27 / 36 / 24; 16: 514 / 597 / 397; wordTerms 2: 500 / 582 / 390; plainTerms 10 alone
+   *  10: 516 / 595 / 399 and 27 / 36 / 24; 16: 514 / 597 / 397; each word's rarest, then the rest rarest first (removed): 500 / 582 / 390; plainTerms 10 alone
    *  514 / 588 / 397) */
   wordTerms: 1,
   /** plain questions: the terms scored at most (keyword queries 8; bm25.ts selectTerms; within the postings budget) */
