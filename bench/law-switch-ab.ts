@@ -12,9 +12,9 @@ const argv = process.argv.slice(2);
 const di = argv.indexOf('--data');
 const law = openLaw(new Store(argv[di + 1]!));
 law.reload();
-// the validation set (--validate, default holdout11): scored in the per-set lines, its questions never printed
+// the validation set (--validate, default holdout12): scored in the per-set lines, its questions never printed
 const vi = argv.indexOf('--validate');
-const validate = vi >= 0 ? argv[vi + 1]! : 'holdout11';
+const validate = vi >= 0 ? argv[vi + 1]! : 'holdout12';
 const [cfgA = '', cfgB = ''] = argv.filter((a, i) => i !== di && i !== di + 1 && i !== vi && i !== vi + 1 && a !== '--cpu');
 const qs = loadQuestions().filter((q) => !isBlind(q));
 const base = { ...SEARCH_SWITCHES };
