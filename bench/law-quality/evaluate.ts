@@ -65,8 +65,10 @@ export interface Question {
    *  a helper who never ran a search), blind in session 15 (43.3 / 58.3 hits@1 / @5 at that session's start, 46.7 / 63.3 at
    *  its end), studyable from session 16 (its validation set: aggregate lines only) */
   holdout12?: boolean;
-  /** a thirteenth held-out set (2026-11-24, session 16: written like holdout12 by a helper who never ran a search);
-   *  blind: never tuned on, its misses are never printed */
+  /** a thirteenth held-out set (2026-11-24, session 16: 60 questions — 30 plain, 8 keyword, 8 abbrev, 8 admrul, 6
+   *  filter — over 60 instruments no earlier question asks about (46 laws, 4 decrees, 1 rule, 9 administrative rules
+   *  incl. the filter ones; no 제N-N조 rule: every rule numbered so is already used), written from the articles read
+   *  directly by a helper who never ran a search); blind: never tuned on, its misses are never printed */
   holdout13?: boolean;
 }
 
