@@ -12,7 +12,7 @@ import { DeclaredCollector } from './search/declared-table.js';
 import { deriveNames, deriveNamesFromStore, type DerivedNames } from './search/derived-names.js';
 import { asksForStandard, standardPrior } from './search/rule-questions.js';
 import { coverageLift, coverageWords, type CoverageWord } from './search/rule-coverage.js';
-import { nameCovers } from './search/rule-name-cover.js';
+import { nameCovers, nameMayCover } from './search/rule-name-cover.js';
 import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
 import { SpelledNames } from './search/spelled-names.js';
@@ -348,9 +348,10 @@ export class SearchIndex {
     // a question naming a statute whole by its words (주거급여 → 주거급여법) asks about that statute: no standard lift
     if (standard && cover) for (const c of cover.values()) if (c >= 1) standard = false;
     // a rule whose name and article hold several of a plain question's words (rule-name-cover.ts; words made once)
-    let named: CoverageWord[] | null = null;
-    const nameCover = (h: Hit) => nameCovers(h.doc.name, named ??= coverageWords(aq.core, this.N, (t) => this.df(t), aq.mappedGroups, aq.mappedFrom),
-      () => h.seqs.slice(0, SEARCH_SWITCHES.ruleCoverageArticles).map((s) => this.bodies.of(h.doc.id, s)));
+    let named: CoverageWord[] | null = null, own: string[] | null = null;
+    const wordsOf = () => (named ??= coverageWords(aq.core, this.N, (t) => this.df(t), aq.mappedGroups, aq.mappedFrom));
+    const nameCover = (h: Hit) => nameMayCover(h.doc.name, own ??= aq.core.split(/\s+/).map(nameKey)) ? nameCovers(h.doc.name, wordsOf(),
+      () => h.seqs.slice(0, SEARCH_SWITCHES.ruleCoverageArticles).map((s) => this.bodies.of(h.doc.id, s))) : 0;
     for (let i = 0; i < out.length; i++) {
       const h = out[i]!, p = prior[at[i]! * 2 + k]!;
       const lift = top > p && rule[at[i]!] === 1 && near!.has(h);
@@ -367,7 +368,7 @@ export class SearchIndex {
     // a rule whose article holds more of the question's rarer words than every hit above it: the statutes' prior
     if (SEARCH_SWITCHES.ruleCoverage && top > 0 && (aq.plain || SEARCH_SWITCHES.ruleCoverage > 1)) {
       const mapped = SEARCH_SWITCHES.ruleCoverageMapped;
-      const words = () => coverageWords(mapped === 1 && aq.mapped ? `${aq.core} ${aq.mapped}` : aq.core, this.N, (t) => this.df(t), mapped === 2 ? aq.mappedGroups : undefined, aq.mappedFrom);
+      const words = mapped === 2 ? wordsOf : () => coverageWords(mapped === 1 && aq.mapped ? `${aq.core} ${aq.mapped}` : aq.core, this.N, (t) => this.df(t), undefined, aq.mappedFrom);
       coverageLift(out, SEARCH_SWITCHES.ruleCoverageTop, words, (h) => {
         const p = this.pos.get(h.doc)!, f = this.applied[p]!;
         return this.rule[p] && f < top && !this.older[p] ? h.score / f * top : null;

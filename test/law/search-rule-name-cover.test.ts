@@ -2,7 +2,7 @@
 // (rule-name-cover.ts, issue #15, admrul25). Pure functions over made-up words and texts: no corpus needed.
 import t from 'tap';
 import { coverageWords } from '../../src/law/search/rule-coverage.js';
-import { nameCoverOf, nameCovers } from '../../src/law/search/rule-name-cover.js';
+import { nameCoverOf, nameCovers, nameMayCover } from '../../src/law/search/rule-name-cover.js';
 import { SEARCH_SWITCHES } from '../../src/law/search/switches.js';
 import { termIds } from '../../src/law/normalize.js';
 
@@ -44,4 +44,11 @@ t.test('a name holding the words without their share of rarity is no evidence', 
   t.equal(c.found, 3);
   t.ok(c.share < SEARCH_SWITCHES.ruleNameCoverShare);
   t.equal(nameCovers(rule, w, () => ['현금영수증 신고 포상금']), 0);
+});
+
+t.test('the check before the words\' rarity is read: the name holds ruleNameCoverMin of the question\'s own words', async (t) => {
+  t.equal(nameMayCover(rule, ['현금영수증', '가게', '신고', '포상금']), true);
+  t.equal(nameMayCover(rule, ['현금영수증', '가게', '포상금']), false, 'two of them');
+  // the kind ending is not the name's evidence: 고시 and 규정 are no subject
+  t.equal(nameMayCover(rule, ['현금영수증', '고시', '포상금']), false);
 });

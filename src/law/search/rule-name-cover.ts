@@ -11,10 +11,31 @@ import { SEARCH_SWITCHES } from './switches.js';
 /** the rule's name less its kind ending (…에 관한 고시, 규정, 지침 …): the kind is no evidence of the subject */
 const KIND_END = /(에관한)?(고시|규정|지침|훈령|예규|세칙|요령|준칙|기준)+$/;
 
+/** a rule's name as a key less its kind, memoised (the same rules come back query after query) */
+const keys = new Map<string, string>();
+function keyOf(name: string): string {
+  let k = keys.get(name);
+  if (k === undefined) {
+    if (keys.size > 50_000) keys.clear();
+    keys.set(name, (k = nameKey(name).replace(KIND_END, '')));
+  }
+  return k;
+}
+
+/** the name could hold ruleNameCoverMin of the question's own words (`own`: name keys): a check without the words'
+ *  rarity, which reads the index (search.ts reads it only for a rule passing this; always true with mapped terms) */
+export function nameMayCover(name: string, own: string[]): boolean {
+  if (SEARCH_SWITCHES.ruleNameCoverMapped) return true;
+  const key = keyOf(name);
+  let n = 0;
+  for (const w of own) if (w.length >= 2 && key.includes(w)) n++;
+  return n >= SEARCH_SWITCHES.ruleNameCoverMin;
+}
+
 /** the question's words the name holds, weighed by rarity (own words; a word's mapped terms with
  *  ruleNameCoverMapped 1) */
 export function nameCoverOf(name: string, words: CoverageWord[]): { share: number; found: number } {
-  const key = nameKey(name).replace(KIND_END, '');
+  const key = keyOf(name);
   return coverageOf(key, SEARCH_SWITCHES.ruleNameCoverMapped ? words : words.map((w) => ({ w: w.w, idf: w.idf })));
 }
 
