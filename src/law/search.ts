@@ -11,7 +11,8 @@ import { SpelledShortNames, withDeclared, withSpelled } from './search/declared-
 import { DeclaredCollector } from './search/declared-table.js';
 import { deriveNames, deriveNamesFromStore, type DerivedNames } from './search/derived-names.js';
 import { asksForStandard, standardPrior } from './search/rule-questions.js';
-import { coverageLift, coverageWords } from './search/rule-coverage.js';
+import { coverageLift, coverageWords, type CoverageWord } from './search/rule-coverage.js';
+import { nameCovers, nameMayCover } from './search/rule-name-cover.js';
 import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
 import { SpelledNames } from './search/spelled-names.js';
@@ -346,13 +347,19 @@ export class SearchIndex {
     if (cover) for (const h of out) { const c = cover.get(h.doc); if (c) h.score *= 1 + SEARCH_SWITCHES.nameWords * c; }
     // a question naming a statute whole by its words (주거급여 → 주거급여법) asks about that statute: no standard lift
     if (standard && cover) for (const c of cover.values()) if (c >= 1) standard = false;
+    // a rule whose name and article hold several of a plain question's words (rule-name-cover.ts; words made once)
+    let named: CoverageWord[] | null = null, own: string[] | null = null;
+    const wordsOf = () => (named ??= coverageWords(aq.core, this.N, (t) => this.df(t), aq.mappedGroups, aq.mappedFrom));
+    const nameCover = (h: Hit) => nameMayCover(h.doc.name, own ??= aq.core.split(/\s+/).map(nameKey)) ? nameCovers(h.doc.name, wordsOf(),
+      () => h.seqs.slice(0, SEARCH_SWITCHES.ruleCoverageArticles).map((s) => this.bodies.of(h.doc.id, s))) : 0;
     for (let i = 0; i < out.length; i++) {
       const h = out[i]!, p = prior[at[i]! * 2 + k]!;
       const lift = top > p && rule[at[i]!] === 1 && near!.has(h);
       // a question asking for a figure or a standard (rule-questions.ts): a rule's prior moves toward the statutes'
       const std = standard && top > p && (lift || (SEARCH_SWITCHES.ruleStandardRules > 0 && h.doc.category === 'rule'));
-      const f = lift && (ruleAsked || this.spelledNow.has(h.doc) || namesRuleSubject(h.doc.name, aq.words, !aq.plain)) ? top : std ? standardPrior(p, top, SEARCH_SWITCHES.ruleStandard) : p;
-      h.score *= f;
+      const nc = lift && SEARCH_SWITCHES.ruleNameCover > 0 && aq.plain ? nameCover(h) : 0;
+      const f = lift && (ruleAsked || this.spelledNow.has(h.doc) || namesRuleSubject(h.doc.name, aq.words, !aq.plain) || nc > 0) ? top : std ? standardPrior(p, top, SEARCH_SWITCHES.ruleStandard) : p;
+      h.score *= f * (1 + SEARCH_SWITCHES.ruleNameCoverBoost * nc);
       this.applied[at[i]!] = f;
       // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
       if (this.older[at[i]!]) h.score *= 0.5;
@@ -361,7 +368,7 @@ export class SearchIndex {
     // a rule whose article holds more of the question's rarer words than every hit above it: the statutes' prior
     if (SEARCH_SWITCHES.ruleCoverage && top > 0 && (aq.plain || SEARCH_SWITCHES.ruleCoverage > 1)) {
       const mapped = SEARCH_SWITCHES.ruleCoverageMapped;
-      const words = () => coverageWords(mapped === 1 && aq.mapped ? `${aq.core} ${aq.mapped}` : aq.core, this.N, (t) => this.df(t), mapped === 2 ? aq.mappedGroups : undefined, aq.mappedFrom);
+      const words = mapped === 2 ? wordsOf : () => coverageWords(mapped === 1 && aq.mapped ? `${aq.core} ${aq.mapped}` : aq.core, this.N, (t) => this.df(t), undefined, aq.mappedFrom);
       coverageLift(out, SEARCH_SWITCHES.ruleCoverageTop, words, (h) => {
         const p = this.pos.get(h.doc)!, f = this.applied[p]!;
         return this.rule[p] && f < top && !this.older[p] ? h.score / f * top : null;
