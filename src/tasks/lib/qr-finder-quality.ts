@@ -5,8 +5,9 @@
 // separator keeps the next dark edge beyond 4.5 (ratio 4.5 / 3.5). Texture (stripes, letters, noise blobs) passes
 // the three-line test of qr-locate.ts often on a phone frame (up to 200 candidate triples on the camera tuning
 // seeds) but fails on most of 16 rays; the true finders fail on few. Ranking triples by shape alone put the true
-// triple outside the top three on 8 of 24 camera tuning frames. No library scores finder candidates this way
-// (zxing's FinderPatternFinder checks the row, column and diagonals with a fixed tolerance and keeps no score).
+// triple outside the top three of every pass on 10 of 24 camera tuning frames. No library scores finder
+// candidates this way (zxing's FinderPatternFinder checks the row, column and diagonals with a fixed tolerance and
+// keeps no score).
 import type { DarkView } from './qr-locate.js';
 
 /** rays from the centre */

@@ -38,9 +38,9 @@ const OBLIQUE: TripleTolerance = { sides: 0.7, hypotenuse: 0.4, module: 3 };
 /** Finder candidates scored in 16 directions (lib/qr-finder-quality.ts) before triples are formed: those above
  * `max` dropped (tuning seeds 5100..5123: 95–100 % of the true finders of camera, shadow-glare and combined
  * frames are below 0.35, half the texture is above), the rest's error × `weight` added to each triple's shape
- * error (the true triple ranked by shape alone was outside the top three on 8 of 24 camera frames). With `pool`
- * a pass's triples with an error ≤ `sure` are read at once and the rest after every pass of the group, best
- * first (true triples on the tuning seeds: median error 0.7–1.15, texture triples' 10th percentile 1.0–1.3). */
+ * error (the true triple ranked by shape alone was outside the top three of every pass on 10 of 24 camera
+ * frames). With `pool` a pass's triples with an error ≤ `sure` are read at once and the rest after every pass of
+ * the group, best first (true triples on the tuning seeds: median error 0.7–1.15, texture triples' 10th percentile 1.0–1.3). */
 export const FINDER_SCORE = { max: 0.35, weight: 2, pool: true, sure: 0.9 };
 
 /**
