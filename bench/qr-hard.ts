@@ -63,7 +63,7 @@ async function measure(SEED: number, PER: number): Promise<void> {
     return { kind: k, images: r.n, 'zxing-wasm alone': r.zxing, jsQR: JSQR ? r.jsqr : '–', ours: r.ours, 'ours by method': Object.entries(r.methods).map(([m, c]) => `${m} ${c}`).join(', ') };
   });
   const all = rows[rows.length - 1]!;
-  console.log(`\n### QR on hard photos: ${set.length} images (${PER} per kind, seeds ${SEED}..${SEED + PER - 1}); grid budget ${GRID_BUDGET.perFirst}× / ${GRID_BUDGET.floorMs} ms / ${GRID_BUDGET.perMpx} ms per Mpx; load average ${load0} → ${load()}\n`);
+  console.log(`\n### QR on hard photos: ${set.length} images (${PER} per kind, seeds ${SEED}..${SEED + PER - 1}); grid budget ${GRID_BUDGET.perFirst}× / ${GRID_BUDGET.floorMs} ms / ${GRID_BUDGET.perMpx} ms per Mpx up to ${(GRID_BUDGET as { maxMpx?: number }).maxMpx ?? "any"} Mpx; load average ${load0} → ${load()}\n`);
   console.log(table(rows));
   console.log(`\ndecodes: zxing alone ${all['zxing-wasm alone']}, ours ${all.ours} (${(((all.ours as number) / Math.max(1, all['zxing-wasm alone'] as number) - 1) * 100).toFixed(1)} % more), jsQR ${all.jsQR}`);
   console.log(`CPU time for the set (process.cpuUsage, all threads): zxing alone ${cZ.toFixed(0)} ms, ours ${cO.toFixed(0)} ms (${(cO / cZ).toFixed(2)}×)`);

@@ -237,10 +237,13 @@ const MIN_SIDE = 21;
  * pass on it (also in this thread's CPU time), `perMpx` ms per Mpx of the frame (zxing's first pass on a
  * 640×480 phone frame is ≈ 5–9 ms, less than one finder pass and one bent grid fit of ours: on the camera tuning
  * seeds 1× alone read 10/24, with 60 ms/Mpx 18/24 for less CPU, as codes are found before the budget ends),
- * with a floor. CPU, not wall time: on a loaded machine a wall budget
+ * with a floor. Session 16: 120 ms per Mpx up to `maxMpx` (a scene's regions share what a 1 Mpx frame gets, as
+ * on 1–2 Mpx scenes before): with the triples ranked by finder quality a phone frame's code is mostly read by
+ * the first triple, and the fits it needs (flat, then bent) take 20–60 ms CPU on a loaded machine; tuning camera
+ * 5100..5123 read 17–20 / 22 / 23 at 60 / 90 / 120 ms per Mpx for the same CPU over the set. CPU, not wall time: on a loaded machine a wall budget
  * read fewer candidates and the same image was decoded or not with the load (qr22, qr23). */
-export const GRID_BUDGET = { perFirst: 1, floorMs: 6, perMpx: 60 };
-const gridBudget = (firstMs: number, px = 0): number => Math.max(GRID_BUDGET.floorMs, GRID_BUDGET.perFirst * firstMs, (GRID_BUDGET.perMpx * px) / 1e6);
+export const GRID_BUDGET = { perFirst: 1, floorMs: 6, perMpx: 120, maxMpx: 1 };
+const gridBudget = (firstMs: number, px = 0): number => Math.max(GRID_BUDGET.floorMs, GRID_BUDGET.perFirst * firstMs, GRID_BUDGET.perMpx * Math.min(GRID_BUDGET.maxMpx, px / 1e6));
 /** full-frame variants work on at most this many pixels per side; sharpen on at most SHARPEN_MAX_PX */
 const WORK_MAX_SIDE = 2048, SHARPEN_MAX_PX = 1_000_000;
 /** regions tried when the full frame does not decode, and the largest crop side after upscaling */

@@ -5,9 +5,10 @@
 // of the module-level sharpening (heavy blur spills each module into its neighbours), then the best version's grid
 // bent to follow bowed paper (lib/qr-bend.ts) and read the same way; each redrawn code read by zxing as a pure code
 // (cheap: no detector). The caller's reader decides what counts as a decode.
-import { darkView, findFinders, triples, type TripleTolerance } from './qr-locate.js';
+import { darkView, findFinders, scoredTriples, type TripleTolerance } from './qr-locate.js';
 import { fitBent, sampleBent } from './qr-bend.js';
 import { threadCpuMs } from './thread-cpu.js';
+import { finderError } from './qr-finder-quality.js';
 import { boxMean, corners, flatten, gridFor, widen, refine, render, sampleModules, threshold, unsharpBox, upscale, versionsFor, type Grid, type GridCode, type GridFinder } from './qr-grid.js';
 
 export interface GridImage { data: Uint8Array; width: number; height: number }
@@ -34,28 +35,53 @@ export const PASSES: ((d: Uint8Array, w: number, h: number) => Uint8Array)[] = [
 /** Finder triples under strong perspective: one finder may look up to 3× the size of another, and the triangle
  * stray far from a right isosceles one (the fitted grid decides which triple is a code). */
 const OBLIQUE: TripleTolerance = { sides: 0.7, hypotenuse: 0.4, module: 3 };
+/** Finder candidates scored in 16 directions (lib/qr-finder-quality.ts) before triples are formed: those above
+ * `max` dropped (tuning seeds 5100..5123: 95–100 % of the true finders of camera, shadow-glare and combined
+ * frames are below 0.35, half the texture is above), the rest's error × `weight` added to each triple's shape
+ * error (the true triple ranked by shape alone was outside the top three of every pass on 10 of 24 camera
+ * frames). With `pool` a pass's triples with an error ≤ `sure` are read at once and the rest after every pass of
+ * the group, best first (true triples on the tuning seeds: median error 0.7–1.15, texture triples' 10th percentile 1.0–1.3). */
+export const FINDER_SCORE = { max: 0.35, weight: 2, pool: true, sure: 0.9 };
 
 /**
- * Finder triples of the image, lazily: those found on each of `passes`' images in turn (the same triple found
- * twice, also across calls sharing `seen`, is yielded once); no pass is started after `deadline` (ms of
- * this thread's CPU time, lib/thread-cpu.ts: the same work is done on a loaded machine as on an idle one).
+ * Finder triples of the image: those found on each of `passes`' images, best first (shape and finder errors) over
+ * all the passes when `FINDER_SCORE.pool` (the true triple is often best on the sharpened image and beaten by
+ * texture on the plain one, whose triples were read first), else pass by pass, lazily; the same triple found
+ * twice, also across calls sharing `seen`, is yielded once; no pass is started after `deadline` (ms of this
+ * thread's CPU time, lib/thread-cpu.ts: the same work is done on a loaded machine as on an idle one).
  */
 export function* gridTriples(g: GridImage, passes = PASSES, deadline = Infinity, seen: GridFinder[][] = []): Generator<GridFinder[]> {
   const { width: w, height: h } = g;
   const k = Math.min(3, Math.max(1, Math.ceil(UPSCALE_BELOW / Math.min(w, h))));
   let big: Uint8Array | undefined;
-  const bw = w * k, bh = h * k;
-  for (const prepare of passes) {
-    if (threadCpuMs() > deadline) return;
-    big ??= k > 1 ? upscale(g.data, w, h, k) : g.data;
-    const src = prepare(big, bw, bh);
-    for (const t of triples(findFinders(darkView(src, bw, bh)), MAX_TRIPLES, OBLIQUE)) {
-      const s = t.map((f) => ({ x: f.x / k, y: f.y / k, module: f.module / k }));
+  const bw = w * k, bh = h * k, pooled: { g: GridFinder[]; err: number }[] = [];
+  const fresh = function* (ts: { g: GridFinder[] }[]): Generator<GridFinder[]> {
+    for (const t of ts) {
+      const s = t.g.map((f) => ({ x: f.x / k, y: f.y / k, module: f.module / k }));
       if (seen.some((o) => o.every((f, i) => Math.hypot(f.x - s[i]!.x, f.y - s[i]!.y) < 1.5 * f.module))) continue;
       seen.push(s);
       yield s;
     }
+  };
+  for (const prepare of passes) {
+    if (threadCpuMs() > deadline) break;
+    big ??= k > 1 ? upscale(g.data, w, h, k) : g.data;
+    const ts = passTriples(prepare(big, bw, bh), bw, bh);
+    // a triple this good is read at once (no later pass is likely to beat it); the rest wait for the pool
+    const sure = FINDER_SCORE.pool ? ts.filter((t) => t.err <= FINDER_SCORE.sure) : ts;
+    yield* fresh(sure);
+    if (FINDER_SCORE.pool) pooled.push(...ts.filter((t) => t.err > FINDER_SCORE.sure));
   }
+  yield* fresh(pooled.sort((a, b) => a.err - b.err));
+}
+
+/** The best MAX_TRIPLES finder triples of one prepared image, candidates scored (FINDER_SCORE) first. */
+function passTriples(src: Uint8Array, w: number, h: number): { g: GridFinder[]; err: number }[] {
+  const view = darkView(src, w, h), found = findFinders(view);
+  const scored = FINDER_SCORE.weight > 0 || FINDER_SCORE.max < 1
+    ? found.map((f) => ({ ...f, err: finderError(view, f.x, f.y, f.module) })).filter((f) => f.err <= FINDER_SCORE.max).map((f) => ({ ...f, err: f.err * FINDER_SCORE.weight }))
+    : found;
+  return scoredTriples(scored, MAX_TRIPLES, OBLIQUE);
 }
 
 /**

@@ -2,7 +2,12 @@
 // 1:1:3:1:1) found on rows of a locally thresholded image, confirmed on the column through their centre,
 // merged into finders, and finders of similar module size at QR-like distances grouped into codes. Used by
 // qr-recognize when the full frame does not decode: each region is cropped, upscaled and read again.
-export interface Finder { x: number; y: number; module: number; hits: number }
+export interface Finder {
+  x: number; y: number; module: number; hits: number;
+  /** how far the candidate is from a finder pattern in every direction (lib/qr-finder-quality.ts; 0 = perfect),
+   * added to a triple's shape error when set */
+  err?: number;
+}
 export interface QrRegion {
   /** square crop in the input's pixels (clipped to the image) */
   x: number; y: number; width: number; height: number;
@@ -213,9 +218,15 @@ export const SQUARE_ON: TripleTolerance = { sides: 0.25, hypotenuse: 0.2, module
 
 /**
  * Triples of finders shaped like a QR code's: similar module sizes (ratio ≤ 1.6), two sides equal within 25 % and
- * the third √2 times as long within 20 %, the sides 10–185 modules. Best fitting first.
+ * the third √2 times as long within 20 %, the sides 10–185 modules. Best fitting first (shape error plus the
+ * finders' own `err` when set).
  */
 export function triples(f: Finder[], max = 8, tol: TripleTolerance = SQUARE_ON): Finder[][] {
+  return scoredTriples(f, max, tol).map((t) => t.g);
+}
+
+/** triples() with each triple's error (shape plus the finders' own). */
+export function scoredTriples(f: Finder[], max = 8, tol: TripleTolerance = SQUARE_ON): { g: Finder[]; err: number }[] {
   const out: { g: Finder[]; err: number; key: string }[] = [];
   const n = Math.min(f.length, 400);
   const sim = (a: Finder, c: Finder): boolean => a.module / c.module < tol.module && c.module / a.module < tol.module;
@@ -232,11 +243,12 @@ export function triples(f: Finder[], max = 8, tol: TripleTolerance = SQUARE_ON):
         if (Math.abs(dk - dj) > tol.sides * dj) continue;
         const hyp = dist(f[j]!, f[k]!) / A.module, want = Math.SQRT2 * (dj + dk) / 2;
         if (Math.abs(hyp - want) > tol.hypotenuse * want) continue;
-        out.push({ g: [A, f[j]!, f[k]!], err: Math.abs(dk - dj) / dj + Math.abs(hyp - want) / want, key: [i, j, k].sort((a, b) => a - b).join() });
+        const quality = (A.err ?? 0) + (f[j]!.err ?? 0) + (f[k]!.err ?? 0);
+        out.push({ g: [A, f[j]!, f[k]!], err: Math.abs(dk - dj) / dj + Math.abs(hyp - want) / want + quality, key: [i, j, k].sort((a, b) => a - b).join() });
       }
     }
   }
   // the same three finders can pass with two of them as the corner (loose tolerances): the best reading only
   const seen = new Set<string>();
-  return out.sort((a, c) => a.err - c.err).filter((t) => !seen.has(t.key) && !!seen.add(t.key)).slice(0, max).map((t) => t.g);
+  return out.sort((a, c) => a.err - c.err).filter((t) => !seen.has(t.key) && !!seen.add(t.key)).slice(0, max);
 }
