@@ -66,6 +66,9 @@ export class Bm25 {
   private touched = new Uint32Array(0);
   private agg = new Float64Array(0);
   private ownerBuf = new Uint32Array(0);
+  /** the articles count() touched (the first this.nTouched of touched), and score()'s kept ones sorted by position */
+  private nTouched = 0;
+  private sorted = new Uint32Array(0);
 
   /**
    * Score the articles holding the terms and return each document's best articles among those holding at least
@@ -92,43 +95,71 @@ export class Bm25 {
     // reached[h]: the articles holding h terms or more, counted as they get there (speed24: coordination() read every
     // article touched again for its histogram, a pass as long as this one, on every plain question short of `enough`)
     const reached = new Uint32Array(Math.max(post.length, need) + 2);
+    // (speed25: the first term's articles are all new — a posting holds an article once — so they are copied, not
+    // tested; and reached[1] is the count of articles touched, set after: an increment of reached[1] at every new
+    // article was a chain of dependent writes to one place, 3 % of the search CPU at p50)
+    const first = post[0]?.p.ids;
     let nTouched = 0;
-    for (const { p } of post) {
-      const ids = p.ids, n = ids.length;
+    if (first) {
+      touched.set(first);
+      for (let i = 0; i < first.length; i++) hits[first[i]!] = 1;
+      nTouched = first.length;
+    }
+    for (let j = 1; j < post.length; j++) {
+      const ids = post[j]!.p.ids, n = ids.length;
       for (let i = 0; i < n; i++) {
         const d = ids[i]!;
         const h = hits[d]! + 1;
-        if (h === 1) touched[nTouched++] = d;
-        reached[h]!++;
         hits[d] = h;
+        if (h === 1) touched[nTouched++] = d;
+        else reached[h]!++;
       }
     }
+    reached[1] = nTouched;
+    this.nTouched = nTouched;
     return reached;
   }
 
   /**
    * Add the BM25 term scores of the articles holding at least c terms (term by term, as accumulate adds them: the
    * same float32 sums) and reset the count of the others. Answers how many were kept: their positions replace the
-   * touched list, in the order count() touched them (an article is first scored by the first term holding it, as it
-   * was first counted), for perDocument.
+   * touched list, in the order count() touched them (an article first met at its first term's posting), for
+   * perDocument.
+   *
+   * speed25: the kept articles are found in the touched list, and each term's postings are read only where a kept
+   * article is: the kept positions sorted, then met in each term's ids (ascending: build.ts writes a term's articles
+   * in article order) by a merge, or by a galloping search when the kept are few against the term's postings. Before,
+   * every posting of every term was read again to test its article's count (most fail it); the sums are the same,
+   * term by term in the same order.
    */
   private score(post: WeightedPosting[], t: ArticleTables, c: number): number {
     const { scores: sc, hits, touched: kept } = this;
     let nKept = 0;
+    for (let k = 0; k < this.nTouched; k++) {
+      const d = kept[k]!;
+      if (hits[d]! >= c) kept[nKept++] = d;
+      else hits[d] = 0;
+    }
+    if (this.sorted.length < kept.length) this.sorted = new Uint32Array(kept.length);
+    const byId = this.sorted.subarray(0, nKept);
+    byId.set(kept.subarray(0, nKept));
+    byId.sort();
     const len = t.len;
     const normLen = K1 * (1 - B), normB = (K1 * B) / t.avgdl;
     for (const { p, idf } of post) {
       const { ids, tfs } = p;
       const n = ids.length;
-      for (let i = 0; i < n; i++) {
-        const d = ids[i]!;
-        const h = hits[d]!;
-        // (an article left out is left out at every posting: its count back to 0 at the first, 0 < c after)
-        if (h < c) { if (h) hits[d] = 0; continue; }
-        // a term score is > 0 (idf > 0, tf ≥ 1): a score of 0 is an article not yet scored
-        if (sc[d] === 0) kept[nKept++] = d;
+      // (a merge reads every posting once; a galloping search ≈ 2 log2(n / kept) postings per kept article)
+      const gallop = nKept * 2 * Math.log2(1 + n / Math.max(1, nKept)) < n;
+      let i = 0;
+      for (let k = 0; k < nKept && i < n; k++) {
+        const d = byId[k]!;
+        if (gallop) i = lowerBound(ids, d, i);
+        else while (i < n && ids[i]! < d) i++;
+        if (i === n || ids[i] !== d) continue;
         const tf = tfs[i]!;
         sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
+        i++;
       }
     }
     return nKept;
@@ -200,6 +231,19 @@ function coordination(reached: Uint32Array, need: number, enough: number): numbe
   let c = need;
   while (c > 1 && reached[c]! < enough) c--;
   return Math.max(1, c);
+}
+
+/** the first position ≥ from whose id is ≥ d (ids ascending): steps doubling from `from`, then a binary search */
+function lowerBound(ids: Uint32Array, d: number, from: number): number {
+  const n = ids.length;
+  if (from >= n || ids[from]! >= d) return from;
+  let lo = from, step = 1;
+  // ids[lo] < d throughout
+  while (lo + step < n && ids[lo + step]! < d) { lo += step; step *= 2; }
+  let hi = Math.min(n, lo + step);
+  // ids[lo] < d ≤ ids[hi] (or hi = n)
+  while (hi - lo > 1) { const mid = (lo + hi) >>> 1; if (ids[mid]! < d) lo = mid; else hi = mid; }
+  return hi;
 }
 
 /** count one more matching article of a document and keep its three best (score, position) pairs in order */
