@@ -1,6 +1,6 @@
 // BM25 over the bigram index (src/law/search/bm25.ts): the coordination fallback on hand-made posting lists.
 import t from 'tap';
-import { Bm25, selectTerms, type ArticleTables, type WeightedPosting } from '../../src/law/search/bm25.js';
+import { Bm25, kthSmallest, selectTerms, type ArticleTables, type WeightedPosting } from '../../src/law/search/bm25.js';
 
 // six articles in six documents; term A in articles 0 – 4, term B in 0 – 4, term C (rare) in article 5 only, D in 5 only
 const tables: ArticleTables = { N: 6, avgdl: 10, owner: Uint32Array.from([0, 1, 2, 3, 4, 5]), seq: new Uint32Array(6), len: Uint16Array.from([10, 10, 10, 10, 10, 10]), docs: 6 };
@@ -108,4 +108,18 @@ t.test('selectTerms word by word (plain24): each word\'s rarest term first, up t
   const all = selectTerms(terms(), 0, 6, 100_000, 12, true);
   t.same(all.post.map((x) => x.t), [1, 4, 5, 2, 3, 6]);
   t.equal(all.nTerms, 6);
+});
+
+t.test('kthSmallest answers the sorted copy\'s k-th value (the text-hit cut), ties and repeated calls included', async (t) => {
+  let x = 7;
+  const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (const n of [1, 2, 3, 10, 257, 5000]) {
+    // a few distinct values (many ties) or all distinct
+    for (const levels of [3, 0]) {
+      const xs = Float64Array.from({ length: n }, () => (levels ? Math.floor(rnd() * levels) : rnd() * 100));
+      const sorted = xs.slice().sort(), before = xs.slice();
+      for (const k of [0, n >> 1, n - 1, Math.floor(rnd() * n)]) t.equal(kthSmallest(xs, k), sorted[k], `n ${n} levels ${levels} k ${k}`);
+      t.same([...xs], [...before], 'the input is left as it was');
+    }
+  }
 });
