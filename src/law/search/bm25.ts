@@ -81,7 +81,7 @@ export class Bm25 {
     // as many articles as wanted hold the needed share: no fallback
     const c = reached[need]! >= enough ? need : coordination(reached, need, enough);
     // the kept articles (in the order touched) to their documents
-    return this.perDocument(this.score(post, t, c), t, nTerms, c);
+    return this.perDocument(this.score(post, t, c, reached[c]!), t, nTerms, c);
   }
 
   /**
@@ -122,17 +122,49 @@ export class Bm25 {
 
   /**
    * Add the BM25 term scores of the articles holding at least c terms (term by term, as accumulate adds them: the
-   * same float32 sums) and reset the count of the others. Answers how many were kept: their positions replace the
-   * touched list, in the order count() touched them (an article first met at its first term's posting), for
-   * perDocument.
+   * same float32 sums) and reset the count of the others. Answers how many were kept (reached[c] of count()): their
+   * positions replace the touched list, in the order count() touched them (an article first met at its first term's
+   * posting), for perDocument.
    *
-   * speed25: the kept articles are found in the touched list, and each term's postings are read only where a kept
-   * article is: the kept positions sorted, then met in each term's ids (ascending: build.ts writes a term's articles
-   * in article order) by a merge, or by a galloping search when the kept are few against the term's postings. Before,
-   * every posting of every term was read again to test its article's count (most fail it); the sums are the same,
-   * term by term in the same order.
+   * speed25: when the kept articles are few against the postings (a question whose rare terms meet in few articles),
+   * each term's postings are read only where a kept article is (kept()): the kept positions sorted, then met in each
+   * term's ids (ascending: build.ts writes a term's articles in article order) by a merge, or by a galloping search.
+   * Otherwise (plain questions keep thousands: sorting them costs more than it saves) every posting of every term is
+   * read again to test its article's count (byPosting). Both add the same sums in the same term order.
    */
-  private score(post: WeightedPosting[], t: ArticleTables, c: number): number {
+  private score(post: WeightedPosting[], t: ArticleTables, c: number, nKept: number): number {
+    let all = 0, met = 0;
+    for (const { p } of post) { const n = p.ids.length; all += n; met += Math.min(n, meetCost(nKept, n)); }
+    if (this.nTouched + nKept * Math.log2(nKept + 1) + met < all) return this.kept(post, t, c);
+    return this.byPosting(post, t, c);
+  }
+
+  /** score() reading every posting: an article's first posting with enough terms puts it in the kept list */
+  private byPosting(post: WeightedPosting[], t: ArticleTables, c: number): number {
+    const { scores: sc, hits, touched: kept } = this;
+    let nKept = 0;
+    const len = t.len;
+    const normLen = K1 * (1 - B), normB = (K1 * B) / t.avgdl;
+    for (const { p, idf } of post) {
+      const { ids, tfs } = p;
+      const n = ids.length;
+      for (let i = 0; i < n; i++) {
+        const d = ids[i]!;
+        const h = hits[d]!;
+        // (an article left out is left out at every posting: its count back to 0 at the first, 0 < c after)
+        if (h < c) { if (h) hits[d] = 0; continue; }
+        // a term score is > 0 (idf > 0, tf ≥ 1): a score of 0 is an article not yet scored
+        if (sc[d] === 0) kept[nKept++] = d;
+        const tf = tfs[i]!;
+        sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
+      }
+    }
+    return nKept;
+  }
+
+  /** score() reading the postings where a kept article is: the touched list filtered, its positions sorted and met in
+   * each term's ids */
+  private kept(post: WeightedPosting[], t: ArticleTables, c: number): number {
     const { scores: sc, hits, touched: kept } = this;
     let nKept = 0;
     for (let k = 0; k < this.nTouched; k++) {
@@ -149,8 +181,7 @@ export class Bm25 {
     for (const { p, idf } of post) {
       const { ids, tfs } = p;
       const n = ids.length;
-      // (a merge reads every posting once; a galloping search ≈ 2 log2(n / kept) postings per kept article)
-      const gallop = nKept * 2 * Math.log2(1 + n / Math.max(1, nKept)) < n;
+      const gallop = meetCost(nKept, n) < n;
       let i = 0;
       for (let k = 0; k < nKept && i < n; k++) {
         const d = byId[k]!;
@@ -260,6 +291,11 @@ export function kthSmallest(xs: Float64Array, k: number): number {
     else return a[k]!;
   }
   return a[k]!;
+}
+
+/** the postings a galloping search reads to meet `kept` sorted positions in n ascending ids (≈ 2 log2 of the gap) */
+function meetCost(kept: number, n: number): number {
+  return kept * 2 * Math.log2(1 + n / Math.max(1, kept));
 }
 
 /** the first position ≥ from whose id is ≥ d (ids ascending): steps doubling from `from`, then a binary search */
