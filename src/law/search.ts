@@ -16,7 +16,7 @@ import { nameCovers, nameMayCover } from './search/rule-name-cover.js';
 import { NameIndex } from './search/name-index.js';
 import { NameWords } from './search/name-words.js';
 import { SpelledNames } from './search/spelled-names.js';
-import { Bm25, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
+import { Bm25, kthSmallest, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
 import { bestOf, bodyChoice, chooseArticles, spelledChoice, titleEvidence, type TitleSet } from './search/titles.js';
 import { Postings } from './search/postings.js';
 import { TitleSets } from './search/title-sets.js';
@@ -283,7 +283,7 @@ export class SearchIndex {
     const docs = this.bm25.run(post, { N: this.N, avgdl: this.avgdl, owner: this.owner, seq: this.seq, len: this.len, docs: this.ids.length }, nTerms, need, enough);
     // keep hit objects for the best MAX_TEXT_HITS documents only (the total still counts all)
     let cut = -Infinity;
-    if (docs.n > MAX_TEXT_HITS) cut = docs.best.slice().sort()[docs.n - MAX_TEXT_HITS]!;
+    if (docs.n > MAX_TEXT_HITS) cut = kthSmallest(docs.best, docs.n - MAX_TEXT_HITS);
     const beyond: number[] = [];
     const cat = this.law.catalog;
     for (let i = 0; i < docs.n; i++) {

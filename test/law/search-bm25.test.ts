@@ -1,6 +1,6 @@
 // BM25 over the bigram index (src/law/search/bm25.ts): the coordination fallback on hand-made posting lists.
 import t from 'tap';
-import { Bm25, selectTerms, type ArticleTables, type WeightedPosting } from '../../src/law/search/bm25.js';
+import { Bm25, kthSmallest, selectTerms, type ArticleTables, type WeightedPosting } from '../../src/law/search/bm25.js';
 
 // six articles in six documents; term A in articles 0 – 4, term B in 0 – 4, term C (rare) in article 5 only, D in 5 only
 const tables: ArticleTables = { N: 6, avgdl: 10, owner: Uint32Array.from([0, 1, 2, 3, 4, 5]), seq: new Uint32Array(6), len: Uint16Array.from([10, 10, 10, 10, 10, 10]), docs: 6 };
@@ -64,6 +64,37 @@ t.test('a kept article scores its float32 sum of every term; one Bm25 reused ans
   }
 });
 
+// speed25: score() meets the kept articles in each term's postings by a merge or, when they are few against a long
+// posting, by a galloping search: 3,000 articles, a rare term and long common ones, both ways taken
+const wide: ArticleTables = { N: 3000, avgdl: 12, owner: Uint32Array.from({ length: 3000 }, (_, i) => Math.floor(i / 3)), seq: Uint32Array.from({ length: 3000 }, (_, i) => i % 3), len: Uint16Array.from({ length: 3000 }, (_, i) => 3 + (i * 11) % 30), docs: 1000 };
+function sparse(seed: number): WeightedPosting[] {
+  let x = seed;
+  const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return [0.004, 0.01, 0.5, 0.7, 0.9].map((share, k) => {
+    const ids = Array.from({ length: 3000 }, (_, i) => i).filter(() => rnd() < share);
+    return { p: { ids: Uint32Array.from(ids), tfs: Uint8Array.from(ids.map(() => 1 + Math.floor(rnd() * 4))) }, idf: 2 - k * 0.3 };
+  });
+}
+
+t.test('few kept articles against long postings: the same scores, documents in the order their articles were first met', async (t) => {
+  const bm = new Bm25();
+  for (let seed = 1; seed <= 12; seed++) {
+    const post = sparse(seed), nTerms = post.length, need = 2 + (seed % 3);
+    const a = bm.run(post, wide, nTerms, need);
+    const { sc, held } = reference(post, wide);
+    const c = Math.min(need, Math.max(...held));
+    // the documents in the order of their kept articles' first posting, term by term
+    const order = new Set<number>();
+    for (const { p } of post) for (const d of p.ids) if (held[d]! >= c) order.add(wide.owner[d]!);
+    t.same([...a.owners], [...order], `seed ${seed}: ${order.size} documents holding ${c} terms, in order`);
+    for (let i = 0; i < a.n; i++) {
+      const o = a.owners[i]!;
+      const arts = [0, 1, 2].map((s) => o * 3 + s).filter((d) => held[d]! >= c);
+      t.equal(a.best[i], Math.max(...arts.map((d) => sc[d]! * (held[d]! / nTerms))), `seed ${seed} document ${o}`);
+    }
+  }
+});
+
 t.test('selectTerms word by word (plain24): each word\'s rarest term first, up to max; else the rarest overall', async (t) => {
   // word 0 has three rare bigrams, word 1 and word 2 one common bigram each, a term of no word
   const terms = () => [
@@ -77,4 +108,18 @@ t.test('selectTerms word by word (plain24): each word\'s rarest term first, up t
   const all = selectTerms(terms(), 0, 6, 100_000, 12, true);
   t.same(all.post.map((x) => x.t), [1, 4, 5, 2, 3, 6]);
   t.equal(all.nTerms, 6);
+});
+
+t.test('kthSmallest answers the sorted copy\'s k-th value (the text-hit cut), ties and repeated calls included', async (t) => {
+  let x = 7;
+  const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (const n of [1, 2, 3, 10, 257, 5000]) {
+    // a few distinct values (many ties) or all distinct
+    for (const levels of [3, 0]) {
+      const xs = Float64Array.from({ length: n }, () => (levels ? Math.floor(rnd() * levels) : rnd() * 100));
+      const sorted = xs.slice().sort(), before = xs.slice();
+      for (const k of [0, n >> 1, n - 1, Math.floor(rnd() * n)]) t.equal(kthSmallest(xs, k), sorted[k], `n ${n} levels ${levels} k ${k}`);
+      t.same([...xs], [...before], 'the input is left as it was');
+    }
+  }
 });

@@ -66,6 +66,9 @@ export class Bm25 {
   private touched = new Uint32Array(0);
   private agg = new Float64Array(0);
   private ownerBuf = new Uint32Array(0);
+  /** the articles count() touched (the first this.nTouched of touched), and score()'s kept ones sorted by position */
+  private nTouched = 0;
+  private sorted = new Uint32Array(0);
 
   /**
    * Score the articles holding the terms and return each document's best articles among those holding at least
@@ -78,7 +81,7 @@ export class Bm25 {
     // as many articles as wanted hold the needed share: no fallback
     const c = reached[need]! >= enough ? need : coordination(reached, need, enough);
     // the kept articles (in the order touched) to their documents
-    return this.perDocument(this.score(post, t, c), t, nTerms, c);
+    return this.perDocument(this.score(post, t, c, reached[c]!), t, nTerms, c);
   }
 
   /**
@@ -92,27 +95,52 @@ export class Bm25 {
     // reached[h]: the articles holding h terms or more, counted as they get there (speed24: coordination() read every
     // article touched again for its histogram, a pass as long as this one, on every plain question short of `enough`)
     const reached = new Uint32Array(Math.max(post.length, need) + 2);
+    // (speed25: the first term's articles are all new — a posting holds an article once — so they are copied, not
+    // tested; and reached[1] is the count of articles touched, set after: an increment of reached[1] at every new
+    // article was a chain of dependent writes to one place, 3 % of the search CPU at p50)
+    const first = post[0]?.p.ids;
     let nTouched = 0;
-    for (const { p } of post) {
-      const ids = p.ids, n = ids.length;
+    if (first) {
+      touched.set(first);
+      for (let i = 0; i < first.length; i++) hits[first[i]!] = 1;
+      nTouched = first.length;
+    }
+    for (let j = 1; j < post.length; j++) {
+      const ids = post[j]!.p.ids, n = ids.length;
       for (let i = 0; i < n; i++) {
         const d = ids[i]!;
         const h = hits[d]! + 1;
-        if (h === 1) touched[nTouched++] = d;
-        reached[h]!++;
         hits[d] = h;
+        if (h === 1) touched[nTouched++] = d;
+        else reached[h]!++;
       }
     }
+    reached[1] = nTouched;
+    this.nTouched = nTouched;
     return reached;
   }
 
   /**
    * Add the BM25 term scores of the articles holding at least c terms (term by term, as accumulate adds them: the
-   * same float32 sums) and reset the count of the others. Answers how many were kept: their positions replace the
-   * touched list, in the order count() touched them (an article is first scored by the first term holding it, as it
-   * was first counted), for perDocument.
+   * same float32 sums) and reset the count of the others. Answers how many were kept (reached[c] of count()): their
+   * positions replace the touched list, in the order count() touched them (an article first met at its first term's
+   * posting), for perDocument.
+   *
+   * speed25: when the kept articles are few against the postings (a question whose rare terms meet in few articles),
+   * each term's postings are read only where a kept article is (kept()): the kept positions sorted, then met in each
+   * term's ids (ascending: build.ts writes a term's articles in article order) by a merge, or by a galloping search.
+   * Otherwise (plain questions keep thousands: sorting them costs more than it saves) every posting of every term is
+   * read again to test its article's count (byPosting). Both add the same sums in the same term order.
    */
-  private score(post: WeightedPosting[], t: ArticleTables, c: number): number {
+  private score(post: WeightedPosting[], t: ArticleTables, c: number, nKept: number): number {
+    let all = 0, met = 0;
+    for (const { p } of post) { const n = p.ids.length; all += n; met += Math.min(n, meetCost(nKept, n)); }
+    if (this.nTouched + nKept * Math.log2(nKept + 1) + met < all) return this.kept(post, t, c);
+    return this.byPosting(post, t, c);
+  }
+
+  /** score() reading every posting: an article's first posting with enough terms puts it in the kept list */
+  private byPosting(post: WeightedPosting[], t: ArticleTables, c: number): number {
     const { scores: sc, hits, touched: kept } = this;
     let nKept = 0;
     const len = t.len;
@@ -129,6 +157,40 @@ export class Bm25 {
         if (sc[d] === 0) kept[nKept++] = d;
         const tf = tfs[i]!;
         sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
+      }
+    }
+    return nKept;
+  }
+
+  /** score() reading the postings where a kept article is: the touched list filtered, its positions sorted and met in
+   * each term's ids */
+  private kept(post: WeightedPosting[], t: ArticleTables, c: number): number {
+    const { scores: sc, hits, touched: kept } = this;
+    let nKept = 0;
+    for (let k = 0; k < this.nTouched; k++) {
+      const d = kept[k]!;
+      if (hits[d]! >= c) kept[nKept++] = d;
+      else hits[d] = 0;
+    }
+    if (this.sorted.length < kept.length) this.sorted = new Uint32Array(kept.length);
+    const byId = this.sorted.subarray(0, nKept);
+    byId.set(kept.subarray(0, nKept));
+    byId.sort();
+    const len = t.len;
+    const normLen = K1 * (1 - B), normB = (K1 * B) / t.avgdl;
+    for (const { p, idf } of post) {
+      const { ids, tfs } = p;
+      const n = ids.length;
+      const gallop = meetCost(nKept, n) < n;
+      let i = 0;
+      for (let k = 0; k < nKept && i < n; k++) {
+        const d = byId[k]!;
+        if (gallop) i = lowerBound(ids, d, i);
+        else while (i < n && ids[i]! < d) i++;
+        if (i === n || ids[i] !== d) continue;
+        const tf = tfs[i]!;
+        sc[d]! += (idf * tf * (K1 + 1)) / (tf + normLen + normB * len[d]!);
+        i++;
       }
     }
     return nKept;
@@ -200,6 +262,53 @@ function coordination(reached: Uint32Array, need: number, enough: number): numbe
   let c = need;
   while (c > 1 && reached[c]! < enough) c--;
   return Math.max(1, c);
+}
+
+/**
+ * The value at position k of xs sorted ascending (what xs.slice().sort()[k] answers for finite values), by
+ * selection (Hoare's quickselect, middle pivot) on a copy in a reused buffer: O(n), not a sort of every document's
+ * best score (the cut at MAX_TEXT_HITS in search.ts; speed25: the sort was ≈ 3 % of the compute of the slowest
+ * questions, those matching thousands of documents).
+ */
+let selectBuf = new Float64Array(0);
+export function kthSmallest(xs: Float64Array, k: number): number {
+  const n = xs.length;
+  if (selectBuf.length < n) selectBuf = new Float64Array(n);
+  const a = selectBuf;
+  a.set(xs);
+  let lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1]!;
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) { const x = a[i]!; a[i] = a[j]!; a[j] = x; i++; j--; }
+    }
+    // a[lo..j] ≤ pivot ≤ a[i..hi], and a[j+1..i-1] = pivot
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k]!;
+  }
+  return a[k]!;
+}
+
+/** the postings a galloping search reads to meet `kept` sorted positions in n ascending ids (≈ 2 log2 of the gap) */
+function meetCost(kept: number, n: number): number {
+  return kept * 2 * Math.log2(1 + n / Math.max(1, kept));
+}
+
+/** the first position ≥ from whose id is ≥ d (ids ascending): steps doubling from `from`, then a binary search */
+function lowerBound(ids: Uint32Array, d: number, from: number): number {
+  const n = ids.length;
+  if (from >= n || ids[from]! >= d) return from;
+  let lo = from, step = 1;
+  // ids[lo] < d throughout
+  while (lo + step < n && ids[lo + step]! < d) { lo += step; step *= 2; }
+  let hi = Math.min(n, lo + step);
+  // ids[lo] < d ≤ ids[hi] (or hi = n)
+  while (hi - lo > 1) { const mid = (lo + hi) >>> 1; if (ids[mid]! < d) lo = mid; else hi = mid; }
+  return hi;
 }
 
 /** count one more matching article of a document and keep its three best (score, position) pairs in order */
