@@ -132,8 +132,8 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.ok(rate(r.all.article1, r.all.articleN) >= 0.56, `article@1 ${r.all.article1}/${r.all.articleN}`);
   // plain questions of the held-out sets 2–5: the right article of the right law first (article18: 33 → 37 of 100)
   const plainHeld = r.outcomes.filter((o) => (o.q.holdout2 || o.q.holdout3 || o.q.holdout4 || o.q.holdout5) && o.q.category === 'plain' && o.articleOk !== null);
-  // (search19's question cues in the article choice: 37 → 39 of 100)
-  t.ok(plainHeld.filter((o) => o.articleOk).length >= 37, `held-out plain article@1 ${plainHeld.filter((o) => o.articleOk).length}/${plainHeld.length}`);
+  // (search19's question cues in the article choice: 37 → 39 of 100; article25's citation prior on law14: 43 → 45)
+  t.ok(plainHeld.filter((o) => o.articleOk).length >= 42, `held-out plain article@1 ${plainHeld.filter((o) => o.articleOk).length}/${plainHeld.length}`);
   t.ok(rate(r.tuned.hits1, r.tuned.n) >= 0.88, `tuned hits@1 ${r.tuned.hits1}/${r.tuned.n}`);
   t.ok(rate(r.tuned.hits5, r.tuned.n) >= 0.94, `tuned hits@5 ${r.tuned.hits5}/${r.tuned.n}`);
   t.ok(rate(r.holdout.hits1, r.holdout.n) >= 0.77, `holdout hits@1 ${r.holdout.hits1}/${r.holdout.n}`);

@@ -32,8 +32,10 @@ export const SEARCH_SWITCHES = {
   titleChoiceAfter: 1,
   /** the article choice weighs each word by its rarity among the document's own titles (1) or not (0) */
   titleDocIdf: 1,
-  /** the article shown first by the first hits: the weight of the share of the query's words its text holds (0 = off) */
-  titleBody: 0.2,
+  /** the article shown first by the first hits: the weight of the share of the query's words its text holds (0 = off;
+   *  article18: 0.2; article25, with titleCite 0.2: 0.3 studied right article first 439 → 443 (+5 −1), holdout12 22 → 22;
+   *  0.4 / 0.5: 442 / 440) */
+  titleBody: 0.3,
   /** in the title evidence, the statutory terms a plain question was mapped to weigh this much more than its own words */
   titleMapped: 3,
   /** the title candidates (best first) whose text the article choice reads, and for how many of the first hits */
