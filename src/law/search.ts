@@ -376,7 +376,7 @@ export class SearchIndex {
     }
     // the article shown first by the first hits that rose by the priors (the title evidence read the best 12 before them)
     chooseArticles(out, 5, aq, titled, (id) => this.titlesOf(id), titleOf);
-    bodyChoice(out, SEARCH_SWITCHES.titleBodyHits, aq, (id) => this.titlesOf(id), titleOf, (id, s) => this.bodies.of(id, s));
+    bodyChoice(out, SEARCH_SWITCHES.titleBodyHits, aq, (id) => this.titlesOf(id), titleOf, (id, s) => this.bodies.of(id, s), this.bodies);
     if (SEARCH_SWITCHES.spelledArticle) for (const h of out.slice(0, 5)) if (this.spelledNow.has(h.doc)) spelledChoice(h, aq, (id) => this.titlesOf(id), (id, s) => this.bodies.of(id, s));
     if (articleRef) {
       const head = out.slice(0, 50);

@@ -5,6 +5,7 @@
 import { ByteCache } from '../cache.js';
 import type { SearchSource } from './source.js';
 import { bodyText } from './titles.js';
+import { citedNumbers } from './article-citations.js';
 
 /** the texts of about 8,000 articles. 2 MB held fewer than the evaluation questions read once admrul24's rule coverage
  *  reads a rule's best 3 articles too (≈ 2,400 articles, 1.55 M characters a pass): every pass read 2,300 of them again
@@ -13,6 +14,7 @@ const BODY_CACHE_BYTES = 8 * 1024 * 1024;
 
 export class ArticleBodies {
   private readonly cache = new ByteCache<string, string>(BODY_CACHE_BYTES);
+  private readonly degrees = new ByteCache<string, Int32Array>(1024 * 1024);
 
   constructor(private readonly law: SearchSource) {}
 
@@ -28,5 +30,19 @@ export class ArticleBodies {
     return b;
   }
 
-  clear(): void { this.cache.clear(); }
+  /** for each article of document id, how many other articles of it cite it (제N조, article-citations.ts): one read of
+   *  the document's articles, kept (4 bytes an article) */
+  citedBy(id: string): Int32Array {
+    let d = this.degrees.get(id);
+    if (d === undefined) {
+      const texts: string[] = [];
+      for (const { value } of this.law.arts.getRange({ start: [id, 0], end: [id, Number.MAX_SAFE_INTEGER] })) texts.push(bodyText(value.content ?? ''));
+      d = new Int32Array(texts.length);
+      texts.forEach((t, s) => { for (const no of citedNumbers(t)) { const c = this.law.articleSeq(id, no); if (c !== undefined && c !== s && c < d!.length) d![c]!++; } });
+      this.degrees.set(id, d, 4 * d.length + 2 * id.length + 100);
+    }
+    return d;
+  }
+
+  clear(): void { this.cache.clear(); this.degrees.clear(); }
 }

@@ -32,13 +32,21 @@ export const SEARCH_SWITCHES = {
   titleChoiceAfter: 1,
   /** the article choice weighs each word by its rarity among the document's own titles (1) or not (0) */
   titleDocIdf: 1,
-  /** the article shown first by the first hits: the weight of the share of the query's words its text holds (0 = off) */
-  titleBody: 0.2,
+  /** the article shown first by the first hits: the weight of the share of the query's words its text holds (0 = off;
+   *  article18: 0.2; article25, with titleCite 0.2: 0.3 studied right article first 439 → 443 (+5 −1), holdout12 22 → 22;
+   *  0.4 / 0.5: 442 / 440) */
+  titleBody: 0.3,
   /** in the title evidence, the statutory terms a plain question was mapped to weigh this much more than its own words */
   titleMapped: 3,
   /** the title candidates (best first) whose text the article choice reads, and for how many of the first hits */
   titleBodyCandidates: 8,
   titleBodyHits: 1,
+  /** the article choice (first hit, its best title candidates): an article that n articles of its instrument cite
+   *  (제N조) gains titleCite × n / (n + titleCiteHalf) (titles.ts byCitations; 0 = off). article25: studied sets right
+   *  article first 429 → 439 of 736 (+16 −6), holdout12 22 → 22, hits unchanged; 0.15 / 0.3: 437 / 435; the gain
+   *  passed from a citing candidate to the one it cites instead: 0.2 +14 −9, 0.4 +20 −24 (not kept) */
+  titleCite: 0.2,
+  titleCiteHalf: 3,
   /** the article choice: a title holding a word of the answers the question's kind asks for (question-cues.ts) gains this */
   titleCue: 0.3,
   /** such titles are candidates of the choice even without a word of the question, at this share of the cue's gain (0 = not) */

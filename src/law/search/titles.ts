@@ -109,12 +109,16 @@ export function chooseArticles<H extends TitleHit>(out: H[], k: number, q: Query
  * 인지청구의 소 only 부모 and 사망). bodyOf answers an article's text as compared (bodyText: article-bodies.ts keeps it so).
  */
 export function bodyChoice<H extends TitleHit>(out: H[], k: number, q: QueryWords, titlesOf: (id: string) => TitleSet | null,
-  titleOf: (id: string, seq: number) => string, bodyOf: (id: string, seq: number) => string): void {
+  titleOf: (id: string, seq: number) => string, bodyOf: (id: string, seq: number) => string, cites?: Citations): void {
   if (!SEARCH_SWITCHES.titleBody) return;
   const tq = titleQuery(q);
   if (!tq) return;
-  for (let i = 0; i < out.length && i < k; i++) readTitles(out[i]!, tq, titlesOf, titleOf, false, bodyOf);
+  for (let i = 0; i < out.length && i < k; i++) readTitles(out[i]!, tq, titlesOf, titleOf, false, bodyOf, cites);
 }
+
+/** the citations inside a document: how many other articles of the document cite each of its articles
+ * (article-bodies.ts citedBy) */
+export interface Citations { citedBy(id: string): Int32Array }
 
 /**
  * The article shown first by a hit the question names by its words (spelled-names.ts), chosen over ALL its articles
@@ -139,8 +143,10 @@ export function spelledChoice<H extends TitleHit>(h: H, q: QueryWords, titlesOf:
 }
 
 /** the best few title candidates (seq, value) are re-weighed by their text: the one chosen, or -1 */
-function byBody(id: string, cands: Array<{ s: number; v: number }>, words: QueryWord[], bodyOf: (id: string, seq: number) => string): number {
+function byBody(id: string, cands: Array<{ s: number; v: number }>, words: QueryWord[], bodyOf: (id: string, seq: number) => string,
+  cites?: Citations): number {
   cands.sort((a, b) => b.v - a.v);
+  if (SEARCH_SWITCHES.titleCite && cites) return byCitations(id, cands, words, bodyOf, cites);
   let pick = -1, pickV = -Infinity;
   for (const c of cands.slice(0, SEARCH_SWITCHES.titleBodyCandidates)) {
     // the text adds at most titleBody (its recall is at most 1): once that cannot pass the pick, neither can the rest
@@ -149,6 +155,25 @@ function byBody(id: string, cands: Array<{ s: number; v: number }>, words: Query
     // (a statute's text is stored in NFC: white space and punctuation out is its name key, without NFKC's cost; bodyOf
     // answers it so, once per read of the store, not once per use: speed24, 2.5 % of the search CPU was this regex)
     const v = c.v + SEARCH_SWITCHES.titleBody * titleRecall(bodyOf(id, c.s), words);
+    if (v > pickV) { pickV = v; pick = c.s; }
+  }
+  return pick;
+}
+
+/**
+ * byBody with the citations inside the instrument (switch titleCite): every candidate's text is read, its value is
+ * the title value plus titleBody × its text's recall, plus titleCite × n / (n + titleCiteHalf), n the articles of the
+ * instrument whose text cites it (제N조, article-citations.ts). The article that regulates a matter is cited by its
+ * procedures, committees, exceptions and penalties, which hold the same words because they point at it (제56조
+ * 개발행위의 허가 over 제57조 개발행위허가의 절차, 제37조 업무상의 재해의 인정 기준 over 제38조 업무상질병판정위원회).
+ */
+function byCitations(id: string, cands: Array<{ s: number; v: number }>, words: QueryWord[], bodyOf: (id: string, seq: number) => string,
+  cites: Citations): number {
+  const deg = cites.citedBy(id), half = SEARCH_SWITCHES.titleCiteHalf;
+  let pick = -1, pickV = -Infinity;
+  for (const c of cands.slice(0, SEARCH_SWITCHES.titleBodyCandidates)) {
+    const n = deg[c.s] ?? 0;
+    const v = c.v + SEARCH_SWITCHES.titleBody * titleRecall(bodyOf(id, c.s), words) + SEARCH_SWITCHES.titleCite * n / (n + half);
     if (v > pickV) { pickV = v; pick = c.s; }
   }
   return pick;
@@ -163,7 +188,7 @@ export const bodyText = (text: string): string => text.replace(BODY_DROP, '');
 
 /** one hit's title evidence: its score (when scored) and the article it shows first */
 function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) => TitleSet | null, titleOf: (id: string, seq: number) => string, scored: boolean,
-  bodyOf?: (id: string, seq: number) => string): void {
+  bodyOf?: (id: string, seq: number) => string, cites?: Citations): void {
   const nameW = SEARCH_SWITCHES.titleNameWeight;
   const all = titlesOf(h.doc.id);
   if (tq) {
@@ -201,7 +226,7 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
       if (a > pickV) { pickV = a; pick = s; }
       if (cands && a > 0) cands.push({ s, v: a });
     }
-    if (cands && cands.length > 1) pick = byBody(h.doc.id, cands, aw ?? qw, bodyOf!);
+    if (cands && cands.length > 1) pick = byBody(h.doc.id, cands, aw ?? qw, bodyOf!, cites);
     // (a title holding a cue alone can be chosen where no title holds a word of the question; it scores nothing)
     if (bestSeq >= 0 || pick >= 0) {
       if (scored && bestSeq >= 0) h.score += 25 * bestF + (bestF === 1 ? 10 : 0) + 10 * (best - bestF);
