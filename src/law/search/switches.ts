@@ -13,8 +13,11 @@ export const SEARCH_SWITCHES = {
   ruleLongSubject: 5,
   /** postings read per query at most (the rarest terms first; at least one term): bounds the BM25 work */
   postings: 60_000,
-  /** compounds split where an inner bigram is far rarer than its neighbours (search.ts compoundTerms) */
-  compoundSplit: 1,
+  /** compounds split where an inner bigram is far rarer than its neighbours (query-terms.ts compoundTerms; 0 = off).
+   *  tune25 (session 16, law-switch-sweep's coordinate search, chosen in every leave-one-set-out sweep): 1 → 0, studied
+   *  736 hits@1 / hits@5 / right article 552 / 635 / 429 → 552 / 637 / 428 (holdout6–11 hits@1 +3 −1), holdout12
+   *  (validation) 28 / 38 / 22 → 29 / 38 / 23 */
+  compoundSplit: 0,
   /** coordination is lowered while fewer articles than this hold the needed share of terms (keywords; plain questions) */
   coordEnough: 1,
   coordEnoughPlain: 50,
