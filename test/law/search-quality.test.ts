@@ -142,9 +142,7 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.ok(rate(r.holdout2.hits1, r.holdout2.n) >= 0.83, `holdout2 hits@1 ${r.holdout2.hits1}/${r.holdout2.n}`);
   t.ok(rate(r.holdout2.hits5, r.holdout2.n) >= 0.91, `holdout2 hits@5 ${r.holdout2.hits5}/${r.holdout2.n}`);
   t.ok(rate(r.holdout3.hits1, r.holdout3.n) >= 0.69, `holdout3 hits@1 ${r.holdout3.hits1}/${r.holdout3.n}`);
-  // (tune25, compoundSplit 1 → 0: holdout3 48 → 47 of 55 in the top five — 부동산 점유취득시효, the split's own example,
-  // leaves the first ten — floor 0.86 → 0.85)
-  t.ok(rate(r.holdout3.hits5, r.holdout3.n) >= 0.85, `holdout3 hits@5 ${r.holdout3.hits5}/${r.holdout3.n}`);
+  t.ok(rate(r.holdout3.hits5, r.holdout3.n) >= 0.86, `holdout3 hits@5 ${r.holdout3.hits5}/${r.holdout3.n}`);
   // (noise20, the noise words of plain questions: holdout4 28 → 29 of 40, holdout6 33/39 → 34/40, holdout7 35/39 → 36/40)
   t.ok(rate(r.holdout4.hits1, r.holdout4.n) >= 0.70, `holdout4 hits@1 ${r.holdout4.hits1}/${r.holdout4.n}`);
   t.ok(rate(r.holdout4.hits5, r.holdout4.n) >= 0.92, `holdout4 hits@5 ${r.holdout4.hits5}/${r.holdout4.n}`);
@@ -176,10 +174,12 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.ok(rate(r.holdout6.hits5, r.holdout6.n) >= 0.78, `holdout6 hits@5 ${r.holdout6.hits5}/${r.holdout6.n}`);
   // holdout6's article inside the right law (search19, question cues: 46.0 → 58.0 %; plain 2 → 8 of 24; vocab20, spoken
   // particles stripped: 60.0 %, plain 9 of 24; noise20, noise words: 62.0 %, plain 10 of 24 — floors a question below)
-  // (tune25, compoundSplit 1 → 0: 30 → 29 of 50, h6-keyword-001 first → second; floor 0.60 → 0.58)
-  t.ok(rate(r.holdout6.article1, r.holdout6.articleN) >= 0.58, `holdout6 article@1 ${r.holdout6.article1}/${r.holdout6.articleN}`);
+  t.ok(rate(r.holdout6.article1, r.holdout6.articleN) >= 0.60, `holdout6 article@1 ${r.holdout6.article1}/${r.holdout6.articleN}`);
   const plain6 = r.outcomes.filter((o) => o.q.holdout6 && o.q.category === 'plain' && o.articleOk !== null);
   t.ok(plain6.filter((o) => o.articleOk).length >= 9, `holdout6 plain article@1 ${plain6.filter((o) => o.articleOk).length}/${plain6.length}`);
+  // a compound written without spaces is split at its seams (compoundSplit): the keyword query finds 민법's 점유취득시효
+  const compound = r.outcomes.find((o) => o.q.query === '부동산 점유취득시효');
+  t.equal(compound?.rank, 1, `부동산 점유취득시효: 민법 first (${compound?.top.join(', ')})`);
   // rules asked for by their subject come first (holdout2, holdout3 and holdout4 rule questions: 25)
   const rules = r.outcomes.filter((o) => (o.q.holdout2 || o.q.holdout3 || o.q.holdout4) && o.q.category === 'admrul');
   t.ok(rules.filter((o) => o.rank === 1).length >= 19, `held-out rule questions first: ${rules.filter((o) => o.rank === 1).length}/${rules.length}`);

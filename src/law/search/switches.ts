@@ -14,10 +14,11 @@ export const SEARCH_SWITCHES = {
   /** postings read per query at most (the rarest terms first; at least one term): bounds the BM25 work */
   postings: 60_000,
   /** compounds split where an inner bigram is far rarer than its neighbours (query-terms.ts compoundTerms; 0 = off).
-   *  tune25 (session 16, law-switch-sweep's coordinate search, chosen in every leave-one-set-out sweep): 1 → 0, studied
-   *  736 hits@1 / hits@5 / right article 552 / 635 / 429 → 552 / 637 / 428 (holdout6–11 hits@1 +3 −1), holdout12
-   *  (validation) 28 / 38 / 22 → 29 / 38 / 23 */
-  compoundSplit: 0,
+   *  tune25 (session 16, law-switch-sweep's coordinate search) chose 0: studied 736 hits@1 / hits@5 / right article
+   *  552 / 635 / 429 → 552 / 637 / 428, holdout12 28 / 38 / 22 → 29 / 38 / 23 — one question either way, while it
+   *  drops keyword queries written as the compounds issue #15 names (부동산 점유취득시효: 민법 245 first → out of the
+   *  top ten; 부정당업자 입찰참가자격 제한, 이혼 청구 조정전치주의 1 → 2). Kept at 1 by the integrator. */
+  compoundSplit: 1,
   /** coordination is lowered while fewer articles than this hold the needed share of terms (keywords; plain questions) */
   coordEnough: 1,
   coordEnoughPlain: 50,
