@@ -27,7 +27,10 @@ export class Admission {
   private readonly seen = new Set<string>();
 
   /** Record a finished task's duration (exponential moving average, weight 0.2). The first run of a task (it
-   * loads the task's module and models: a one-off) is not counted unless it hit the time budget. */
+   * loads the task's module and models: a one-off) is not counted unless it hit the time budget. The duration is
+   * WALL time (model-load pauses left out), not the task's own time of its budget (src/pool/budget-clock.ts): the
+   * estimate answers how long a new client waits, and on a loaded machine the tasks ahead of it take longer in wall
+   * time although their own time is the same; observing own time would admit work that then waits past the budget. */
   observe(task: string, ms: number, timedOut = false): void {
     if (!this.seen.has(task)) {
       this.seen.add(task);

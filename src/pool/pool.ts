@@ -15,7 +15,7 @@ import { Admission, type Slot } from './admission.js';
 import { inJob } from './scope.js';
 import { closeGate, newGate } from './native-gate.js';
 import { guardAtExit } from './exit-guard.js';
-import { BudgetClock, type ClockMessage } from './budget-clock.js';
+import { BudgetClock, WALL_CAP_FACTOR, type ClockMessage } from './budget-clock.js';
 import type { TaskInput, TaskName, TaskOutput } from '../tasks/table.js';
 
 export interface PoolOptions {
@@ -24,8 +24,12 @@ export interface PoolOptions {
   queueSize: number;
   /** refuse synchronous tasks whose estimated wait exceeds this (ms); default 10000 (SEJONG_QUEUE_WAIT_MS) */
   waitBudgetMs?: number;
-  /** default time budget of one task once running (ms); default 30000 (SEJONG_TASK_TIMEOUT_MS) */
+  /** default time budget of one task once running (ms): its own time, not the time its thread waited for a CPU
+   *  (src/pool/budget-clock.ts); default 30000 (SEJONG_TASK_TIMEOUT_MS) */
   taskTimeoutMs?: number;
+  /** a task is stopped once its running wall time reaches this many times its budget, whatever it waited for a CPU;
+   *  default 4 (WALL_CAP_FACTOR); 1 = the budget is wall time (the benches' before) */
+  wallCapFactor?: number;
   /** V8 old-generation limit per worker (MB); pixel caps bound the (external) image memory; default 1024 */
   heapMb?: number;
   /** niceness added to the worker threads (the event loop keeps priority over pixel work); default 0 */
@@ -69,6 +73,11 @@ const EXIT_WAIT_MS = 30_000;
 const busy = (message: string, waitMs: number): ApiError =>
   new ApiError('SERVICE_BUSY', message, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) } });
 
+const stoppedMessage = (task: string, budget: number, wallCap?: number): string =>
+  wallCap === undefined
+    ? `The ${task} task exceeded its time budget of ${budget} ms (SEJONG_TASK_TIMEOUT_MS) and was stopped; try a smaller image`
+    : `The ${task} task exceeded its time budget of ${budget} ms (SEJONG_TASK_TIMEOUT_MS): it ran ${wallCap} ms of wall time on a machine too busy to give it a CPU, and was stopped; retry later`;
+
 export class WorkerPool {
   private readonly piscina: Piscina;
   private readonly admission: Admission;
@@ -80,6 +89,9 @@ export class WorkerPool {
   /** synchronous tasks refused (SERVICE_BUSY), by reason, and tasks stopped at their time budget (for /metrics) */
   readonly refused = { queue_full: 0, wait_budget: 0, shutting_down: 0 };
   timedOut = 0;
+  /** the clock of the last task that ended (diagnostics, tests, bench/pool-budget-load.ts): ms of running wall time,
+   *  of own time (the budget's measure) and of its thread's run-queue wait */
+  lastClock?: { wallMs: number; ownMs: number; runQueueWaitMs: number };
   /** what the last idle trim did on each worker (diagnostics, tests) */
   lastTrim?: Array<{ threadId: number; recycled: string[]; scratchBytesFreed: number }>;
   private trimTimer?: NodeJS.Timeout;
@@ -191,11 +203,12 @@ export class WorkerPool {
     await this.admission.acquire(slot, opts.signal);
     const budget = opts.timeoutMs ?? this.opts.taskTimeoutMs ?? 30_000;
     const timer = new AbortController();
-    // the budget starts when the worker starts the task (not during worker boot or the module's first load) and
-    // stands still while the task loads a model (src/pool/budget-clock.ts)
-    const clock = new BudgetClock(budget, () => timer.abort(new Error('task time budget exceeded')));
+    // the budget starts when the worker starts the task (not during worker boot or the module's first load), stands
+    // still while the task loads a model and leaves out the time its thread waited for a CPU (src/pool/budget-clock.ts)
+    const wallCap = budget * (this.opts.wallCapFactor ?? WALL_CAP_FACTOR);
+    const clock = new BudgetClock(budget, () => timer.abort(new Error('task time budget exceeded')), wallCap);
     const { port1, port2 } = new MessageChannel();
-    port1.on('message', (m: ClockMessage | number) => clock.on(m));
+    port1.on('message', (m: ClockMessage) => clock.on(m));
     // piscina terminates the worker when `kill` aborts: only once the task's gate shows no native call in flight
     const gate = newGate();
     const unguard = guardAtExit(gate, Math.min(budget, EXIT_WAIT_MS));
@@ -208,13 +221,14 @@ export class WorkerPool {
     this.running++;
     try {
       const out = (await this.piscina.run({ task, input, started: port2, gate } satisfies TaskRequest, { transferList, signal: kill.signal })) as TaskOutput<N>;
+      // admission predicts how long a queue waits: wall time (a loaded machine makes it longer), model loads left out
       this.admission.observe(task, clock.ran());
       return out;
     } catch (e) {
       if (timer.signal.aborted) {
         this.timedOut++;
-        this.admission.observe(task, budget, true);
-        throw new ApiError('SERVICE_BUSY', `The ${task} task exceeded its time budget of ${budget} ms (SEJONG_TASK_TIMEOUT_MS) and was stopped; try a smaller image`, { headers: { 'Retry-After': '5' } });
+        this.admission.observe(task, clock.ran(), true);
+        throw new ApiError('SERVICE_BUSY', stoppedMessage(task, budget, clock.reason === 'wall' ? wallCap : undefined), { headers: { 'Retry-After': '5' } });
       }
       throw this.translate(e);
     } finally {
@@ -222,6 +236,7 @@ export class WorkerPool {
       unguard();
       this.running--;
       clock.stop();
+      this.lastClock = { wallMs: clock.ran(), ownMs: clock.own(), runQueueWaitMs: clock.waited };
       port1.close();
       this.admission.release(slot);
     }

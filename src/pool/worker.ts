@@ -7,16 +7,20 @@ import { isTaskName, TASKS } from '../tasks/table.js';
 import { bindGate, markPoolThread, nativeIdle } from './native-gate.js';
 import { reniceLibvips } from './helper-nice.js';
 import { bindBudgetPort, type ClockMessage } from './budget-clock.js';
+import { ownTid } from './thread-wait.js';
 
 export interface TaskRequest {
   task: string;
   input: unknown;
-  /** told when the task starts (after the worker booted and loaded the task module): the time budget starts then;
-   *  then when a model load pauses it and resumes it (src/pool/budget-clock.ts) */
+  /** told when the task starts (after the worker booted and loaded the task module; with the thread's tid): the time
+   *  budget starts then; then when a model load pauses it and resumes it (src/pool/budget-clock.ts) */
   started?: MessagePort;
   /** the task's native-call gate (src/pool/native-gate.ts): the pool terminates this worker only when it allows */
   gate?: Int32Array;
 }
+
+/** this thread's Linux tid: the start message carries it so the pool can read the thread's run-queue wait */
+const tid = ownTid();
 
 // native calls here only inside a task, on its gate (src/pool/native-gate.ts)
 markPoolThread();
@@ -56,7 +60,7 @@ export default async function dispatch(req: TaskRequest): Promise<unknown> {
 
 async function runTask(req: TaskRequest): Promise<unknown> {
   const mod = await load(req.task);
-  req.started?.postMessage('start' satisfies ClockMessage);
+  req.started?.postMessage((tid ?? 'start') satisfies ClockMessage);
   bindBudgetPort(req.started);
   try {
     const out = await mod.default(req.input);

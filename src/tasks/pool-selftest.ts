@@ -1,12 +1,14 @@
 // Pool diagnostics task: echoes buffers back (transfer check), sleeps, throws, kills its worker, runs the OCR text
 // detector (`onnx`: native onnxruntime calls, for the pool's stop-in-native tests), or waits as a model load would
-// (`load`: outside the time budget).
+// (`load`: outside the time budget), burns `ms` of its thread's CPU time (`burn`: as much wall time as the machine's
+// load makes it), or blocks its thread on nothing for `ms` (`hang`: Atomics.wait, asleep, not waiting for a CPU).
 // Used by the pool's tests and by `bench/` to measure dispatch overhead; harmless in production.
 import { threadId } from 'node:worker_threads';
 import { outsideBudget } from '../pool/budget-clock.js';
+import { threadCpuMs } from './lib/thread-cpu.js';
 
 export interface SelftestInput {
-  mode: 'echo' | 'sleep' | 'throw' | 'crash' | 'spin' | 'onnx' | 'load';
+  mode: 'echo' | 'sleep' | 'throw' | 'crash' | 'spin' | 'burn' | 'hang' | 'onnx' | 'load';
   ms?: number;
   /** load: ms spent as a one-off load outside the time budget (as a model's first session), then `ms` of work */
   loadMs?: number;
@@ -16,7 +18,7 @@ export interface SelftestInput {
   data?: Uint8Array;
 }
 
-export default async function selftest(input: SelftestInput): Promise<{ threadId: number; size: number; data?: Uint8Array; sum?: number; runs?: number }> {
+export default async function selftest(input: SelftestInput): Promise<{ threadId: number; size: number; data?: Uint8Array; sum?: number; runs?: number; cpuMs?: number }> {
   switch (input.mode) {
     case 'echo': {
       const d = input.data ?? new Uint8Array(0);
@@ -39,6 +41,15 @@ export default async function selftest(input: SelftestInput): Promise<{ threadId
       while (performance.now() < end);
       return { threadId, size: 0 };
     }
+    case 'burn': {
+      const t0 = threadCpuMs();
+      let cpuMs = 0;
+      while (cpuMs < (input.ms ?? 10)) cpuMs = threadCpuMs() - t0; // each read is ≈ 17 µs of CPU (a syscall)
+      return { threadId, size: 0, cpuMs };
+    }
+    case 'hang':
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, input.ms ?? 10);
+      return { threadId, size: 0 };
     case 'onnx': {
       const { run, tensor } = await import('../vision/models.js');
       const side = input.side ?? 640;

@@ -1,0 +1,53 @@
+// How long a thread waited for a CPU (Linux): the second field of /proc/<pid>/task/<tid>/schedstat is the ns the
+// thread spent runnable on a run queue but not running (the first is ns on a CPU, the third its timeslices). A
+// task's time budget subtracts this wait from its wall time (src/pool/budget-clock.ts): on a loaded machine an
+// honest task is runnable but not running, and that is the machine's load, not the task's work. A thread asleep on a
+// timer, I/O, a lock or Atomics.wait is not on a run queue: that time stays the task's.
+//
+// The MAIN thread reads the worker thread's file, by the tid the worker sends when its task starts: a worker spinning
+// in JS cannot answer messages (its event loop is blocked), exactly the runaway case the budget exists for, so the
+// worker reporting its own wait would fail when it matters. Node 20 has no gettid(); /proc/thread-self links to
+// "<pid>/task/<tid>".
+import { closeSync, openSync, readlinkSync, readSync } from 'node:fs';
+
+/** worker side: this thread's Linux thread id, or undefined where /proc is missing (not Linux) */
+export function ownTid(): number | undefined {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    return Number.isInteger(tid) && tid > 0 ? tid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const buf = Buffer.alloc(96);
+
+/** A thread of this process whose run-queue wait can be read (the descriptor is opened once: ≈ µs a read). */
+export class ThreadWait {
+  private fd: number | null;
+
+  constructor(tid: number) {
+    try {
+      this.fd = openSync(`/proc/self/task/${tid}/schedstat`, 'r');
+    } catch {
+      this.fd = null; // not Linux, or the thread already ended
+    }
+  }
+
+  /** ms the thread has waited on a run queue since it started (a clock for differences), undefined if unreadable */
+  ms(): number | undefined {
+    if (this.fd === null) return undefined;
+    try {
+      const n = readSync(this.fd, buf, 0, buf.length, 0);
+      const ns = Number(buf.toString('latin1', 0, n).split(' ')[1]);
+      return Number.isFinite(ns) ? ns / 1e6 : undefined;
+    } catch {
+      return undefined; // the thread ended (its worker was terminated)
+    }
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
