@@ -359,7 +359,7 @@ export class SearchIndex {
       const std = standard && top > p && (lift || (SEARCH_SWITCHES.ruleStandardRules > 0 && h.doc.category === 'rule'));
       const nc = lift && SEARCH_SWITCHES.ruleNameCover > 0 && aq.plain ? nameCover(h) : 0;
       const f = lift && (ruleAsked || this.spelledNow.has(h.doc) || namesRuleSubject(h.doc.name, aq.words, !aq.plain) || nc > 0) ? top : std ? standardPrior(p, top, SEARCH_SWITCHES.ruleStandard) : p;
-      h.score *= f * (1 + SEARCH_SWITCHES.ruleNameCoverBoost * nc);
+      h.score *= f;
       this.applied[at[i]!] = f;
       // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
       if (this.older[at[i]!]) h.score *= 0.5;

@@ -23,20 +23,19 @@ function keyOf(name: string): string {
 }
 
 /** the name could hold ruleNameCoverMin of the question's own words (`own`: name keys): a check without the words'
- *  rarity, which reads the index (search.ts reads it only for a rule passing this; always true with mapped terms) */
+ *  rarity, which reads the index (search.ts reads it only for a rule passing this) */
 export function nameMayCover(name: string, own: string[]): boolean {
-  if (SEARCH_SWITCHES.ruleNameCoverMapped) return true;
   const key = keyOf(name);
   let n = 0;
   for (const w of own) if (w.length >= 2 && key.includes(w)) n++;
   return n >= SEARCH_SWITCHES.ruleNameCoverMin;
 }
 
-/** the question's words the name holds, weighed by rarity (own words; a word's mapped terms with
- *  ruleNameCoverMapped 1) */
+/** the question's words the name holds, weighed by rarity: its own words only (a word's mapped terms in the name —
+ *  measured by admrul25: plain −4 on the studied sets — do not hold it) */
 export function nameCoverOf(name: string, words: CoverageWord[]): { share: number; found: number } {
   const key = keyOf(name);
-  return coverageOf(key, SEARCH_SWITCHES.ruleNameCoverMapped ? words : words.map((w) => ({ w: w.w, idf: w.idf })));
+  return coverageOf(key, words.map((w) => ({ w: w.w, idf: w.idf })));
 }
 
 /** the share of the question's word rarity the rule's name holds when it holds at least ruleNameCoverMin question

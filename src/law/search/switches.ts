@@ -112,16 +112,13 @@ export const SEARCH_SWITCHES = {
   ruleCoverageParent: 1,
   /** a rule among the best 100 hits of a plain question whose name (less its kind) holds at least ruleNameCoverMin of
    *  the question's own words and ruleNameCoverShare of their rarity, one of its best ruleCoverageArticles articles
-   *  holding that many too, gets the statutes' prior (rule-name-cover.ts; 0 = off); ruleNameCoverMapped 1: a word's
-   *  mapped terms in the name hold the word. admrul25, against off: min 3, studied hits@1 / @5 552 / 635 → 553 / 636
+   *  holding that many too, gets the statutes' prior (rule-name-cover.ts; 0 = off). admrul25, against off: min 3, studied hits@1 / @5 552 / 635 → 553 / 636
    *  (h11-admrul-004 0 → 1), nothing else changed, holdout12 28 / 38 → 29 / 38; min 2: plain −2 (아파트 거래가격 → a
-   *  statistics notice, 생애 첫 집 취득세 → a 감면 운영기준); mapped 1: plain −4; boost 1 or 2: plain −2 */
+   *  statistics notice, 생애 첫 집 취득세 → a 감면 운영기준); a word's mapped terms in the name holding it: plain −4; the
+   *  score also × (1 + 1 or 2 × the name's share): plain −2 (both removed) */
   ruleNameCover: 1,
   ruleNameCoverMin: 3,
   ruleNameCoverShare: 0.3,
-  ruleNameCoverMapped: 0,
-  /** such a rule's score also × (1 + this × the share its name holds) */
-  ruleNameCoverBoost: 0,
   /** plain questions: the scored terms taken word by word (each word's rarest bigram first, then each one's second …;
    *  bm25.ts byWord; 0 = off). plain24, with plainTerms 12: studied sets
    *  hits@1 / @5 / right article 507 / 575 / 397 → 517 / 596 / 398, holdout11 28 / 35 / 25 → 28 / 37 / 24 (plainTerms
