@@ -6,6 +6,7 @@ import { ApiError, invalid } from '../domain/errors.js';
 import { defineRoute, reply, type Ctx, type RouteDef } from '../server/types.js';
 import type { Services } from '../services.js';
 import { openPrintStore } from '../print/open.js';
+import { WALL_CAP_FACTOR } from '../pool/budget-clock.js';
 import { isEngineBusy } from '../shared/errors.js';
 import type { PrintRepo } from '../print/repo.js';
 import type { Impression } from '../print/types.js';
@@ -93,8 +94,10 @@ function state(services: Services): PrintState {
 
 export async function start(services: Services): Promise<void> {
   const { config, clock, log } = services;
-  // a charged print stays composing at most this long (pool wait + task + storing) before it counts as interrupted
-  const leaseMs = config.queueWaitMs + config.taskTimeoutMs + 60_000;
+  // a charged print stays composing at most this long (pool wait + task + storing) before it counts as interrupted; a
+  // task may run WALL_CAP_FACTOR × its budget in wall time on a loaded node (its budget counts its own time, not its
+  // wait for a CPU: src/pool/budget-clock.ts), so the lease covers that cap, not the budget
+  const leaseMs = config.queueWaitMs + WALL_CAP_FACTOR * config.taskTimeoutMs + 60_000;
   // LMDB or PostgreSQL (src/print/open.ts); the signing secret is the fleet's in shared mode
   const { store, secret, recoverEveryMs } = await openPrintStore(services.engines, { leaseMs });
   const recover = async () => {
