@@ -243,7 +243,7 @@ const MIN_SIDE = 21;
  * 5100..5123 read 17–20 / 22 / 23 at 60 / 90 / 120 ms per Mpx for the same CPU over the set. The cap is 2 Mpx (240
  * ms), not qr25's 1: a phone's full photo is worked on at up to 2048 px a side (≈ 3 Mpx), where 60 ms per Mpx
  * uncapped gave ≈ 190 ms; a cap of 1 would have cut the budget of the largest photos, which no bench set holds
- * (the benched frames are ≤ 1–2 Mpx, unchanged by the cap's value). CPU, not wall time: on a loaded machine a wall budget
+ * (frames ≤ 1 Mpx, the camera kinds, are unchanged; 1–2 Mpx scenes get more, not re-measured). CPU, not wall time: on a loaded machine a wall budget
  * read fewer candidates and the same image was decoded or not with the load (qr22, qr23). */
 export const GRID_BUDGET = { perFirst: 1, floorMs: 6, perMpx: 120, maxMpx: 2 };
 const gridBudget = (firstMs: number, px = 0): number => Math.max(GRID_BUDGET.floorMs, GRID_BUDGET.perFirst * firstMs, GRID_BUDGET.perMpx * Math.min(GRID_BUDGET.maxMpx, px / 1e6));
