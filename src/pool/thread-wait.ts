@@ -8,7 +8,8 @@
 // in JS cannot answer messages (its event loop is blocked), exactly the runaway case the budget exists for, so the
 // worker reporting its own wait would fail when it matters. Node 20 has no gettid(); /proc/thread-self links to
 // "<pid>/task/<tid>".
-import { closeSync, openSync, readlinkSync, readSync } from 'node:fs';
+import { readlinkSync } from 'node:fs';
+import { Schedstat } from '../tasks/lib/thread-cpu.js';
 
 /** worker side: this thread's Linux thread id, or undefined where /proc is missing (not Linux) */
 export function ownTid(): number | undefined {
@@ -20,34 +21,20 @@ export function ownTid(): number | undefined {
   }
 }
 
-const buf = Buffer.alloc(96);
-
-/** A thread of this process whose run-queue wait can be read (the descriptor is opened once: ≈ µs a read). */
+/** A thread of this process whose run-queue wait can be read (its schedstat opened once). */
 export class ThreadWait {
-  private fd: number | null;
+  private readonly stat: Schedstat;
 
   constructor(tid: number) {
-    try {
-      this.fd = openSync(`/proc/self/task/${tid}/schedstat`, 'r');
-    } catch {
-      this.fd = null; // not Linux, or the thread already ended
-    }
+    this.stat = new Schedstat(`/proc/self/task/${tid}/schedstat`);
   }
 
   /** ms the thread has waited on a run queue since it started (a clock for differences), undefined if unreadable */
   ms(): number | undefined {
-    if (this.fd === null) return undefined;
-    try {
-      const n = readSync(this.fd, buf, 0, buf.length, 0);
-      const ns = Number(buf.toString('latin1', 0, n).split(' ')[1]);
-      return Number.isFinite(ns) ? ns / 1e6 : undefined;
-    } catch {
-      return undefined; // the thread ended (its worker was terminated)
-    }
+    return this.stat.read()?.waitMs;
   }
 
   close(): void {
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
+    this.stat.close();
   }
 }

@@ -1,32 +1,54 @@
-// CPU time of the calling thread, for budgets that must not depend on the machine's load (session 15): wall time
-// stretches when other processes share the cores, so a wall budget reads fewer candidates on a busy machine and
-// the answer for the same image changes. Node 20 has no per-thread CPU clock (process.threadCpuUsage is Node
-// 23.9+) and process.cpuUsage sums every thread of the process (the other pool workers too), so on Linux the
-// thread's own /proc/thread-self/schedstat (first field: ns on a CPU) is read through a descriptor opened once per
-// thread (≈ 17 µs a read); elsewhere process.cpuUsage stands in.
+// A thread's scheduler statistics (Linux /proc/…/schedstat: ns on a CPU, ns waiting on a run queue, timeslices),
+// read through a descriptor opened once (≈ 17 µs a positioned read), for budgets that must not depend on the
+// machine's load: wall time stretches when other processes share the cores.
+//  - threadCpuMs(): the calling thread's CPU time (the QR grid reader's budget, session 15). Node 20 has no
+//    per-thread CPU clock (process.threadCpuUsage is Node 23.9+) and process.cpuUsage sums every thread of the
+//    process (the other pool workers too); without /proc, process.cpuUsage stands in.
+//  - Schedstat: any thread's file, e.g. a pool worker's run-queue wait read by the main thread (pool/thread-wait.ts).
 import { closeSync, openSync, readSync } from 'node:fs';
 
-let fd: number | null | undefined;
-const buf = Buffer.alloc(64);
+const buf = Buffer.alloc(96);
 
-function open(): number | null {
-  try {
-    const d = openSync('/proc/thread-self/schedstat', 'r');
-    // fds belong to the process: a pool worker that ends closes its own
-    process.once('exit', () => { try { closeSync(d); } catch { /* already closed */ } });
-    return d;
-  } catch {
-    return null;
+/** One thread's schedstat file, opened once (null fd: no /proc, or the thread has ended). */
+export class Schedstat {
+  private fd: number | null;
+
+  constructor(path: string) {
+    try {
+      this.fd = openSync(path, 'r');
+    } catch {
+      this.fd = null;
+    }
+  }
+
+  /** ms on a CPU and ms waiting on a run queue since the thread started (clocks for differences), or undefined */
+  read(): { cpuMs: number; waitMs: number } | undefined {
+    if (this.fd === null) return undefined;
+    try {
+      const [cpu, wait] = buf.toString('latin1', 0, readSync(this.fd, buf, 0, buf.length, 0)).split(' ').map(Number);
+      return Number.isFinite(cpu) && Number.isFinite(wait) ? { cpuMs: cpu! / 1e6, waitMs: wait! / 1e6 } : undefined;
+    } catch {
+      return undefined; // the thread ended (its worker was terminated)
+    }
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
   }
 }
 
+let own: Schedstat | undefined;
+
 /** Milliseconds of CPU this thread has used (a clock for differences only). */
 export function threadCpuMs(): number {
-  if (fd === undefined) fd = open();
-  if (fd !== null) {
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return Number.parseInt(buf.toString('latin1', 0, n), 10) / 1e6;
+  if (own === undefined) {
+    const s = (own = new Schedstat('/proc/thread-self/schedstat'));
+    // fds belong to the process: a pool worker that ends closes its own
+    process.once('exit', () => { try { s.close(); } catch { /* already closed */ } });
   }
+  const r = own.read();
+  if (r) return r.cpuMs;
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 }
