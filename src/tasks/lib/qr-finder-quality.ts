@@ -8,7 +8,7 @@
 // triple outside the top three of every pass on 10 of 24 camera tuning frames. No library scores finder
 // candidates this way (zxing's FinderPatternFinder checks the row, column and diagonals with a fixed tolerance and
 // keeps no score).
-import type { DarkView } from './qr-locate.js';
+import { darkAt, type DarkView } from './qr-locate.js';
 
 /** rays from the centre */
 const RAYS = 16;
@@ -16,11 +16,7 @@ const DIRS: [number, number][] = Array.from({ length: RAYS }, (_, k) => [Math.co
 /** error of a ray that finds no pattern: the most a ray can count */
 const MISS = 1;
 
-const dark = (v: DarkView, x: number, y: number): number => {
-  const xi = Math.round(x), yi = Math.round(y);
-  if (xi < 0 || yi < 0 || xi >= v.w || yi >= v.h) return -1;
-  return v.grey[yi * v.w + xi]! < v.thr[(yi >> v.shift) * v.bw + (xi >> v.shift)]! ? 1 : 0;
-};
+const dark = (v: DarkView, x: number, y: number): number => darkAt(v, Math.round(x), Math.round(y));
 
 /** One ray's error: the three edges' distances against 1.5 : 2.5 : 3.5, plus a penalty when the next dark edge
  * comes sooner than the separator allows. */

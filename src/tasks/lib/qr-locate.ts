@@ -66,8 +66,8 @@ export function darkView(grey: Uint8Array, w: number, h: number): DarkView {
   return { grey, w, h, thr, bw, shift };
 }
 
-/** 1 = dark, 0 = light, -1 outside. */
-function darkAt(v: DarkView, x: number, y: number): number {
+/** 1 = dark, 0 = light, -1 outside (x, y integers). */
+export function darkAt(v: DarkView, x: number, y: number): number {
   if (x < 0 || y < 0 || x >= v.w || y >= v.h) return -1;
   return v.grey[y * v.w + x]! < v.thr[(y >> v.shift) * v.bw + (x >> v.shift)]! ? 1 : 0;
 }
