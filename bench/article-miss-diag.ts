@@ -3,20 +3,20 @@
 // instrument (by the share of the question's words its title and its text hold), and the kind of miss: a purpose or
 // definitions article first, a penalty article first for a question on the duty (or the reverse), the chosen article
 // citing the expected one (제N조), the expected one's words only in its text (항/호), none of its words anywhere.
-// The validation set (holdout12) and the blind set (holdout13) are refused: their questions are never printed.
+// The validation set and the blind set are refused: their questions are never printed.
 // Usage: npx tsx bench/article-miss-diag.ts --data DIR [--sets tuned,holdout7] [--category plain] [--summary]
 import { Store } from '../src/store/env.js';
 import { openLaw } from '../src/law/open.js';
 import { analyseQuery } from '../src/law/search/query.js';
 import { bodyText } from '../src/law/search/titles.js';
-import { HELD_OUT, isBlind, loadQuestions, runQuestion, type Question } from './law-quality/evaluate.js';
+import { BLIND, HELD_OUT, VALIDATION, isBlind, loadQuestions, runQuestion, type Question } from './law-quality/evaluate.js';
 import { nameKey } from '../src/law/normalize.js';
 
 const arg = (n: string) => { const i = process.argv.indexOf(n); return i >= 0 ? process.argv[i + 1] : undefined; };
-const REFUSED = new Set(['holdout12', 'holdout13']);
+const REFUSED = new Set<string>([VALIDATION, ...(BLIND ? [BLIND] : [])]);
 const setOf = (q: Question) => HELD_OUT.find((k) => q[k]) ?? 'tuned';
 const sets = arg('--sets')?.split(',');
-if (sets?.some((s) => REFUSED.has(s))) { console.error('holdout12 (validation) and holdout13 (blind) are not studied here'); process.exit(2); }
+if (sets?.some((s) => REFUSED.has(s))) { console.error(`${VALIDATION} (validation) and ${BLIND} (blind) are not studied here`); process.exit(2); }
 const law = openLaw(new Store(arg('--data')!));
 law.reload();
 

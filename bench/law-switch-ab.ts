@@ -6,15 +6,15 @@ import os from 'node:os';
 import { Store } from '../src/store/env.js';
 import { openLaw } from '../src/law/open.js';
 import { SEARCH_SWITCHES } from '../src/law/search/switches.js';
-import { isBlind, loadQuestions, runQuestion, type Outcome, type Question } from './law-quality/evaluate.js';
+import { VALIDATION, isBlind, loadQuestions, runQuestion, type Outcome, type Question } from './law-quality/evaluate.js';
 
 const argv = process.argv.slice(2);
 const di = argv.indexOf('--data');
 const law = openLaw(new Store(argv[di + 1]!));
 law.reload();
-// the validation set (--validate, default holdout12): scored in the per-set lines, its questions never printed
+// the validation set (--validate, default VALIDATION): scored in the per-set lines, its questions never printed
 const vi = argv.indexOf('--validate');
-const validate = vi >= 0 ? argv[vi + 1]! : 'holdout12';
+const validate = vi >= 0 ? argv[vi + 1]! : VALIDATION;
 const [cfgA = '', cfgB = ''] = argv.filter((a, i) => i !== di && i !== di + 1 && i !== vi && i !== vi + 1 && a !== '--cpu');
 const qs = loadQuestions().filter((q) => !isBlind(q));
 const base = { ...SEARCH_SWITCHES };

@@ -4,15 +4,15 @@
 // it raises the objective (MRR-like, the older sets down-weighted) and passes the guard (gains on at least half of
 // holdout6 … holdout11, more than one question lost on none); passes repeat until nothing moves or the time is up.
 // Then the leave-one-set-out picture (the sweep again without each blind-written set, evaluations memoized) and the
-// validation set's aggregate lines (default holdout12: never inside the loop; its questions never printed). The blind
+// validation set's aggregate lines (default VALIDATION: never inside the loop; its questions never printed). The blind
 // set is never loaded. Prints the final setting as a law-switch-ab argument string.
 // Usage: npx tsx bench/law-switch-sweep.ts --data DIR [--minutes 20] [--passes N] [--skip a,b] [--no-loo] [--loo-minutes M]
-//        [--validate holdout12] [--alt "k=v,…"]… [--start "k=v,…"]
+//        [--validate holdoutN] [--alt "k=v,…"]… [--start "k=v,…"]
 import os from 'node:os';
 import { Store } from '../src/store/env.js';
 import { openLaw } from '../src/law/open.js';
 import { SEARCH_SWITCHES } from '../src/law/search/switches.js';
-import { isBlind, loadQuestions, runQuestion, type Question } from './law-quality/evaluate.js';
+import { VALIDATION, isBlind, loadQuestions, runQuestion, type Question } from './law-quality/evaluate.js';
 import { NEW_SETS, candidates, diffString, guardOk, objective, settingKey, sweptSwitches, valueOf, type Scored, type Setting } from './law-quality/sweep.js';
 
 const argv = process.argv.slice(2);
@@ -21,7 +21,7 @@ const args = (name: string) => argv.flatMap((a, i) => (a === name ? [argv[i + 1]
 const law = openLaw(new Store(arg('--data')!));
 law.reload();
 const minutes = Number(arg('--minutes') ?? 20), maxPasses = Number(arg('--passes') ?? 50);
-const validate = arg('--validate') ?? 'holdout12';
+const validate = arg('--validate') ?? VALIDATION;
 const setName = (q: Question) => Object.keys(q).find((k) => /^holdout\d*$/.test(k) && (q as unknown as Record<string, unknown>)[k]) ?? 'tuned';
 const all = loadQuestions().filter((q) => !isBlind(q));
 const qs = all.filter((q) => setName(q) !== validate), vqs = all.filter((q) => setName(q) === validate);

@@ -5,13 +5,15 @@
 import { Store } from '../src/store/env.js';
 import { openLaw } from '../src/law/open.js';
 import { analyseQuery } from '../src/law/search/query.js';
-import { isBlind, loadQuestions, runQuestion } from './law-quality/evaluate.js';
+import { VALIDATION, isBlind, loadQuestions, runQuestion } from './law-quality/evaluate.js';
 import { nameKey } from '../src/law/normalize.js';
 
 const arg = (n: string) => { const i = process.argv.indexOf(n); return i >= 0 ? process.argv[i + 1] : undefined; };
 const law = openLaw(new Store(arg('--data')!));
 law.reload();
 const sets = (arg('--sets') ?? 'holdout7,holdout8').split(',');
+// the validation set is scored by its aggregate lines only (law-switch-ab): its questions are not printed here
+if (sets.includes(VALIDATION)) { console.error(`${VALIDATION} is the validation set: not studied here`); process.exit(2); }
 const r = (q: object) => q as unknown as Record<string, unknown>;
 for (const q of loadQuestions()) {
   if (isBlind(q) || q.category !== (arg('--category') ?? 'plain') || !sets.some((s) => s === 'tuned' ? !Object.keys(r(q)).some((k) => /^holdout\d*$/.test(k)) : r(q)[s])) continue;

@@ -1,13 +1,13 @@
 // Rule-question reach diagnostics (issue 15, admrul25): for the admrul questions of the studied sets whose rule is not
 // first, the wanted rule's place and the rule-coverage evidence (rule-coverage.ts) of its best articles, of its best
-// article over all its articles, and of every hit above it. The blind set is never read; holdout12 is left out.
+// article over all its articles, and of every hit above it. The blind set is never read; the validation set is left out.
 // Usage: npx tsx bench/rule-reach-diag.ts --data DIR [--sets holdout10,holdout11]
 import { Store } from '../src/store/env.js';
 import { openLaw } from '../src/law/open.js';
 import { analyseQuery } from '../src/law/search/query.js';
 import { coverageOf, coverageWords } from '../src/law/search/rule-coverage.js';
 import { SEARCH_SWITCHES } from '../src/law/search/switches.js';
-import { isBlind, loadQuestions, runQuestion } from './law-quality/evaluate.js';
+import { VALIDATION, isBlind, loadQuestions, runQuestion } from './law-quality/evaluate.js';
 import { nameKey } from '../src/law/normalize.js';
 
 const arg = (n: string) => { const i = process.argv.indexOf(n); return i >= 0 ? process.argv[i + 1] : undefined; };
@@ -18,7 +18,7 @@ const r = (q: object) => q as unknown as Record<string, unknown>;
 const s = law.search as unknown as { N: number; df(t: number): number; bodies: { of(id: string, s: number): string } };
 for (const q of loadQuestions()) {
   const set = Object.keys(r(q)).find((k) => /^holdout\d*$/.test(k) && r(q)[k]) ?? 'tuned';
-  if (isBlind(q) || set === 'holdout12' || q.category !== 'admrul' || (sets && !sets.includes(set))) continue;
+  if (isBlind(q) || set === VALIDATION || q.category !== 'admrul' || (sets && !sets.includes(set))) continue;
   const o = runQuestion(law, q);
   if (o.rank === 1) continue;
   const aq = analyseQuery(q.query, law.search['abbr' as never]);
