@@ -16,6 +16,9 @@ t.test('citedNumbers: 제N조 and 제N조의M of the same instrument, once each,
   // another instrument's article: after a statute's name (「민법」, …법, 영, …규칙), not counted
   t.same(citedNumbers(bodyText('「민법」 제750조에 따른 손해배상, 법 제5조, 영 제3조, 같은 규칙 제2조 및 제4조')), ['4']);
   t.same(citedNumbers(bodyText('사용자는 근로자에게 정당한 이유 없이 해고하지 못한다.')), []);
+  // the instrument naming itself counts; another instrument named by a 법률 / 규정 / 고시 … name does not
+  t.same(citedNumbers(bodyText('이 법 제5조, 이 영 제3조의2 및 이 규칙 제9조에 따라')), ['5', '3-2', '9']);
+  t.same(citedNumbers(bodyText('「독점규제 및 공정거래에 관한 법률」 제3조, 같은 법률 제4조, 금융투자업규정 제5조, 이 고시 제6조')), ['6']);
 });
 
 t.test('citedBy: the articles of an instrument citing each of its articles (the longest laws of the sample)', async (t) => {
