@@ -71,8 +71,10 @@ export interface Question {
    *  directly by a helper who never ran a search), blind in session 16 (38.3 / 58.3 hits@1 / @5 at that session's start
    *  and at its end), studyable from session 17 (its validation set: aggregate lines only) */
   holdout13?: boolean;
-  /** a fourteenth held-out set (session 17), written from the articles read directly by a helper who never ran a
-   *  search; blind: never tuned on, its misses are never printed */
+  /** a fourteenth held-out set (2026-11-24, session 17: 60 questions — 30 plain, 8 keyword, 8 abbrev, 8 admrul, 6
+   *  filter — over 60 instruments no earlier question asks about (39 laws, 11 decrees, 1 rule, 9 administrative rules
+   *  incl. the filter ones; no 제N-N조 rule: every rule numbered so is already used), written from the articles read
+   *  directly by a helper who never ran a search), blind in session 17: never tuned on, its misses are never printed */
   holdout14?: boolean;
 }
 
