@@ -62,6 +62,8 @@ class Nodes {
   prev = new Int32Array(256);
   space = new Uint8Array(256);
   unknown = new Uint8Array(256);
+  /** (kept after the analysis till overwritten: dictionary tokens the words memo holds anyway; truncating the array
+   * gave its storage back and the next text allocated it again) */
   token: Token[] = [];
 
   add(start: number, end: number, token: Token, unknown: boolean): number {
@@ -84,15 +86,18 @@ class Nodes {
 
 /** the state of one analysis, reused: the nodes, each position's left nodes (rows, in the order added), the best
  * left node per connection id */
-interface Work { nodes: Nodes; ends: number[][]; best: BestLeft; penalty: Float64Array; parts: LatticeParts | null }
+interface Work { nodes: Nodes; ends: number[][]; count: Int32Array; best: BestLeft; penalty: Float64Array; parts: LatticeParts | null }
 let work: Work | null = null;
 
 function workFor(p: LatticeParts, n: number): Work {
-  if (!work || work.best.seen.length < p.matrix.rsize) work = { nodes: new Nodes(), ends: [], best: bestLeft(p.matrix.rsize), penalty: new Float64Array(0), parts: null };
+  if (!work || work.best.seen.length < p.matrix.rsize) work = { nodes: new Nodes(), ends: [], count: new Int32Array(0), best: bestLeft(p.matrix.rsize), penalty: new Float64Array(0), parts: null };
   if (work.parts !== p) { work.penalty = penalties(p.spacePenalty); work.parts = p; }
+  // (the lists keep their length and their storage: count[i] says how many of list i's rows are this text's; an
+  // array's length set to 0 gives its storage back, and each text allocated it again)
   const ends = work.ends;
   while (ends.length <= n) ends.push([]);
-  for (let i = 0; i <= n; i++) ends[i]!.length = 0;
+  if (work.count.length <= n) work.count = new Int32Array(2 * n + 2);
+  work.count.fill(0, 0, n + 1);
   work.nodes.n = 0;
   return work;
 }
@@ -110,17 +115,18 @@ function penalties(m: Map<number, number>): Float64Array {
 export function viterbi(text: string, p: LatticeParts): LatticeNode[] {
   const n = text.length;
   const w = workFor(p, n);
-  const { nodes, ends, best } = w;
+  const { nodes, ends, count, best } = w;
+  const push = (at: number, row: number): void => { ends[at]![count[at]!++] = row; };
   const spaceMask = categoryMask(p.chars, 'SPACE');
   const utf8: Utf8 = { text, bytes: null, byteAt: null, charAt: null };
-  ends[0]!.push(nodes.add(0, 0, BOS_TOKEN, false));
+  push(0, nodes.add(0, 0, BOS_TOKEN, false));
   nodes.cost[0] = 0; nodes.prev[0] = -1; nodes.space[0] = 0;
   for (let pos = 0; pos < n; pos++) {
-    const left = ends[pos]!;
-    if (left.length === 0) continue;
+    const left = ends[pos]!, nLeft = count[pos]!;
+    if (nLeft === 0) continue;
     let s = pos;
     while (s < n && p.chars.kindOf(spaceMask, text.charCodeAt(s))) s++;
-    if (s === n) { ends[n]!.push(...left); continue; }
+    if (s === n) { for (let k = 0; k < nLeft; k++) push(n, left[k]!); continue; }
     // every word starting at s joins the same left nodes: the best of them is found once per connection id
     best.round++;
     const from = nodes.n;
@@ -128,20 +134,18 @@ export function viterbi(text: string, p: LatticeParts): LatticeNode[] {
     const space = s > pos ? 1 : 0;
     for (let i = from; i < nodes.n; i++) {
       nodes.space[i] = space;
-      connect(i, nodes.token[i]!, left, nodes, p, best, w.penalty);
-      ends[nodes.end[i]!]!.push(i);
+      connect(i, nodes.token[i]!, left, nLeft, nodes, p, best, w.penalty);
+      push(nodes.end[i]!, i);
     }
   }
   best.round++;
   const eos = nodes.add(n, n, BOS_TOKEN, false);
   nodes.space[eos] = 0;
-  connect(eos, BOS_TOKEN, ends[n]!, nodes, p, best, w.penalty);
+  connect(eos, BOS_TOKEN, ends[n]!, count[n]!, nodes, p, best, w.penalty);
   const path: LatticeNode[] = [];
   for (let x = nodes.prev[eos]!; x > 0; x = nodes.prev[x]!) {
     path.push({ start: nodes.start[x]!, end: nodes.end[x]!, token: nodes.token[x]!, unknown: nodes.unknown[x] === 1, spaceBefore: nodes.space[x] === 1 });
   }
-  // (the token references are dropped so the rows hold no dictionary object past the analysis)
-  nodes.token.length = 0;
   return path.reverse();
 }
 
@@ -156,8 +160,8 @@ function bestLeft(rsize: number): BestLeft {
   return { round: 0, seen: new Uint32Array(rsize), cost: new Float64Array(rsize), prev: new Int32Array(rsize) };
 }
 
-/** node i's cheapest left node among `left` (rows) and its cost to here */
-function connect(i: number, token: Token, left: number[], nodes: Nodes, p: LatticeParts, memo: BestLeft, penalty: Float64Array): void {
+/** node i's cheapest left node among the first nLeft rows of `left` and its cost to here */
+function connect(i: number, token: Token, left: number[], nLeft: number, nodes: Nodes, p: LatticeParts, memo: BestLeft, penalty: Float64Array): void {
   const lc = token.lcAttr;
   let best: number, prev: number;
   if (memo.seen[lc] === memo.round) { best = memo.cost[lc]!; prev = memo.prev[lc]!; }
@@ -165,7 +169,7 @@ function connect(i: number, token: Token, left: number[], nodes: Nodes, p: Latti
     const row = p.matrix.row(lc);
     const cost = nodes.cost, rc = nodes.rc;
     best = Infinity; prev = -1;
-    for (let k = 0; k < left.length; k++) {
+    for (let k = 0; k < nLeft; k++) {
       const l = left[k]!;
       const c = cost[l]! + row[rc[l]!]!;
       if (c < best) { best = c; prev = l; }
