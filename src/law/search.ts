@@ -393,13 +393,23 @@ export class SearchIndex {
 
   /** the matching articles (number, title, snippet) of each hit, computed on first read */
   private attachMatches(hits: Hit[], words: string[]): void {
-    const law = this.law;
     for (const h of hits) {
-      let cache: ArticleMatch[] | undefined;
-      Object.defineProperty(h, 'matches', {
-        enumerable: true,
-        get: () => (cache ??= snippetMatches((s) => law.arts.get([h.doc.id, s]), h.ref !== undefined ? [h.ref, ...h.seqs.filter((x) => x !== h.ref)] : h.seqs, words)),
-      });
+      Object.defineProperty(h, MATCH_SOURCE, { value: { law: this.law, words }, writable: true });
+      Object.defineProperty(h, 'matches', MATCHES);
     }
   }
 }
+
+/**
+ * A hit's `matches`, read on first use: one getter shared by every hit, reading what it needs from the hit (a hidden
+ * symbol property: not enumerable, not copied, not cloned). speed26: a closure per hit as the getter gave each hit
+ * its own hidden class (an accessor is part of it) — 2.5 % of the search CPU at p50; with one getter the hits share
+ * it (≈ 80 → 20 µs for 50 hits in a micro-benchmark).
+ */
+const MATCH_SOURCE = Symbol('matchSource');
+interface MatchSource { law: SearchSource; words: string[]; cache?: ArticleMatch[] }
+function readMatches(this: Hit & { [MATCH_SOURCE]: MatchSource }): ArticleMatch[] {
+  const m = this[MATCH_SOURCE], h = this, law = m.law;
+  return (m.cache ??= snippetMatches((s) => law.arts.get([h.doc.id, s]), h.ref !== undefined ? [h.ref, ...h.seqs.filter((x) => x !== h.ref)] : h.seqs, m.words));
+}
+const MATCHES: PropertyDescriptor = { enumerable: true, get: readMatches };
