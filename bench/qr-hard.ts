@@ -5,7 +5,7 @@
 // 1:8 is the set the earlier rounds tuned on, 3000:12 a later measuring range no round tuned on (tuning used 2000+);
 // session 11 (qr23) tuned on 5000..5023 and measured on 3000:12 and 7000:16.
 // Run: nice -n 19 npm run bench -- qr-hard [--per-kind 20] [--seed 1] [--ranges 1:8,3000:12] [--warm 1]
-//      [--jsqr 0 (skip jsQR: slow on scenes)] [--budget k (grid reader's CPU budget, × zxing's first pass)] [--per-mpx m] [--max-mpx m]
+//      [--jsqr 0 (skip jsQR: slow on scenes)] [--budget k (grid reader's CPU budget, × zxing's first pass)] [--per-mpx m] [--max-mpx m] [--floor ms]
 import { loadavg } from 'node:os';
 import sharp from 'sharp';
 import jsQRmod from 'jsqr';
@@ -24,6 +24,8 @@ const JSQR = arg('jsqr', 1) !== 0;
 // --budget k: the grid reader's CPU budget as k × zxing's first pass (default: the task's own)
 GRID_BUDGET.perFirst = arg('budget', GRID_BUDGET.perFirst);
 GRID_BUDGET.perMpx = arg('per-mpx', GRID_BUDGET.perMpx);
+// --floor ms: the budget's floor (CPU ms; small frames of a code alone get this)
+GRID_BUDGET.floorMs = arg('floor', GRID_BUDGET.floorMs);
 // --max-mpx m: the frame size (Mpx) past which the per-Mpx budget stops growing
 GRID_BUDGET.maxMpx = arg('max-mpx', GRID_BUDGET.maxMpx);
 const ranges = (str('ranges') ?? `${arg('seed', 1)}:${arg('per-kind', 20)}`).split(',').map((r) => r.split(':').map(Number) as [number, number]);

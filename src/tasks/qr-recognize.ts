@@ -244,8 +244,11 @@ const MIN_SIDE = 21;
  * ms), not qr25's 1: a phone's full photo is worked on at up to 2048 px a side (≈ 3 Mpx), where 60 ms per Mpx
  * uncapped gave ≈ 190 ms; a cap of 1 would have cut the budget of the largest photos, which no bench set holds
  * (frames ≤ 1 Mpx, the camera kinds, are unchanged; 1–2 Mpx scenes get more, not re-measured). CPU, not wall time: on a loaded machine a wall budget
- * read fewer candidates and the same image was decoded or not with the load (qr22, qr23). */
-export const GRID_BUDGET = { perFirst: 1, floorMs: 6, perMpx: 120, maxMpx: 2 };
+ * read fewer candidates and the same image was decoded or not with the load (qr22, qr23). Session 17: the floor 6 →
+ * 20 ms — on frames of a code alone (≈ 150–350 px: shadow-glare, combined, blur, small) the per-Mpx share is 3–15
+ * ms, less than one triple's fits and reads (flat, then bent: 10–30 ms); tuning seeds 5200..5223 of every kind, side
+ * by side: floor 6 / 20 / 40 read 197 / 206 / 207 of 264 for 7.2 / 8.2 / 9.0 s CPU (main 198 for 7.6 s). */
+export const GRID_BUDGET = { perFirst: 1, floorMs: 20, perMpx: 120, maxMpx: 2 };
 const gridBudget = (firstMs: number, px = 0): number => Math.max(GRID_BUDGET.floorMs, GRID_BUDGET.perFirst * firstMs, GRID_BUDGET.perMpx * Math.min(GRID_BUDGET.maxMpx, px / 1e6));
 /** full-frame variants work on at most this many pixels per side; sharpen on at most SHARPEN_MAX_PX */
 const WORK_MAX_SIDE = 2048, SHARPEN_MAX_PX = 1_000_000;

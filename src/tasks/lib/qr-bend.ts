@@ -8,6 +8,7 @@
 // this needs no knowledge of the data). The known modules keep the fit from locking a whole module off. No
 // library does this for a QR grid (zxing's detector fits one homography).
 import { applyH, homography, type Mat3, type Pt } from './geometry.js';
+import { homographyFrom } from './qr-homography.js';
 import { at, fixedModule, sampleGrid } from './qr-grid.js';
 
 /** Known modules of an n-module code including a one-module quiet ring: 1 dark, 0 light, -1 data; index
@@ -98,9 +99,12 @@ export function fitBent(g: Uint8Array, w: number, h: number, n: number, src: Pt[
   // parameters: 8 anchor coordinates (px), 4 bow terms (modules)
   const p = [...dst.flatMap((q) => [q[0], q[1]]), 0, 0, 0, 0];
   let H = H0;
+  const Hof = homographyFrom(src);
   const score = (q: number[], anchorsMoved: boolean): number => {
     if (anchorsMoved) {
-      try { H = homography(src, [[q[0]!, q[1]!], [q[2]!, q[3]!], [q[4]!, q[5]!], [q[6]!, q[7]!]]); } catch { return -Infinity; }
+      const Hn = Hof([[q[0]!, q[1]!], [q[2]!, q[3]!], [q[4]!, q[5]!], [q[6]!, q[7]!]]);
+      if (!Hn) return -Infinity;
+      H = Hn;
     }
     return decided(g, w, h, pr, { n, src, dst, H, bow: [q[8]!, q[9]!, q[10]!, q[11]!] });
   };

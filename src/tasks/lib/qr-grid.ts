@@ -4,6 +4,7 @@
 // the result redrawn as a clean code (4 px per module, quiet zone, the fixed patterns drawn as the standard has
 // them) for zxing to read. For codes zxing's own detector loses: heavy blur, small modules, uneven light.
 import { homography, applyH, type Mat3, type Pt } from './geometry.js';
+import { homographyFrom } from './qr-homography.js';
 
 export interface GridFinder { x: number; y: number; module: number }
 export interface GridCode {
@@ -105,17 +106,19 @@ export function widen(g: Uint8Array, w: number, h: number, grid: Grid): Grid {
   const near: Pt = [A[0] + (a - 3.5) * (ex[0] + ey[0]), A[1] + (a - 3.5) * (ex[1] + ey[1])];
   const s4: Pt[] = [...src.slice(0, 3), [a, a]];
   let bestD: Pt | undefined, bestFit = -Infinity;
-  const R = Math.max(2, Math.round((n * CORNER_RADIUS) / CORNER_STEP));
+  const R = Math.max(2, Math.round((n * CORNER_RADIUS) / CORNER_STEP)), Hof = homographyFrom(s4), d4 = [...dst.slice(0, 3), near];
   for (let j = -R; j <= R; j++) for (let i = -R; i <= R; i++) {
     const D: Pt = [near[0] + CORNER_STEP * (i * ex[0] + j * ey[0]), near[1] + CORNER_STEP * (i * ex[1] + j * ey[1])];
-    const H = tryHomography(s4, [...dst.slice(0, 3), D]);
+    d4[3] = D;
+    const H = Hof(d4);
     if (!H) continue;
     const f = fitness(g, w, h, H, coarse);
     if (f > bestFit) { bestFit = f; bestD = D; }
   }
   if (!bestD) return grid;
-  const H = homography(s4, [...dst.slice(0, 3), bestD]), fit = fitness(g, w, h, H, fx);
-  return fit > grid.fit ? { ...grid, src: s4, dst: [...dst.slice(0, 3), bestD], H, fit } : grid;
+  d4[3] = bestD;
+  const H = Hof(d4)!, fit = fitness(g, w, h, H, fx);
+  return fit > grid.fit ? { ...grid, src: s4, dst: d4, H, fit } : grid;
 }
 
 const coarseCache = new Map<number, Int16Array>();
@@ -135,7 +138,6 @@ const ALIGN_RADIUS = 0.25;
 /** the whole-grid search for the fourth anchor: radius (share of the width) and lattice step (modules) */
 const CORNER_RADIUS = 0.3, CORNER_STEP = 1.5;
 
-const tryHomography = (src: Pt[], dst: Pt[]): Mat3 | undefined => { try { return homography(src, dst); } catch { return undefined; } };
 
 
 /** The fixed modules of an n-module code used to fit the grid: [row, col, dark] (finders, separators, timing, and
@@ -173,7 +175,7 @@ function fitness(g: Uint8Array, w: number, h: number, H: Mat3, fx: Int16Array): 
 /** The four anchor points moved (coordinate descent, steps of ½, ¼ and ⅛ module) to fit the fixed patterns. */
 export function refine(g: Uint8Array, w: number, h: number, grid: Grid): Grid {
   const { n, src, module } = grid, fx = fixedList(n);
-  const H = (d: Pt[]): Mat3 | undefined => { try { return homography(src, d); } catch { return undefined; } };
+  const H = homographyFrom(src);
   let cur = grid.dst.map((p) => [...p] as Pt), best = grid.fit, bestH = grid.H;
   for (let step = module * 0.5; step >= module * 0.12; step /= 2) {
     for (let pass = 0, moved = true; moved && pass < 4; pass++) {
