@@ -25,6 +25,7 @@ import { buildIndex, dropGenerationsBefore } from './search/build.js';
 import { ArticleBodies } from './search/article-bodies.js';
 import { weightedTerms, wordByWord } from './search/query-terms.js';
 import { byScore, sortByScore } from './search/sort-by-score.js';
+import { docFrequency, withDocRarity } from './search/doc-idf.js';
 
 export { ABBREVIATIONS };
 
@@ -90,6 +91,9 @@ export class SearchIndex {
   /** per position: 1 = an administrative rule (행정규칙) */
   private rule = new Uint8Array(0);
   private prior = new Float64Array(0);
+  /** the catalogue's citing-document counts per position and the citePlain switch the plain priors were made with */
+  private cited = new Float64Array(0);
+  private citePlain = NaN;
   /** per position: the ministries as name keys (filled on first use), 1 + the place of its hit in the current query */
   private minKeys: Array<string[] | undefined> = [];
   private slot = new Int32Array(0);
@@ -97,6 +101,8 @@ export class SearchIndex {
   private applied = new Float64Array(0);
   /** catalogue position of each index owner (-1: not in the catalogue) */
   private ownerPos = new Int32Array(0);
+  /** the number of indexed articles of each index owner (made at open from the owner column) */
+  private ownerArts = new Uint32Array(0);
 
   constructor(private readonly law: SearchSource) {
     this.postings = new Postings(law, this.long);
@@ -150,6 +156,8 @@ export class SearchIndex {
     const lb = this.law.idx.get([gen, 'len'])!;
     const lc = new Uint8Array(lb.length); lc.set(lb);
     this.len = new Uint16Array(lc.buffer);
+    this.ownerArts = new Uint32Array(m.ids.length);
+    for (const o of this.owner) this.ownerArts[o]!++;
   }
 
   /** the per-document tables of the catalogue: positions, priors (name key → citing documents), older duplicates */
@@ -158,7 +166,9 @@ export class SearchIndex {
     for (const d of catalog) for (const c of new Set(d.cites.map(nameKey))) cited.set(c, (cited.get(c) ?? 0) + 1);
     this.pos = new Map(catalog.map((d, i) => [d, i]));
     this.prior = new Float64Array(catalog.length * 2);
-    catalog.forEach((d, i) => { const c = cited.get(nameKey(d.name)) ?? 0; this.prior[2 * i] = priorOf(d, c); this.prior[2 * i + 1] = priorOf(d, c, true); });
+    this.cited = Float64Array.from(catalog, (d) => cited.get(nameKey(d.name)) ?? 0);
+    catalog.forEach((d, i) => { this.prior[2 * i] = priorOf(d, this.cited[i]!); });
+    this.plainPriors();
     this.older = new Uint8Array(catalog.length);
     const olderIds = new Set<string>();
     for (const list of this.law.byName.values()) for (const d of list.slice(1)) olderIds.add(d.id);
@@ -167,6 +177,12 @@ export class SearchIndex {
     this.minKeys = [];
     this.slot = new Int32Array(catalog.length);
     this.applied = new Float64Array(catalog.length);
+  }
+
+  /** the plain questions' priors, made again when the citePlain switch changed (a bench's A/B in one process) */
+  private plainPriors(): void {
+    this.citePlain = SEARCH_SWITCHES.citePlain;
+    this.law.catalog.forEach((d, i) => { this.prior[2 * i + 1] = priorOf(d, this.cited[i]!, true); });
   }
 
   /**
@@ -277,6 +293,8 @@ export class SearchIndex {
     if (!sel.post.length || w.missing * 2 > w.total) return [];
     this.postings.newQuery();
     const post: WeightedPosting[] = sel.post.map((x) => ({ p: this.posting(x.t)!, idf: x.idf }));
+    const dw = aq.plain ? SEARCH_SWITCHES.docIdf : 0;
+    if (dw) sel.post.forEach((x, i) => { post[i]!.idf = withDocRarity(x.idf, x.df, docFrequency(post[i]!.p, this.owner), this.N, this.ids.length, dw); });
     // a plain question holds everyday words the statutes do not use: fewer of its terms must meet in one article
     const need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * (aq.plain ? PLAIN_COORD : 0.6));
     const enough = (aq.plain ? SEARCH_SWITCHES.coordEnoughPlain : SEARCH_SWITCHES.coordEnough) || 1;
@@ -293,12 +311,19 @@ export class SearchIndex {
       if (p < 0) continue;
       const d = cat[p]!;
       if (!allow(d)) continue;
-      const textScore = best + Math.log1p(docs.count[i]!) * 0.5;
+      const textScore = aq.plain ? this.plainText(o, d, best, docs.count[i]!) : best + Math.log1p(docs.count[i]!) * 0.5;
       const j = this.slot[p]!;
       if (j) { const h = hits.out[j - 1]!; h.score += textScore; h.seqs = docs.seqsOf(i); }
       else this.put(hits, p, { doc: d, score: textScore * (d.repealed ? 0.5 : 1), match: 'text', seqs: docs.seqsOf(i) });
     }
     return beyond;
+  }
+
+  /** a plain question's text score of a document: its best article, its matching articles' number and share */
+  private plainText(o: number, d: DocRec, best: number, count: number): number {
+    const on = SEARCH_SWITCHES.plainShare && (!SEARCH_SWITCHES.plainShareLaws || d.category === 'law');
+    const share = on ? SEARCH_SWITCHES.plainShare * count / Math.max(1, this.ownerArts[o]!) : 0;
+    return best * (1 + share) + Math.log1p(count) * SEARCH_SWITCHES.plainCount;
   }
 
   /**
@@ -330,6 +355,7 @@ export class SearchIndex {
     const { out, at } = hits;
     const titleOf = (id: string, s: number) => this.law.arts.get([id, s])?.title ?? '';
     const titled = titleEvidence(out, aq, TITLE_DOCS, (id) => this.titlesOf(id), titleOf);
+    if (aq.plain && this.citePlain !== SEARCH_SWITCHES.citePlain) this.plainPriors();
     const k = aq.plain ? 1 : 0, prior = this.prior;
     // a rule asked for by its kind (…규정, 고시) or by its subject (은행 → 은행업감독규정) competes with the statutes on
     // evidence alone: its prior is the best statute prior among the hits; other rules keep the parent-law prior

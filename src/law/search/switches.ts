@@ -127,4 +127,16 @@ export const SEARCH_SWITCHES = {
   wordTerms: 1,
   /** plain questions: the terms scored at most (keyword queries 8; bm25.ts selectTerms; within the postings budget) */
   plainTerms: 12,
+  /** plain questions: the citation prior's weight per log-citation (rank.ts priorOf; keyword queries 0.03) */
+  citePlain: 0.3,
+  /** plain questions: a document's text score counts its matching articles by this × log(1 + their number) (keyword
+   *  queries 0.5; a big code holds many articles that meet a long question's bigrams) */
+  plainCount: 0.5,
+  /** plain questions: a document's best article score × (1 + this × the share of its articles that match): a small
+   *  statute about the question's subject matches in many of its few articles (0 = off) */
+  plainShare: 0,
+  /** the share's lift for statutes (법률) only (1) or every instrument (0) */
+  plainShareLaws: 0,
+  /** plain questions: a term's idf × 1 + this × (its rarity among instruments − among articles) (doc-idf.ts; 0 = off) */
+  docIdf: 0,
 };
