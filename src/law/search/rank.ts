@@ -49,9 +49,9 @@ const CITE_W = 0.03, KIND_P = 3;
  * Kind and citation prior: how many other instruments cite the name (민법, 형법 … far more than a 고시). A plain
  * question is about the statutes people live under: there both priors weigh more.
  */
-export function priorOf(d: DocRec, cited: number, plain = false): number {
+export function priorOf(d: DocRec, cited: number, plain = false, citeW = SEARCH_SWITCHES.citePlain): number {
   const kind = KIND_PRIOR[d.category] ?? 1;
-  return (plain ? kind ** KIND_P : kind) * (1 + (plain ? SEARCH_SWITCHES.citePlain : CITE_W) * Math.log1p(cited));
+  return (plain ? kind ** KIND_P : kind) * (1 + (plain ? citeW : CITE_W) * Math.log1p(cited));
 }
 
 /** a word that asks for an administrative rule by its kind (…규정, 고시, 지침 …); 기준 is too common in statutes */

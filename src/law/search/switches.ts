@@ -139,4 +139,9 @@ export const SEARCH_SWITCHES = {
   plainShareLaws: 0,
   /** plain questions: a term's idf × 1 + this × (its rarity among instruments − among articles) (doc-idf.ts; 0 = off) */
   docIdf: 0,
+  /** a plain question of at least this many own content words (its core) is long: its citation prior weighs citeLong
+   *  per log-citation instead of citePlain, and plainShare lifts only its hits with plainShareLong 1 (0 = no long kind) */
+  citeLongWords: 0,
+  citeLong: 0.3,
+  plainShareLong: 0,
 };
