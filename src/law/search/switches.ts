@@ -140,8 +140,12 @@ export const SEARCH_SWITCHES = {
   /** plain questions: a term's idf × 1 + this × (its rarity among instruments − among articles) (doc-idf.ts; 0 = off) */
   docIdf: 0,
   /** a plain question of at least this many own content words (its core) is long: its citation prior weighs citeLong
-   *  per log-citation instead of citePlain, and plainShare lifts only its hits with plainShareLong 1 (0 = no long kind) */
-  citeLongWords: 0,
-  citeLong: 0.3,
+   *  per log-citation instead of citePlain, and plainShare lifts only its hits with plainShareLong 1 (0 = no long kind).
+   *  plain26 (law-switch-ab against off): 6 / 0.05 studied 582 / 674 / 466 → 583 / 675 / 466, holdout13 23 / 35 / 16 →
+   *  24 / 37 / 17, only plain and plain-worded rule questions moved; 8 / 0.05 583 / 673 / 466 and 24 / 36 / 17; 6 / 0.15
+   *  582 / 675 / 466 and 24 / 35 / 17. The short questions of the older sets ask for the big codes, where the prior helps
+   *  (citePlain 0.05 for all: studied 576 / 674 / 460) */
+  citeLongWords: 6,
+  citeLong: 0.05,
   plainShareLong: 0,
 };
