@@ -25,6 +25,7 @@ import { buildIndex, dropGenerationsBefore } from './search/build.js';
 import { ArticleBodies } from './search/article-bodies.js';
 import { weightedTerms, wordByWord } from './search/query-terms.js';
 import { byScore, sortByScore } from './search/sort-by-score.js';
+import { docFrequency, withDocRarity } from './search/doc-idf.js';
 
 export { ABBREVIATIONS };
 
@@ -90,6 +91,10 @@ export class SearchIndex {
   /** per position: 1 = an administrative rule (행정규칙) */
   private rule = new Uint8Array(0);
   private prior = new Float64Array(0);
+  /** the catalogue's citing-document counts per position and the citePlain switch the plain priors were made with */
+  private cited = new Float64Array(0);
+  private citePlain = NaN;
+  private citeLong = NaN;
   /** per position: the ministries as name keys (filled on first use), 1 + the place of its hit in the current query */
   private minKeys: Array<string[] | undefined> = [];
   private slot = new Int32Array(0);
@@ -97,6 +102,8 @@ export class SearchIndex {
   private applied = new Float64Array(0);
   /** catalogue position of each index owner (-1: not in the catalogue) */
   private ownerPos = new Int32Array(0);
+  /** the number of indexed articles of each index owner (made at open from the owner column) */
+  private ownerArts = new Uint32Array(0);
 
   constructor(private readonly law: SearchSource) {
     this.postings = new Postings(law, this.long);
@@ -150,6 +157,8 @@ export class SearchIndex {
     const lb = this.law.idx.get([gen, 'len'])!;
     const lc = new Uint8Array(lb.length); lc.set(lb);
     this.len = new Uint16Array(lc.buffer);
+    this.ownerArts = new Uint32Array(m.ids.length);
+    for (const o of this.owner) this.ownerArts[o]!++;
   }
 
   /** the per-document tables of the catalogue: positions, priors (name key → citing documents), older duplicates */
@@ -157,8 +166,10 @@ export class SearchIndex {
     const cited = new Map<string, number>();
     for (const d of catalog) for (const c of new Set(d.cites.map(nameKey))) cited.set(c, (cited.get(c) ?? 0) + 1);
     this.pos = new Map(catalog.map((d, i) => [d, i]));
-    this.prior = new Float64Array(catalog.length * 2);
-    catalog.forEach((d, i) => { const c = cited.get(nameKey(d.name)) ?? 0; this.prior[2 * i] = priorOf(d, c); this.prior[2 * i + 1] = priorOf(d, c, true); });
+    this.prior = new Float64Array(catalog.length * 3);
+    this.cited = Float64Array.from(catalog, (d) => cited.get(nameKey(d.name)) ?? 0);
+    catalog.forEach((d, i) => { this.prior[3 * i] = priorOf(d, this.cited[i]!); });
+    this.plainPriors();
     this.older = new Uint8Array(catalog.length);
     const olderIds = new Set<string>();
     for (const list of this.law.byName.values()) for (const d of list.slice(1)) olderIds.add(d.id);
@@ -167,6 +178,17 @@ export class SearchIndex {
     this.minKeys = [];
     this.slot = new Int32Array(catalog.length);
     this.applied = new Float64Array(catalog.length);
+  }
+
+  /** the plain (and long plain) questions' priors, made again when a switch of theirs changed (a bench's A/B) */
+  private plainPriors(): void {
+    this.citePlain = SEARCH_SWITCHES.citePlain; this.citeLong = SEARCH_SWITCHES.citeLong;
+    this.law.catalog.forEach((d, i) => { this.prior[3 * i + 1] = priorOf(d, this.cited[i]!, true); this.prior[3 * i + 2] = priorOf(d, this.cited[i]!, true, this.citeLong); });
+  }
+
+  /** a plain question long enough (citeLongWords own content words) for its evidence to weigh more than the priors */
+  private isLong(aq: AnalysedQuery): boolean {
+    return aq.plain && SEARCH_SWITCHES.citeLongWords > 0 && aq.core.split(/\s+/).filter(Boolean).length >= SEARCH_SWITCHES.citeLongWords;
   }
 
   /**
@@ -277,6 +299,8 @@ export class SearchIndex {
     if (!sel.post.length || w.missing * 2 > w.total) return [];
     this.postings.newQuery();
     const post: WeightedPosting[] = sel.post.map((x) => ({ p: this.posting(x.t)!, idf: x.idf }));
+    const dw = aq.plain ? SEARCH_SWITCHES.docIdf : 0;
+    if (dw) sel.post.forEach((x, i) => { post[i]!.idf = withDocRarity(x.idf, x.df, docFrequency(post[i]!.p, this.owner), this.N, this.ids.length, dw); });
     // a plain question holds everyday words the statutes do not use: fewer of its terms must meet in one article
     const need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * (aq.plain ? PLAIN_COORD : 0.6));
     const enough = (aq.plain ? SEARCH_SWITCHES.coordEnoughPlain : SEARCH_SWITCHES.coordEnough) || 1;
@@ -285,7 +309,7 @@ export class SearchIndex {
     let cut = -Infinity;
     if (docs.n > MAX_TEXT_HITS) cut = kthSmallest(docs.best, docs.n - MAX_TEXT_HITS);
     const beyond: number[] = [];
-    const cat = this.law.catalog;
+    const cat = this.law.catalog, long = this.isLong(aq);
     for (let i = 0; i < docs.n; i++) {
       const o = docs.owners[i]!, best = docs.best[i]!;
       if (best < cut) { beyond.push(o); continue; }
@@ -293,12 +317,19 @@ export class SearchIndex {
       if (p < 0) continue;
       const d = cat[p]!;
       if (!allow(d)) continue;
-      const textScore = best + Math.log1p(docs.count[i]!) * 0.5;
+      const textScore = aq.plain ? this.plainText(o, d, best, docs.count[i]!, long) : best + Math.log1p(docs.count[i]!) * 0.5;
       const j = this.slot[p]!;
       if (j) { const h = hits.out[j - 1]!; h.score += textScore; h.seqs = docs.seqsOf(i); }
       else this.put(hits, p, { doc: d, score: textScore * (d.repealed ? 0.5 : 1), match: 'text', seqs: docs.seqsOf(i) });
     }
     return beyond;
+  }
+
+  /** a plain question's text score of a document: its best article, its matching articles' number and share */
+  private plainText(o: number, d: DocRec, best: number, count: number, long: boolean): number {
+    const on = SEARCH_SWITCHES.plainShare && (!SEARCH_SWITCHES.plainShareLaws || d.category === 'law') && (long || !SEARCH_SWITCHES.plainShareLong);
+    const share = on ? SEARCH_SWITCHES.plainShare * count / Math.max(1, this.ownerArts[o]!) : 0;
+    return best * (1 + share) + Math.log1p(count) * SEARCH_SWITCHES.plainCount;
   }
 
   /**
@@ -330,14 +361,15 @@ export class SearchIndex {
     const { out, at } = hits;
     const titleOf = (id: string, s: number) => this.law.arts.get([id, s])?.title ?? '';
     const titled = titleEvidence(out, aq, TITLE_DOCS, (id) => this.titlesOf(id), titleOf);
-    const k = aq.plain ? 1 : 0, prior = this.prior;
+    if (aq.plain && (this.citePlain !== SEARCH_SWITCHES.citePlain || this.citeLong !== SEARCH_SWITCHES.citeLong)) this.plainPriors();
+    const k = aq.plain ? (this.isLong(aq) ? 2 : 1) : 0, prior = this.prior;
     // a rule asked for by its kind (…규정, 고시) or by its subject (은행 → 은행업감독규정) competes with the statutes on
     // evidence alone: its prior is the best statute prior among the hits; other rules keep the parent-law prior
     let top = 0, lifted = false;
     const rule = this.rule;
     if (SEARCH_SWITCHES.rulePrior) {
-      for (let i = 0; i < out.length; i++) if (!rule[at[i]!]) top = Math.max(top, prior[at[i]! * 2 + k]!);
-      for (let i = 0; i < out.length && !lifted; i++) lifted = rule[at[i]!] === 1 && top > prior[at[i]! * 2 + k]!;
+      for (let i = 0; i < out.length; i++) if (!rule[at[i]!]) top = Math.max(top, prior[at[i]! * 3 + k]!);
+      for (let i = 0; i < out.length && !lifted; i++) lifted = rule[at[i]!] === 1 && top > prior[at[i]! * 3 + k]!;
     }
     const ruleAsked = lifted && asksForRule(aq.words);
     // (a rule's subject is read among the best 100 hits only: further down the lift cannot bring it to the first page)
@@ -353,7 +385,7 @@ export class SearchIndex {
     const nameCover = (h: Hit) => nameMayCover(h.doc.name, own ??= aq.core.split(/\s+/).map(nameKey)) ? nameCovers(h.doc.name, wordsOf(),
       () => h.seqs.slice(0, SEARCH_SWITCHES.ruleCoverageArticles).map((s) => this.bodies.of(h.doc.id, s))) : 0;
     for (let i = 0; i < out.length; i++) {
-      const h = out[i]!, p = prior[at[i]! * 2 + k]!;
+      const h = out[i]!, p = prior[at[i]! * 3 + k]!;
       const lift = top > p && rule[at[i]!] === 1 && near!.has(h);
       // a question asking for a figure or a standard (rule-questions.ts): a rule's prior moves toward the statutes'
       const std = standard && top > p && (lift || (SEARCH_SWITCHES.ruleStandardRules > 0 && h.doc.category === 'rule'));

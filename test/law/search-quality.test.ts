@@ -244,7 +244,12 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.notOk(firstOf(bar, 0).includes('변호사시험법'));
   const rule = '장애 정도 심사 결과에 이의가 있으면 며칠 안에 몇 번까지 신청할 수 있나요';
   t.equal(firstOf(rule, 1)[0], '장애정도심사규정');
-  t.notOk(firstOf(rule, 0).includes('장애정도심사규정'));
+  t.not(firstOf(rule, 0)[0], '장애정도심사규정');
+  // (plain26: a long question's lighter citation prior brings the rule into the first ten by its text alone; with every
+  // plain question's prior as before, it is not among them)
+  const longWords = SEARCH_SWITCHES.citeLongWords;
+  SEARCH_SWITCHES.citeLongWords = 0;
+  try { t.notOk(firstOf(rule, 0).includes('장애정도심사규정')); } finally { SEARCH_SWITCHES.citeLongWords = longWords; }
   SEARCH_SWITCHES.wordTerms = 1;
   // plain24: a plain question's terms taken word by word (each word's rarest bigram first, up to 12): 결제, 신용카드
   // and 지갑 each get a term instead of the rare bigrams of a few words, and the card law comes first (3rd without)

@@ -44,14 +44,14 @@ export const MORE_ABBREVIATIONS: Record<string, string> = {
 const KIND_PRIOR: Record<string, number> = { law: 1.1, decree: 1.0, rule: 0.96, admrul: 0.93 };
 
 /** citation weight (per log-citation), the same for plain questions, and the power of the kind prior for them (measured on the tuned questions) */
-const CITE_W = 0.03, CITE_WP = 0.3, KIND_P = 3;
+const CITE_W = 0.03, KIND_P = 3;
 /**
  * Kind and citation prior: how many other instruments cite the name (민법, 형법 … far more than a 고시). A plain
  * question is about the statutes people live under: there both priors weigh more.
  */
-export function priorOf(d: DocRec, cited: number, plain = false): number {
+export function priorOf(d: DocRec, cited: number, plain = false, citeW = SEARCH_SWITCHES.citePlain): number {
   const kind = KIND_PRIOR[d.category] ?? 1;
-  return (plain ? kind ** KIND_P : kind) * (1 + (plain ? CITE_WP : CITE_W) * Math.log1p(cited));
+  return (plain ? kind ** KIND_P : kind) * (1 + (plain ? citeW : CITE_W) * Math.log1p(cited));
 }
 
 /** a word that asks for an administrative rule by its kind (…규정, 고시, 지침 …); 기준 is too common in statutes */

@@ -127,4 +127,25 @@ export const SEARCH_SWITCHES = {
   wordTerms: 1,
   /** plain questions: the terms scored at most (keyword queries 8; bm25.ts selectTerms; within the postings budget) */
   plainTerms: 12,
+  /** plain questions: the citation prior's weight per log-citation (rank.ts priorOf; keyword queries 0.03) */
+  citePlain: 0.3,
+  /** plain questions: a document's text score counts its matching articles by this × log(1 + their number) (keyword
+   *  queries 0.5; a big code holds many articles that meet a long question's bigrams) */
+  plainCount: 0.5,
+  /** plain questions: a document's best article score × (1 + this × the share of its articles that match): a small
+   *  statute about the question's subject matches in many of its few articles (0 = off) */
+  plainShare: 0,
+  /** the share's lift for statutes (법률) only (1) or every instrument (0) */
+  plainShareLaws: 0,
+  /** plain questions: a term's idf × 1 + this × (its rarity among instruments − among articles) (doc-idf.ts; 0 = off) */
+  docIdf: 0,
+  /** a plain question of at least this many own content words (its core) is long: its citation prior weighs citeLong
+   *  per log-citation instead of citePlain, and plainShare lifts only its hits with plainShareLong 1 (0 = no long kind).
+   *  plain26 (law-switch-ab against off): 6 / 0.05 studied 582 / 674 / 466 → 583 / 675 / 466, holdout13 23 / 35 / 16 →
+   *  24 / 37 / 17, only plain and plain-worded rule questions moved; 8 / 0.05 583 / 673 / 466 and 24 / 36 / 17; 6 / 0.15
+   *  582 / 675 / 466 and 24 / 35 / 17. The short questions of the older sets ask for the big codes, where the prior helps
+   *  (citePlain 0.05 for all: studied 576 / 674 / 460) */
+  citeLongWords: 6,
+  citeLong: 0.05,
+  plainShareLong: 0,
 };
