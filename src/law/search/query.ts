@@ -140,10 +140,12 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     else if (hit) everyday.push(hit);
   });
   // phrase-level synonyms written across eojeols ("쉬는 시간", "사고를 내고")
-  for (const [from, to] of phrasesIn(CORE, compact)) if (from.length >= 3 && !extra.includes(to)) { extra.push(to); sourceOf.set(to, from); }
+  const starts = SEARCH_SWITCHES.phraseStart ? wordStarts(raw) : null;
+  const atStart = (from: string) => !starts || beginsWord(compact, from, starts);
+  for (const [from, to] of phrasesIn(CORE, compact)) if (from.length >= 3 && !extra.includes(to) && atStart(from)) { extra.push(to); sourceOf.set(to, from); }
   const general: string[] = [];
   if (plain && SEARCH_SWITCHES.everyday) {
-    for (const [from, to] of phrasesIn(phrases(), compact)) if (!everyday.includes(to)) { everyday.push(to); if (!sourceOf.has(to)) sourceOf.set(to, from); }
+    for (const [from, to] of phrasesIn(phrases(), compact)) if (!everyday.includes(to) && atStart(from)) { everyday.push(to); if (!sourceOf.has(to)) sourceOf.set(to, from); }
     // the general list weighs like the question's own words unless the switch says otherwise (measured)
     for (const e of everyday) if (!extra.includes(e) && !general.includes(e)) (SEARCH_SWITCHES.everydayMapped ? extra : general).push(e);
   }
@@ -182,6 +184,25 @@ function morphWords(raw: string[], abbr: Map<string, string>, keys: (string | un
     if (e.predicate && key && !mapKeys.includes(key)) mapKeys.push(key);
   });
   return { out, keys: mapKeys };
+}
+
+/** where each eojeol begins in the query's name key (its eojeols' keys written together) */
+function wordStarts(raw: string[]): Set<number> {
+  const out = new Set<number>();
+  let at = 0;
+  for (const w of raw) { out.add(at); at += nameKey(w).length; }
+  return out;
+}
+
+/**
+ * A vocabulary phrase (a key of three syllables or more, matched across eojeols) found where a word begins (map26,
+ * switch phraseStart): inside a longer word it is another word's tail (할아버지's 아버지, 공개매수면제's 수면제,
+ * 자기계약금지's 계약금, 산업안전보건관리비's 관리비) and maps the question to a law it is not about.
+ */
+function beginsWord(compact: string, from: string, starts: Set<number>): boolean {
+  // (or after a number: 10년이 지나 holds 년이지나)
+  for (let i = compact.indexOf(from); i >= 0; i = compact.indexOf(from, i + 1)) if (starts.has(i) || /\d/.test(compact[i - 1] ?? '')) return true;
+  return false;
 }
 
 /**

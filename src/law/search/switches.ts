@@ -33,6 +33,8 @@ export const SEARCH_SWITCHES = {
   /** the bigrams of the question's own words are not weighed as mapped terms even where a mapped group holds them
    *  (query-terms.ts mappedTerms; map26; 0 = they are) */
   mappedOwn: 0,
+  /** a vocabulary phrase (matched across eojeols) counts only where a word begins (query.ts beginsWord; map26; 0 = anywhere) */
+  phraseStart: 0,
   /** the vocabulary-mapped terms at all (1; 0 = none: a measurement of what they carry, bench/query-term-diag.ts) */
   mapped: 1,
   /** a question word found in more statutes' names than this is no name evidence */
@@ -96,8 +98,10 @@ export const SEARCH_SWITCHES = {
    *  (1; 2: its verb stems of two syllables or more too) */
   morph: 1,
   /** the rule set's word where the analyser read a shorter noun inside it that does not begin it (요소수 → 소수;
-   *  query.ts wholeWords; map26; 2: also a one-syllable tail that is no particle: 출입금지 → 출입금; 0 = off) */
-  morphWhole: 0,
+   *  query.ts wholeWords; map26; 2: also a one-syllable tail that is no particle: 출입금지 → 출입금; 0 = off).
+   *  map26, against 0: studied 796 hits@1 / @5 / right article 582 / 674 / 466 both (h12-plain-010 unranked → 10th),
+   *  holdout13 unchanged; 2 the same. Kept at 1 for the words it stops matching (요소수's 소수, 제조사's 조사) */
+  morphWhole: 1,
   /** the mapped terms of one question word limited to `mappedBigrams` of its bigrams (1: the rarest kept, the rest
    *  not scored), weighted by mappedBigrams / their count (2), the same with at least as many bigrams as the word they
    *  stand for (3, 4); 0 = off (query-terms.ts groupShares; vocab23: 2 with titleMappedGroup 2 kept, studied hits@1
