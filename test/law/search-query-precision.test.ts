@@ -64,10 +64,19 @@ t.test('name-word cover: own words and mapped terms alike (0), mapped at half (0
   t.equal(withSwitches({ nameWordsOwn: 2 }, () => nameCoverOf(nw, aq)).get(lease), 1);
 });
 
-t.test('measured switches left off: a phrase only at a word start, no vocabulary for keyword queries', async (t) => {
+t.test('a vocabulary phrase inside a longer word the vocabularies mapped does not map (phraseStart 2)', async (t) => {
   const q = '6·25 때 참전하신 할아버지가 나라에서 매달 받을 수 있는 수당이 있나요';
-  t.same(analyseQuery(q, none).mappedFrom, ['할아버지', '나라', '수당', '아버지'], '아버지 inside 할아버지 maps (main)');
-  t.same(withSwitches({ phraseStart: 1 }, () => analyseQuery(q, none).mappedFrom), ['할아버지', '나라', '수당']);
+  t.equal(SEARCH_SWITCHES.phraseStart, 2);
+  t.same(analyseQuery(q, none).mappedFrom, ['할아버지', '나라', '수당']);
+  t.same(withSwitches({ phraseStart: 0 }, () => analyseQuery(q, none).mappedFrom), ['할아버지', '나라', '수당', '아버지'], '아버지 inside 할아버지 (off)');
+  // a word the vocabularies do not map keeps the phrase inside it (국가유공자 → 유공자 → 국가유공자 보훈)
+  const merit = analyseQuery('아버지가 국가유공자인데 자녀인 제가 공기업 입사 시험을 보면 점수를 더 얹어 주나요', none);
+  t.same(merit.mappedFrom, ['아버지', '자녀', '입사', '유공자']);
+  // 1 (measured, left off): only where a word begins — 유공자 goes too
+  t.notOk(withSwitches({ phraseStart: 1 }, () => analyseQuery('아버지가 국가유공자인데 자녀인 제가 공기업 입사 시험을 보면 점수를 더 얹어 주나요', none).mappedFrom)!.includes('유공자'));
+});
+
+t.test('measured switches left off: no vocabulary for keyword queries', async (t) => {
   t.equal(analyseQuery('상속 순위', none).text, '상속 순위 상속 상속인');
   t.equal(withSwitches({ keywordMapped: 0 }, () => analyseQuery('상속 순위', none).text), '상속 순위');
 });

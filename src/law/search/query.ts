@@ -140,8 +140,10 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     else if (hit) everyday.push(hit);
   });
   // phrase-level synonyms written across eojeols ("쉬는 시간", "사고를 내고")
-  const starts = SEARCH_SWITCHES.phraseStart ? wordStarts(raw) : null;
-  const atStart = (from: string) => !starts || beginsWord(compact, from, starts);
+  const starts = SEARCH_SWITCHES.phraseStart === 1 ? wordStarts(raw) : null;
+  // (phraseStart 2: a phrase inside a longer word the vocabularies already mapped is that word's tail: 할아버지's 아버지)
+  const subsumed = (from: string) => SEARCH_SWITCHES.phraseStart === 2 && [...sourceOf.values()].some((w) => w.length > from.length && w.includes(from));
+  const atStart = (from: string) => (!starts || beginsWord(compact, from, starts)) && !subsumed(from);
   for (const [from, to] of phrasesIn(CORE, compact)) if (from.length >= 3 && !extra.includes(to) && atStart(from)) { extra.push(to); sourceOf.set(to, from); }
   const general: string[] = [];
   if (plain && SEARCH_SWITCHES.everyday) {

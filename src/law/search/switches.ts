@@ -37,8 +37,10 @@ export const SEARCH_SWITCHES = {
    *  (query-terms.ts mappedTerms; map26; 0 = they are; 1 measured: studied 582 / 674 / 466 → 578 / 672 / 462) */
   mappedOwn: 0,
   /** a vocabulary phrase (matched across eojeols) counts only where a word begins (query.ts beginsWord; map26; 0 = anywhere;
-   *  1 measured: studied hits@1 582 → 581, 국가유공자's 유공자 was useful) */
-  phraseStart: 0,
+   *  1 measured: studied hits@1 582 → 581, 국가유공자's 유공자 was useful; 2: not inside a longer word the vocabularies
+   *  mapped, 할아버지's 아버지, 어린이보호구역's 보호구 — the longest key wins, as for one word's keys. map26, 2 against
+   *  0: studied 582 / 674 / 466 both (h3-plain-034 3rd → 2nd), holdout13 23 / 35 / 16 both; kept) */
+  phraseStart: 2,
   /** the vocabulary-mapped terms at all (1; 0 = none: a measurement of what they carry, bench/query-term-diag.ts) */
   mapped: 1,
   /** a question word found in more statutes' names than this is no name evidence */
