@@ -52,3 +52,19 @@ t.test('one character naming a ministry: its instruments and the names holding i
   t.same(found('청', (d) => d.category === 'admrul'), everyName('청', (d) => d.category === 'admrul'));
   t.same(found('청', (d) => d.category === 'admrul').map((r) => r.split(' ')[0]), ['g']);
 });
+
+// the bigrams are held as int codes in flat runs (rss26); the values below are what the matcher with a Set of bigram
+// strings per name answered on this catalogue
+t.test('several characters: the names sharing the query\'s bigrams, their overlap, the abbreviation and the ministry', async (t) => {
+  const abbr = new Map([['집합건물법', '집합건물의 소유 및 관리에 관한 법률']]);
+  const with_ = (q: string) => ix.match(q, q, false, abbr, all).map(row);
+  // the shared-bigram overlap (dice of 관리·리에·에관·관한·한법·법률 with each name's distinct bigrams)
+  t.same(with_('관리에 관한 법률'), ['f 44.667 name', 'a 28.000 name']);
+  t.same(with_('공동주택 관리'), ['e 78.571 name']);
+  t.same(with_('주택'), ['b 76.667 name', 'e 12.000 name']);
+  t.same(with_('시위'), ['a 42.000 name']);
+  t.same(with_('집합건물법'), ['f 95.000 abbreviation']);
+  t.same(with_('국토교통부'), ['b 30.000 ministry', 'c 30.000 ministry', 'd 30.000 ministry', 'e 30.000 ministry']);
+  t.same(with_('집회 시위 법률'), []);
+  t.same(with_('ab'), []);
+});

@@ -1,20 +1,30 @@
 // The in-memory name matcher of law search: candidates by shared (rare) name bigrams, the abbreviation's full name,
 // the exact name and the ministry, each scored by nameScore (exact / abbreviation / prefix / word / bigram overlap).
+// Held compactly (rss26): a law thread built ≈ 27 MB of heap for the full corpus's 15,921 names as a Set of bigram
+// strings per name and a JS array per bigram; the bigrams are now int codes in flat typed arrays (one sorted run per
+// name, one run of name positions per bigram), ≈ 4 MB, with the same candidates in the same order.
 import type { DocRec } from '../parse.js';
 import { bigrams, nameKey, pairCode, stripJosa } from '../normalize.js';
 import { nameScore } from './names.js';
 
 export interface NameHit { doc: DocRec; score: number; match: 'name' | 'abbreviation' | 'ministry' }
 
-interface Entry { d: DocRec; nk: string; nb: Set<string>; mk: string[] }
-
 const add = (m: Map<string, number[]>, k: string, i: number) => { const l = m.get(k); if (l) l.push(i); else m.set(k, [i]); };
+const NONE = new Int32Array(0);
 
 export class NameIndex {
-  /** per catalogue entry: name key, its distinct bigrams, ministry keys */
-  private names: Entry[] = [];
-  /** name bigram → entry positions; name key → positions; ministry key → positions */
-  private nameGrams = new Map<string, number[]>();
+  /** per catalogue entry: the document, its name key, its ministry keys (equal lists shared) */
+  private docs: DocRec[] = [];
+  private nks: string[] = [];
+  private mks: string[][] = [];
+  /** per entry i: its distinct bigrams' codes (gramCode), sorted, at grams[gramAt[i] … gramAt[i + 1]) */
+  private gramAt = new Int32Array(1);
+  private grams = new Int32Array(0);
+  /** bigram code → its run of entry positions (ascending) at holders[holderAt[slot] … holderAt[slot + 1]) */
+  private gramSlot = new Map<number, number>();
+  private holderAt = new Int32Array(1);
+  private holders = new Int32Array(0);
+  /** name key → positions; ministry key → positions */
   private nameKeys = new Map<string, number[]>();
   private ministryKeys = new Map<string, number[]>();
   private counts = new Uint16Array(0);
@@ -26,17 +36,42 @@ export class NameIndex {
   private starts = new Int32Array(0);
 
   constructor(catalog: DocRec[]) {
-    this.names = catalog.map((d) => { const nk = nameKey(d.name); return { d, nk, nb: new Set(bigrams(nk)), mk: d.ministries.map(nameKey) }; });
-    this.head2 = Float64Array.from(this.names, (e) => head2(e.nk));
-    this.joined = this.names.map((e) => e.nk).join('\n');
-    this.starts = new Int32Array(this.names.length);
-    for (let i = 1; i < this.names.length; i++) this.starts[i] = this.starts[i - 1]! + this.names[i - 1]!.nk.length + 1;
-    this.names.forEach((e, i) => {
-      for (const g of e.nb) add(this.nameGrams, g, i);
-      add(this.nameKeys, e.nk, i);
-      for (const m of new Set(e.mk)) add(this.ministryKeys, m, i);
-    });
-    this.counts = new Uint16Array(this.names.length);
+    const n = catalog.length;
+    this.docs = catalog.slice();
+    this.nks = catalog.map((d) => nameKey(d.name));
+    const lists = new Map<string, string[]>(), keys = new Map<string, string>();
+    const intern = (k: string) => { const o = keys.get(k); if (o !== undefined) return o; keys.set(k, k); return k; };
+    this.mks = catalog.map((d) => { const mk = d.ministries.map((m) => intern(nameKey(m))); const j = mk.join('\n'); const o = lists.get(j); if (o) return o; lists.set(j, mk); return mk; });
+    this.gramAt = new Int32Array(n + 1);
+    const codes: number[] = [];
+    const per = new Map<number, number>(); // code → holders
+    for (let i = 0; i < n; i++) {
+      const own = [...new Set(bigrams(this.nks[i]!).map(gramCode))].sort((a, b) => a - b);
+      for (const c of own) { codes.push(c); per.set(c, (per.get(c) ?? 0) + 1); }
+      this.gramAt[i + 1] = codes.length;
+    }
+    this.grams = Int32Array.from(codes);
+    this.holderAt = new Int32Array(per.size + 1);
+    let slot = 0;
+    for (const [c, k] of per) { this.gramSlot.set(c, slot); this.holderAt[slot + 1] = this.holderAt[slot]! + k; slot++; }
+    this.holders = new Int32Array(codes.length);
+    const fill = this.holderAt.slice(0, per.size);
+    for (let i = 0; i < n; i++) for (let j = this.gramAt[i]!; j < this.gramAt[i + 1]!; j++) this.holders[fill[this.gramSlot.get(this.grams[j]!)!]!++] = i;
+    this.head2 = Float64Array.from(this.nks, head2);
+    this.joined = this.nks.join('\n');
+    this.starts = new Int32Array(n);
+    for (let i = 1; i < n; i++) this.starts[i] = this.starts[i - 1]! + this.nks[i - 1]!.length + 1;
+    for (let i = 0; i < n; i++) {
+      add(this.nameKeys, this.nks[i]!, i);
+      for (const m of new Set(this.mks[i])) add(this.ministryKeys, m, i);
+    }
+    this.counts = new Uint16Array(n);
+  }
+
+  /** the positions of the entries whose name holds bigram g (ascending) */
+  private holdersOf(g: string): Int32Array {
+    const slot = this.gramSlot.get(gramCode(g));
+    return slot === undefined ? NONE : this.holders.subarray(this.holderAt[slot]!, this.holderAt[slot + 1]!);
   }
 
   /**
@@ -56,7 +91,8 @@ export class NameIndex {
     const nq = { query, qk, qkj, qb, fullKey, named };
     const out: NameHit[] = [];
     for (const ci of cand) {
-      const { d, nk, nb, mk } = this.names[ci]!;
+      const d = this.docs[ci]!, nk = this.nks[ci]!, mk = this.mks[ci]!;
+      const nb = { size: this.gramAt[ci + 1]! - this.gramAt[ci]! };
       const common = qk.length < 2 ? 0 : this.counts[ci]!;
       this.counts[ci] = 0;
       // a name sharing few of the query's bigrams can only match as an abbreviation (same first two characters)
@@ -81,14 +117,14 @@ export class NameIndex {
       // named by it can score, in catalogue order as the whole list was tried (0.03 instead of 6 ms a query)
       for (const i of this.holding(qk)) cand.push(i);
     } else if (qk.length < 2) {
-      for (let i = 0; i < this.names.length; i++) cand.push(i);
+      for (let i = 0; i < this.docs.length; i++) cand.push(i);
     } else {
       // candidate names come from the query's rarer bigrams (법률, 관한, 시행령's bigrams are in thousands of names)
-      const grams = [...qb].map((g) => this.nameGrams.get(g) ?? []);
-      const limit = this.names.length * 0.05;
+      const grams = [...qb].map((g) => this.holdersOf(g));
+      const limit = this.docs.length * 0.05;
       const rareG = grams.filter((l) => l.length <= limit);
       const useG = rareG.length >= 2 || (rareG.length === 1 && qb.size <= 3) ? rareG : grams;
-      for (const l of useG) for (const i of l) if (counts[i]!++ === 0) cand.push(i);
+      for (const l of useG) for (let j = 0; j < l.length; j++) { const i = l[j]!; if (counts[i]!++ === 0) cand.push(i); }
       if (useG !== grams) this.keepLikely(cand, qk, qb, Math.ceil(useG.length * 0.6));
     }
     for (const k of keys) for (const i of (k && this.nameKeys.get(k)) || []) if (counts[i] === 0) { counts[i] = 1; cand.push(i); }
@@ -114,19 +150,24 @@ export class NameIndex {
 
   /** exact shared-bigram counts only for names that hold most of the rare bigrams (or start like the query) */
   private keepLikely(cand: number[], qk: string, qb: Set<string>, needRare: number): void {
-    const counts = this.counts, q2 = head2(qk), h2 = this.head2;
+    const counts = this.counts, q2 = head2(qk), h2 = this.head2, { gramAt, grams } = this;
+    const qc = Int32Array.from(new Set([...qb].map(gramCode))).sort();
     let w = 0;
     for (const i of cand) {
       if (counts[i]! < needRare && h2[i] !== q2) { counts[i] = 0; continue; }
-      const e = this.names[i]!;
-      let c = 0;
-      for (const g of qb) if (e.nb.has(g)) c++;
+      // the query's bigrams the name holds: both code runs sorted, one merge
+      let c = 0, a = 0, b = gramAt[i]!;
+      const end = gramAt[i + 1]!;
+      while (a < qc.length && b < end) { const x = qc[a]!, y = grams[b]!; if (x === y) { c++; a++; b++; } else if (x < y) a++; else b++; }
       counts[i] = c;
       cand[w++] = i;
     }
     cand.length = w;
   }
 }
+
+/** a bigram as one int (a one-character key's only "bigram" is the character: its code, below any pair's) */
+const gramCode = (g: string): number => (g.length < 2 ? g.charCodeAt(0) : (g.charCodeAt(0) << 16) | g.charCodeAt(1));
 
 /** the first two characters of a key as one number (-1: a key shorter than two): equal iff the keys start alike */
 const head2 = (k: string): number => (k.length < 2 ? -1 : pairCode(k));

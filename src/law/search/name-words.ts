@@ -16,8 +16,12 @@ const MAX_SHARE = 0.02;
 export class NameWords {
   /** name word → the statutes whose name holds it */
   private byWord = new Map<string, DocRec[]>();
-  /** per statute: its name words with their idf */
-  private wordsOf = new Map<DocRec, Array<[string, number]>>();
+  /** per statute: its name words with their idf, flat (rss26: a [word, idf] pair per word was ≈ 6 MB of heap for the
+   *  full corpus): statute → k, its words words[wordAt[k] … wordAt[k + 1]) with idf[…] */
+  private wordsOf = new Map<DocRec, number>();
+  private wordAt = new Int32Array(1);
+  private words: string[] = [];
+  private idf = new Float64Array(0);
   /** name word bigram → the name words holding it (a question word is looked up by its first bigram) */
   private byGram = new Map<string, string[]>();
 
@@ -25,17 +29,23 @@ export class NameWords {
     const laws = catalog.filter((d) => (d.category === 'law' || (withRules && d.category === 'admrul')) && !d.repealed);
     const df = new Map<string, number>();
     const split = new Map<DocRec, string[]>();
+    const canon = new Map<string, string>(); // each word's string kept once
     for (const d of laws) {
-      const ws = [...new Set(nameWords(d.name))];
+      const ws = [...new Set(nameWords(d.name))].map((w) => { const c = canon.get(w); if (c !== undefined) return c; canon.set(w, w); return w; });
       split.set(d, ws);
       for (const w of ws) df.set(w, (df.get(w) ?? 0) + 1);
     }
     const n = laws.length || 1;
-    for (const d of laws) {
-      const ws: Array<[string, number]> = split.get(d)!.map((w) => [w, Math.log(n / df.get(w)!)]);
-      this.wordsOf.set(d, ws);
-      for (const [w] of ws) if (df.get(w)! <= Math.max(2, n * MAX_SHARE)) { const l = this.byWord.get(w); if (l) l.push(d); else this.byWord.set(w, [d]); }
-    }
+    const idf: number[] = [];
+    this.wordAt = new Int32Array(laws.length + 1);
+    laws.forEach((d, k) => {
+      const ws = split.get(d)!;
+      this.wordsOf.set(d, k);
+      for (const w of ws) { this.words.push(w); idf.push(Math.log(n / df.get(w)!)); }
+      this.wordAt[k + 1] = this.words.length;
+      for (const w of ws) if (df.get(w)! <= Math.max(2, n * MAX_SHARE)) { const l = this.byWord.get(w); if (l) l.push(d); else this.byWord.set(w, [d]); }
+    });
+    this.idf = Float64Array.from(idf);
     for (const w of this.byWord.keys()) for (const g of new Set(bigramsOf(w))) { const l = this.byGram.get(g); if (l) l.push(w); else this.byGram.set(g, [w]); }
   }
 
@@ -59,9 +69,9 @@ export class NameWords {
     }
     const out = new Map<DocRec, number>();
     for (const [d, s] of hit) {
-      const ws = this.wordsOf.get(d)!;
+      const k = this.wordsOf.get(d)!;
       let c = 0, t = 0;
-      for (const [w, idf] of ws) { t += idf; if (s.has(w)) c += idf; }
+      for (let j = this.wordAt[k]!; j < this.wordAt[k + 1]!; j++) { const idf = this.idf[j]!; t += idf; if (s.has(this.words[j]!)) c += idf; }
       if (t > 0) out.set(d, c / t);
     }
     return out;

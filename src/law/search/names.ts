@@ -21,7 +21,7 @@ export interface NameEntry {
   /** the name as written, its name key, its distinct bigrams, and how many of the query's bigrams it shares */
   name: string;
   nk: string;
-  nb: Set<string>;
+  nb: { readonly size: number };
   common: number;
 }
 

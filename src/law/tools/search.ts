@@ -20,8 +20,11 @@ export const searchSchema = z.object({
 // result caches per store (WeakMap: several stores may live in one process, e.g. tests), each bounded by bytes
 type Hits = ReturnType<LawStore['search']['query']>;
 const searchCaches = new WeakMap<LawStore, ByteCache<string, { version: number; hits: Hits }>>();
-/** cached search results per store and thread: a full list of 1,000 hits is ~0.2 MB with its page's snippets */
-const SEARCH_CACHE_BYTES = 8 * 1024 * 1024;
+/** cached search results per store and thread: a full list of 1,000 hits is ~0.2 MB with its page's snippets. 2 MB
+ *  (rss26; 8 before): what it serves is the next page of a recent search (a cursor) and a question asked again soon —
+ *  the last ≈ 40 searches of the thread; 8 MB held the last ≈ 160, and over the 856 distinct evaluation questions
+ *  asked in turn neither size answered one from the cache */
+const SEARCH_CACHE_BYTES = 2 * 1024 * 1024;
 /** a hit object with its article positions (~200 bytes; measured by bench/law-rss.ts), the snippets of a page's hits
  * (~500 bytes each, read once shown) and the lazy snippet getters of the first 50 */
 const hitsBytes = (hits: Hits) => 400 + 200 * hits.length + 3 * 500 * Math.min(hits.length, 20) + 200 * Math.min(hits.length, 50);
