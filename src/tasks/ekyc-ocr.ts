@@ -91,8 +91,8 @@ async function rectified(c: Checked): Promise<LoadedCard | null> {
   // a crop (the card fills the frame) or no clear ID-1 outline: read the image as it is
   if (!det.found || det.areaFraction > 0.9 || Math.abs(det.aspect / ID1_RATIO - 1) > 0.2) return null;
   // a crop of the card whose photo frame (or another box printed on it) has the card's proportions: a quad small
-  // in a frame that is itself card-shaped is a box on the card, not the card in a photo
-  if (CARD_READ_SWITCHES.orient && det.areaFraction < INNER_BOX && Math.abs(c.width / c.height / (CARD_W / CARD_H) - 1) < 0.12) return null;
+  // in a frame that is itself card-shaped (either way up) is a box on the card, not the card in a photo
+  if (CARD_READ_SWITCHES.orient && det.areaFraction < INNER_BOX && Math.abs(Math.max(c.width, c.height) / Math.min(c.width, c.height) / (CARD_W / CARD_H) - 1) < 0.12) return null;
   let corners = det.corners.map(([x, y]) => [x / scale, y / scale]) as [Pt, Pt, Pt, Pt];
   // a card turned a quarter in the photo (its top edge the shorter): its top-left corner is the photo's top-right
   const edge = (a: Pt, b: Pt) => Math.hypot(b[0] - a[0], b[1] - a[1]);
