@@ -33,13 +33,13 @@ for (const doc of docs) { const c = await renderVariedCard(doc, { seed: SEED - 1
 const t0 = performance.now();
 const rows: Array<Record<string, string | number>> = [];
 const perFont = sides.map(() => new Map<string, [number, number]>());
-for (const [cond, opts] of Object.entries(VARIED_CONDITIONS)) {
+for (const [ci, [cond, opts]] of Object.entries(VARIED_CONDITIONS).entries()) {
   if (only && !only.includes(cond)) continue;
   const exact = sides.map(() => ({} as Record<string, [number, number]>));
   const acc = sides.map(() => [] as number[]);
   const cpu = sides.map(() => 0);
   for (let i = 0; i < CARDS; i++) {
-    const doc = docs[i % 3]!, fontName = fonts[Math.floor(i / 3 + i) % fonts.length]!;
+    const doc = docs[i % 3]!, fontName = fonts[(i + ci) % fonts.length]!; // each font on each doc type across the rows
     const card = await renderVariedCard(doc, { ...opts, seed: SEED + i, font: fontName });
     const order = sides.map((_, s) => s);
     if (i % 2) order.reverse();
