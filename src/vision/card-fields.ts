@@ -112,17 +112,24 @@ export function assignByContent(all: TextLine[], doc: DocType): Record<string, T
     if (name) { take('name', [withoutHanja(name)]); used.add(name); }
   }
   // the address: the lines between the row above it and the date, in reading order
-  const addr = free().filter((l) => below(l, addressTop) && cy(l.box) < cy(date.box) - height(date.box) * 0.5 && /[가-힣\d]/.test(l.text));
+  const rowBottom = Math.max(...lines.filter((l) => sameRow(l, addressTop)).map((l) => cy(l.box)), cy(addressTop.box));
+  const addr = free().filter((l) => below(l, addressTop) && cy(l.box) > rowBottom && cy(l.box) < cy(date.box) - height(date.box) * 0.5 && /[가-힣\d]/.test(l.text));
   if (addr.length) take('address', addr.sort((a, b) => (sameRow(a, b) ? cx(a.box) - cx(b.box) : cy(a.box) - cy(b.box))));
   return out;
 }
 
-/** True when every line found by content sits in its field's fixed region (the fixed reading is then kept). */
+/** Fields found by their own pattern (not by their place among the others): only these judge the layout. */
+const BY_PATTERN = ['jumin_full', 'registration_number', 'issue_date', 'issuer', 'license_number', 'license_type', 'status'];
+
+/**
+ * True when every line found by its pattern sits in its field's fixed region (the fixed reading is then kept: on a
+ * poor capture of our own layout a misread nationality or status row must not move the address).
+ */
 export function agreesWithLayout(byContent: Record<string, TextLine[]>, doc: DocType, W: number, H: number): boolean {
   const regions = LAYOUTS[doc].regions;
   return Object.entries(byContent).every(([k, ls]) => {
     const r = regions[k];
-    if (!r) return true;
+    if (!r || !BY_PATTERN.includes(k)) return true;
     const [fx, fy, fw, fh] = r;
     return ls.every((l) => cx(l.box) >= fx * W && cx(l.box) <= (fx + fw) * W && cy(l.box) >= fy * H && cy(l.box) <= (fy + fh) * H);
   });
