@@ -103,3 +103,10 @@ t.test('the name printed with its Hanja reads as the Hangul name', async (t) => 
   const before = await read(card, 0);
   t.not(before.fields.name!.text, card.truth.name, `before: "${before.fields.name!.text}"`);
 });
+
+t.test('the enhance pipeline tells the type of an upside-down card from its title at the bottom', async (t) => {
+  const { default: enhanceDocType } = await import('../../src/tasks/enhance-doctype.js');
+  const card = await renderVariedCard('driver', { ...VARIED_CONDITIONS['turn-180'], seed: 201, font: 'noto-sans' });
+  const r = await enhanceDocType({ image: new Uint8Array(card.image) });
+  t.equal(r.docType, 'driver', `title "${r.title}"`);
+});
