@@ -3,12 +3,14 @@
 // Prints per-degradation character accuracy of name and number (and the other fields), the exact-field rate, and
 // wall and CPU seconds per card (CPU: process.cpuUsage, all threads).
 // Run: nice -n 19 npm run bench -- ocr-poor [--cards 9] [--seed 9100] [--only small-480,all-480] [--set k=v]
-//      [--ab mendAll=1,checkConfident=0] (A/B of field-vote.ts's switches on the same cards, interleaved)
+//      [--ab mendAll=1,checkConfident=0] (A/B of field-vote.ts's switches on the same cards, interleaved;
+//      also card-fields.ts's: --ab orient=0,content=0)
 import { renderCard, photographCard, charAccuracy, POOR_CAPTURES } from '../test/helpers/id-cards.js';
 import { table } from './lib/load.js';
 import { loadavg } from 'node:os';
 import ekycOcr from '../src/tasks/ekyc-ocr.js';
 import { FIELD_VOTE_SWITCHES } from '../src/vision/field-vote.js';
+import { CARD_READ_SWITCHES } from '../src/vision/card-fields.js';
 
 const argv = process.argv;
 const arg = (name: string): string | undefined => { const i = argv.indexOf(`--${name}`); return i > 0 ? argv[i + 1] : undefined; };
@@ -18,7 +20,14 @@ const SEED = Number(arg('seed') ?? 9100);
 const only = arg('only')?.split(',');
 const verbose = argv.includes('--verbose');
 // measurement switches of the address / issuer reading (field-vote.ts, e.g. --set mendAll=1)
-const SW = FIELD_VOTE_SWITCHES as Record<string, number>;
+// (and of the card reader's layout steps, card-fields.ts: --ab orient=0,content=0 is the reader of before)
+const SW = new Proxy({} as Record<string, number>, {
+  get: (_, k: string) => (k in CARD_READ_SWITCHES ? (CARD_READ_SWITCHES as Record<string, number>)[k] : (FIELD_VOTE_SWITCHES as Record<string, number>)[k]),
+  set: (_, k: string, v: number) => { ((k in CARD_READ_SWITCHES ? CARD_READ_SWITCHES : FIELD_VOTE_SWITCHES) as Record<string, number>)[k] = v; return true; },
+  has: (_, k: string) => k in CARD_READ_SWITCHES || k in FIELD_VOTE_SWITCHES,
+  ownKeys: () => [...Object.keys(FIELD_VOTE_SWITCHES), ...Object.keys(CARD_READ_SWITCHES)],
+  getOwnPropertyDescriptor: (_, k: string) => ({ enumerable: true, configurable: true, value: k in CARD_READ_SWITCHES ? (CARD_READ_SWITCHES as Record<string, number>)[k] : (FIELD_VOTE_SWITCHES as Record<string, number>)[k] }),
+});
 for (let i = argv.indexOf('--set'); i >= 0; i = argv.indexOf('--set', i + 1)) {
   const [k, v] = argv[i + 1]!.split('=');
   if (!(k! in SW)) { console.error(`ocr-poor: unknown switch ${k} (${Object.keys(SW).join(', ')})`); process.exit(2); }

@@ -1,7 +1,9 @@
 // Pool task: which Korean ID card is this (jumin / driver / alien)? Reads the title band of a perspective-corrected
 // card with the OCR runtime of src/vision and matches the printed titles (LAYOUTS[doc].title) and their keywords.
 import { loadCard } from './ekyc-ocr.js';
-import { recognizeText } from '../vision/index.js';
+import { recognizeText, type RgbImage } from '../vision/index.js';
+import { CARD_READ_SWITCHES } from '../vision/card-fields.js';
+import { rotate180 } from '../vision/card-orient.js';
 import { LAYOUTS, type DocType } from '../vision/idcard.js';
 
 export interface DocTypeInput {
@@ -36,6 +38,15 @@ export default async function enhanceDocType(input: DocTypeInput): Promise<DocTy
   // the titles sit in the top fifth of every layout
   const bandH = Math.max(1, Math.round(img.height * 0.2));
   const band = { data: img.data.subarray(0, bandH * img.width * 3), width: img.width, height: bandH, channels: 3 as const };
+  const top = await titleOf(band);
+  // nothing known there: the card may be upside down (loadCard turns quarter turns only), its title at the bottom
+  if (top.docType || !CARD_READ_SWITCHES.orient) return top;
+  const bottom = { data: img.data.subarray((img.height - bandH) * img.width * 3), width: img.width, height: bandH, channels: 3 as const };
+  const turned = await titleOf(rotate180(bottom));
+  return turned.docType ? turned : top;
+}
+
+async function titleOf(band: RgbImage): Promise<DocTypeOutput> {
   const { text } = await recognizeText(band, { limitSide: 1280 });
   const flat = text.replace(/\s+/g, '');
   let best: DocType | null = null, bestScore = 0;

@@ -13,41 +13,12 @@ import { repairAddress, repairIssuer } from './ocr-address.js';
 import { LAYOUTS, fieldNames, type DocType, type Region } from './layouts.js';
 export { LAYOUTS, fieldNames, type DocType, type Region };
 
+import { CARD_READ_SWITCHES, assignByContent, agreesWithLayout, withoutLabel, withoutHanja } from './card-fields.js';
+import { uprightScore, UPRIGHT_MARKS, rotate180 } from './card-orient.js';
+import { RRN, normaliseRrn, validDate, parseDate, normaliseLicence, LICENCE, VISA, normaliseVisa, LICENCE_TYPES } from './card-patterns.js';
+export { normaliseRrn, validDate, parseDate, normaliseLicence, normaliseVisa };
+
 // ------------------------------------------------------------------ validation helpers
-/** Resident (or foreigner) registration number, maybe masked after the 7th (or 8th) character. */
-const RRN = /^(\d{6})-([0-9*])([0-9*]{6})$/;
-
-export function normaliseRrn(raw: string): string {
-  let s = raw.replace(/\s+/g, '').replace(/[—–~_=]/g, '-');
-  // a missing hyphen: 13 characters
-  if (/^\d{6}[^-]{7}$/.test(s)) s = `${s.slice(0, 6)}-${s.slice(6)}`;
-  // small or blurred captures: the hyphen read as another mark ("700112%1…", "761025'1…") or lost before a mask
-  // whose asterisks came back as fewer other glyphs ("7610251漢漢고")
-  else if (/^\d{6}[^\d*-]\d/.test(s)) s = `${s.slice(0, 6)}-${s.slice(7)}`;
-  else if (/^\d{7}([^\d-].*)?$/.test(s)) s = `${s.slice(0, 6)}-${s.slice(6)}`;
-  else if (/^\d{7}-$/.test(s)) s = `${s.slice(0, 6)}-${s.slice(6, 7)}`; // the hyphen after the gender digit, mask lost
-  const m = /^(\d{6})-(.*)$/.exec(s);
-  if (!m) return s;
-  const back = m[2]!.replace(/^['`.,]+/, '');
-  // masked: anything that is not a digit after the visible digits is the mask. Keep the digits read before the
-  // first mask character, mask the rest to the fixed length 7: never guess a masked digit.
-  if (/[^\d]/.test(back) || back.length !== 7) {
-    const visible = /^\d*/.exec(back)![0].slice(0, 7);
-    if (visible.length === 7) return `${m[1]}-${visible}`;
-    // only the gender digit read (the mask lost entirely on a small or blurred capture): the rest is the mask
-    if (back.length === 1) return `${m[1]}-${back}******`;
-    if (!/[^\d]/.test(back)) return `${m[1]}-${back}`; // too short/long and unmasked: leave as read (fails validation)
-    return `${m[1]}-${visible}${'*'.repeat(7 - visible.length)}`;
-  }
-  return `${m[1]}-${back}`;
-}
-
-export function validDate(y: number, m: number, d: number): boolean {
-  if (m < 1 || m > 12 || d < 1 || d > 31) return false;
-  const dt = new Date(Date.UTC(y, m - 1, d));
-  return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
-}
-
 /** Birth date from a resident number: century from the gender digit (1,2,5,6: 1900s; 3,4,7,8: 2000s; 9,0: 1800s), or guessed when masked. */
 export function birthFromRrn(rrn: string, now = new Date()): { iso: string; ok: boolean } | null {
   const m = RRN.exec(rrn);
@@ -72,47 +43,6 @@ export function rrnChecksumOk(rrn: string): boolean {
   return (11 - (s % 11)) % 10 === Number(d[12]);
 }
 
-/** "2020 1 15" / "2020. 1. 15." / "20200115" → ISO date, or null. */
-export function parseDate(raw: string): string | null {
-  let s = raw.replace(/[^\d]+/g, ' ').trim();
-  // 7 digits without separators ("2012116"): only one split gives a valid date when month or day is 1 digit
-  const c = s.replace(/ /g, '');
-  if (!/ /.test(s) && (c.length === 6 || c.length === 7)) {
-    const y = c.slice(0, 4), rest = c.slice(4);
-    const splits = rest.length === 2 ? [[rest[0], rest[1]]] : [[rest.slice(0, 1), rest.slice(1)], [rest.slice(0, 2), rest.slice(2)]];
-    const ok = splits.filter(([mo, d]) => validDate(Number(y), Number(mo), Number(d)));
-    if (ok.length === 1) s = `${y} ${ok[0]![0]} ${ok[0]![1]}`;
-  } else if (/^\d{4} \d{2,3}$/.test(s) || /^\d{5,6} \d{1,2}$/.test(s)) {
-    // one separator lost: try both splits of the digit run that lost it
-    const alts = new Set<string>();
-    const all = c;
-    for (let i = 5; i < all.length; i++) alts.add(`${all.slice(0, 4)} ${all.slice(4, i)} ${all.slice(i)}`);
-    const ok = [...alts].filter((a) => { const [yy, mo, d] = a.split(' ').map(Number); return validDate(yy!, mo!, d!); });
-    if (ok.length === 1) s = ok[0]!;
-  }
-  let m = /^(\d{4}) (\d{1,2}) (\d{1,2})$/.exec(s);
-  if (!m) {
-    const c = s.replace(/ /g, '');
-    if (/^\d{8}$/.test(c)) m = [c, c.slice(0, 4), c.slice(4, 6), c.slice(6, 8)] as unknown as RegExpExecArray;
-  }
-  if (!m) return null;
-  const y = Number(m[1]), mo = Number(m[2]), d = Number(m[3]);
-  if (!validDate(y, mo, d)) return null;
-  return `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-}
-
-/** Driver licence number: region(2)-year(2)-serial(6)-check(2). */
-export function normaliseLicence(raw: string): string {
-  const digits = raw.replace(/[^\d]/g, '');
-  if (digits.length === 12) return `${digits.slice(0, 2)}-${digits.slice(2, 4)}-${digits.slice(4, 10)}-${digits.slice(10)}`;
-  return raw.replace(/\s+/g, '');
-}
-const LICENCE = /^\d{2}-\d{2}-\d{6}-\d{2}$/;
-/** Korean visa / residence status code (체류자격): A-1 … H-2, optionally with a sub-code (E-7-1). */
-const VISA = /^[A-H]-\d{1,2}(-\d{1,2})?$/;
-export const normaliseVisa = (s: string): string => s.replace(/\s+/g, '').toUpperCase().replace(/^([A-H])[-_.]?(\d)/, '$1-$2');
-const LICENCE_TYPES = ['1종 대형', '1종 보통', '1종 소형', '1종 특수', '2종 보통', '2종 소형', '2종 원동기'];
-
 // ------------------------------------------------------------------ extraction
 export interface CardOcr {
   docType: DocType;
@@ -120,6 +50,49 @@ export interface CardOcr {
   overallConfidence: number;
   /** every line read, for diagnostics (not returned to clients) */
   lines: TextLine[];
+  /** the card was read turned by 180° (bbox refer to the turned image) */
+  turned: 0 | 180;
+}
+
+/** A card's number line spans ≈ 0.37–0.4 of the card's width (14 glyphs at ≈ 45 px): what a re-read covers. */
+const NUMBER_SPAN = 0.42;
+
+/** The card's lines, read upright: when the lines show too few landmarks, the half-turned card is read too. */
+async function uprightLines(img: RgbImage, doc: DocType): Promise<{ lines: TextLine[]; img: RgbImage; turned: 0 | 180 }> {
+  const { ocrRegions } = await import('./ocr.js');
+  const lines = await ocrRegions(img, { limitSide: 1280 });
+  if (!CARD_READ_SWITCHES.orient) return { lines, img, turned: 0 };
+  const score = uprightScore(lines, doc);
+  if (score >= UPRIGHT_MARKS) return { lines, img, turned: 0 };
+  const flipped = rotate180(img);
+  const again = await ocrRegions(flipped, { limitSide: 1280 });
+  return uprightScore(again, doc) > score ? { lines: again, img: flipped, turned: 180 } : { lines, img, turned: 0 };
+}
+
+/**
+ * A Korean name printed with its Hanja, 홍길동(洪吉童), read as one line: the Korean recogniser reads the Hanja as
+ * Hangul (김재준(金在俊) → 김재준쇼죠犧), the Chinese/Latin one reads the parenthesis and the Hanja right. The line
+ * is cut where that one reads '(' and its Hangul part read again. Only lines of 4+ glyphs or with a non-Hangul one.
+ */
+async function cutHanja(img: RgbImage, f: FieldResult): Promise<FieldResult> {
+  const compactName = f.text.replace(/\s+/g, '');
+  if (compactName.length < 4 && /^[가-힣]+$/.test(compactName)) return f;
+  const { lineProbs, decodeLine, recognizeBoxes } = await import('./ocr.js');
+  const [lp] = await lineProbs(img, [f.bbox], 1, undefined, 'ocrRecLatin');
+  const zh = lp ? decodeLine(lp) : null;
+  const at = zh ? [...zh.text.replace(/\s+/g, '')].indexOf('(') : -1;
+  if (!zh || at < 1 || zh.charX[at] === undefined) return f;
+  const box: Box = [f.bbox[0], f.bbox[1], Math.round(zh.charX[at]!), f.bbox[3]];
+  const [again] = await recognizeBoxes(img, [box], 1);
+  if (!again || !/[가-힣]{2}/.test(again.text)) return f;
+  return { text: again.text, confidence: again.confidence, bbox: box };
+}
+
+/** A name's lines without its Hanja (cut off a line, or a line of Hanja alone beside the Hangul). */
+function hangulName(ls: TextLine[]): TextLine[] {
+  const cut = ls.map(withoutHanja);
+  const hangul = cut.filter((l) => /[가-힣]/.test(l.text));
+  return hangul.length ? hangul : cut;
 }
 
 const centre = (b: Box): [number, number] => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
@@ -128,20 +101,27 @@ const round = (b: Box): Box => b.map((v) => Math.round(v)) as Box;
 
 /** Read the fields of a card image (ideally 1280×807, perspective-corrected). */
 export async function readCard(img: RgbImage, doc: DocType, now = new Date()): Promise<CardOcr> {
-  // loaded lazily so that importing this module (layouts, validators) does not load onnxruntime
-  const { ocrRegions } = await import('./ocr.js');
-  const lines = await ocrRegions(img, { limitSide: 1280 });
+  // (ocr.js is loaded lazily so that importing this module (layouts, validators) does not load onnxruntime)
+  const { lines, img: upright, turned } = await uprightLines(img, doc);
+  img = upright;
   const W = img.width, H = img.height;
   const layout = LAYOUTS[doc];
   const fields: Record<string, FieldResult> = {};
   const used = new Set<TextLine>();
   const glyphs: Record<string, { text: string; x: number[] }> = {};
   const fieldLines: Record<string, TextLine[]> = {};
+  // label words cut off; the lines found by content decide when they do not sit in the fixed regions (card-fields.ts)
+  const content = CARD_READ_SWITCHES.content;
+  const cleaned = content ? lines.map(withoutLabel).filter((l): l is TextLine => l !== null) : lines;
+  const found = content ? assignByContent(cleaned, doc) : null;
+  const byContent = found && !agreesWithLayout(found, doc, W, H) ? found : null;
+  const claimed = new Set(byContent ? Object.values(byContent).flat() : []);
   for (const [name, [fx, fy, fw, fh]] of Object.entries(layout.regions)) {
-    const inside = lines.filter((l) => {
+    let inside = byContent?.[name] ?? cleaned.filter((l) => {
       const [cx, cy] = centre(l.box);
-      return l.text && cx >= fx * W && cx <= (fx + fw) * W && cy >= fy * H && cy <= (fy + fh) * H;
+      return l.text && !claimed.has(l) && cx >= fx * W && cx <= (fx + fw) * W && cy >= fy * H && cy <= (fy + fh) * H;
     });
+    if (content && name === 'name' && doc !== 'alien') inside = hangulName(inside);
     inside.forEach((l) => used.add(l));
     fieldLines[name] = inside;
     if (!inside.length) {
@@ -159,11 +139,12 @@ export async function readCard(img: RgbImage, doc: DocType, now = new Date()): P
   // content fallback: a number pattern that landed outside its region
   const numberField = doc === 'alien' ? 'registration_number' : 'jumin_full';
   if (!RRN.test(normaliseRrn(fields[numberField]!.text))) {
-    const alt = lines.find((l) => !used.has(l) && RRN.test(normaliseRrn(l.text.replace(/\s+/g, ''))));
+    const alt = cleaned.find((l) => !used.has(l) && RRN.test(normaliseRrn(l.text.replace(/\s+/g, ''))));
     if (alt) fields[numberField] = { text: alt.text, confidence: alt.confidence, bbox: round(alt.box) };
   }
+  if (content && doc !== 'alien' && fields.name?.text) fields.name = await cutHanja(img, fields.name);
   // weak name / number lines (small, blurred, glared captures): read prepared copies of the line, keep the best
-  await rereadWeak(img, fields, doc, numberField);
+  await rereadWeak(img, fields, doc, numberField, byContent !== null);
   await voteHangulName(img, fields, doc);
   // weak address / issuer lines: Tesseract's readings voted in, address numbers from the Latin recogniser
   const { readFieldLines } = await import('./field-vote.js');
@@ -184,7 +165,7 @@ export async function readCard(img: RgbImage, doc: DocType, now = new Date()): P
   validate(fields, doc, now, glyphs);
   const vals = Object.values(fields);
   const overallConfidence = vals.length ? vals.reduce((s, f) => s + f.confidence, 0) / vals.length : 0;
-  return { docType: doc, fields, overallConfidence: Math.round(overallConfidence * 1000) / 1000, lines };
+  return { docType: doc, fields, overallConfidence: Math.round(overallConfidence * 1000) / 1000, lines, turned };
 }
 
 const nameOk = (doc: DocType, t: string): boolean => (doc === 'alien' ? /^[A-Z][A-Z']+( [A-Z']+)+$/.test(t.toUpperCase().trim()) : /^[가-힣]{2,5}$/.test(t.replace(/\s+/g, '')));
@@ -210,7 +191,7 @@ const LATIN_FIELDS: Record<string, [RegExp, (t: string, doc: DocType) => boolean
 };
 const masks = new Map<string, Uint8Array>();
 
-async function rereadWeak(img: RgbImage, fields: Record<string, FieldResult>, doc: DocType, numberField: string): Promise<void> {
+async function rereadWeak(img: RgbImage, fields: Record<string, FieldResult>, doc: DocType, numberField: string, moved = false): Promise<void> {
   const { recognizeBoxes, charsetMask } = await import('./ocr.js');
   const { lineVariants, bestReading, widestInkGap } = await import('./reread.js');
   const latin = [numberField, 'issue_date', ...(doc === 'alien' ? ['name', 'nationality', 'status'] : []), ...(doc === 'driver' ? ['license_number'] : [])];
@@ -220,7 +201,7 @@ async function rereadWeak(img: RgbImage, fields: Record<string, FieldResult>, do
     const kind = k === numberField ? 'number' : k;
     const [cls, valid] = LATIN_FIELDS[kind]!;
     if (!masks.has(kind)) masks.set(kind, charsetMask((c) => cls.test(c), 'ocrRecLatin'));
-    const box = k === numberField ? numberBox(f.bbox, doc, img.width) : f.bbox;
+    const box = k === numberField ? numberBox(f.bbox, doc, img.width, moved) : f.bbox;
     const gap = kind === 'name' ? widestInkGap(img, box) : null;
     const repair = kind === 'name' ? (t: string, x: number[]) => (t.includes(' ') ? t : spaceAt(t, x, gap)) : undefined;
     const r = await bestReading(img, box, 'ocrRecLatin', masks.get(kind), (t) => valid(t, doc), repair);
@@ -255,7 +236,9 @@ async function voteHangulName(img: RgbImage, fields: Record<string, FieldResult>
 }
 
 /** The number line across its whole layout region: the masked digits are often a separate (or missed) text box. */
-function numberBox(b: Box, doc: DocType, W: number): Box {
+function numberBox(b: Box, doc: DocType, W: number, moved = false): Box {
+  // fields placed elsewhere than our layout: the line's own start, and room for 14 glyphs after it
+  if (moved) return [b[0], b[1], Math.max(b[2], Math.min(W, b[0] + NUMBER_SPAN * W)), b[3]];
   const [fx, , fw] = LAYOUTS[doc].regions[doc === 'alien' ? 'registration_number' : 'jumin_full']!;
   return [Math.min(b[0], fx * W), b[1], Math.max(b[2], (fx + fw) * W), b[3]];
 }
