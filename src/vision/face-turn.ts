@@ -33,20 +33,28 @@ export const mapPoint = (m: number[], p: Point): Point => [m[0]! * p[0] + m[1]! 
 /** A box of the view in image pixels: the same size around the mapped centre (a 90° turn swaps its sides), clipped. */
 export function mapBox(m: number[], b: Box, W: number, H: number): Box {
   const [cx, cy] = mapPoint(m, [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2]);
-  const w = b[2] - b[0], h = b[3] - b[1];
+  const k = Math.hypot(m[0]!, m[3]!); // the view's pixel size in image pixels
+  const w = (b[2] - b[0]) * k, h = (b[3] - b[1]) * k;
   const swap = Math.abs(m[1]!) > Math.abs(m[0]!);
   const [hw, hh] = swap ? [h / 2, w / 2] : [w / 2, h / 2];
   return [Math.max(0, cx - hw), Math.max(0, cy - hh), Math.min(W, cx + hw), Math.min(H, cy + hh)];
 }
 
-/** A side×side cut centred on (cx, cy), turned by `deg` degrees: a face rolled `deg` degrees (eye line) is upright in it. */
-export function rolledCut(img: RgbImage, cx: number, cy: number, side: number, deg: number): View {
-  const t = (deg * Math.PI) / 180, c = Math.cos(t), s = Math.sin(t);
-  const h = (side - 1) / 2;
-  // image point = R(deg)·(view point − view centre) + (cx, cy)
+/**
+ * A side×side cut centred on (cx, cy), turned by `deg` degrees (a face rolled `deg` degrees, eye line, is upright in
+ * it), sampled at `out`×`out` pixels (default side; smaller caps the work: a 20000-px strip's turned view would be
+ * 20000² pixels).
+ */
+export function rolledCut(img: RgbImage, cx: number, cy: number, side: number, deg: number, out = side): View {
+  const t = (deg * Math.PI) / 180, k = side / out, c = Math.cos(t) * k, s = Math.sin(t) * k;
+  const h = (out - 1) / 2;
+  // image point = k·R(deg)·(view point − view centre) + (cx, cy)
   const m = [c, -s, cx - c * h + s * h, s, c, cy - s * h - c * h];
-  return { img: warpAffine(img, m, side, side, 128) as RgbImage, toImage: m };
+  return { img: warpAffine(img, m, out, out, 128) as RgbImage, toImage: m };
 }
+
+/** The largest side of a rolled view (whole-image second looks: the detector sees 320×240 of it anyway). */
+export const ROLLED_VIEW_MAX = 1280;
 
 interface Placed { box: Box; landmarks: Point[]; keypoints5: Point[] }
 
@@ -60,7 +68,7 @@ export function mapFace<F extends Placed>(f: F, m: number[], W: number, H: numbe
 export const SECOND_LOOK_TURNS = [90, 270, 180, 30, -30];
 /** Tiles for small faces: the detector sees 320×240, so a 1600-px photo's 20–30 px face is 4–6 px to it; in a
  * 480×360 tile it is 13–20 px (UltraFace's smallest anchors are 10 px). */
-export const TILE = { w: 480, h: 360, overlap: 0.25, minSide: 800 };
+export const TILE = { w: 480, h: 360, overlap: 0.25, minSide: 800, minShort: 200 };
 
 /**
  * The second looks for an image where the first found no face: turned views, then (images larger than
@@ -72,12 +80,14 @@ export async function secondLooks<F extends Placed & { score: number; confirmSco
   let best: F[] = [];
   for (const deg of SECOND_LOOK_TURNS) {
     if (best.length && Math.abs(deg) % 90 !== 0) break;
-    const v = Math.abs(deg) % 90 === 0 ? turnedView(img, deg) : rolledCut(img, (img.width - 1) / 2, (img.height - 1) / 2, Math.round(Math.hypot(img.width, img.height)), deg);
+    const side = Math.round(Math.hypot(img.width, img.height));
+    const v = Math.abs(deg) % 90 === 0 ? turnedView(img, deg) : rolledCut(img, (img.width - 1) / 2, (img.height - 1) / 2, side, deg, Math.min(side, ROLLED_VIEW_MAX));
     const found = (await detect(v.img)).map((f) => mapFace(f, v.toImage, img.width, img.height));
     if (found.length && (!best.length || found[0]!.confirmScore > best[0]!.confirmScore)) best = found;
   }
   if (best.length) return best;
-  if (Math.max(img.width, img.height) < TILE.minSide) return [];
+  // tiles only where a small face is plausible: a large photo, not a strip (a 20000×10 strip made 42 tiles)
+  if (Math.max(img.width, img.height) < TILE.minSide || Math.min(img.width, img.height) < TILE.minShort) return [];
   const all: F[] = [];
   for (const [x, y] of tileOrigins(img.width, img.height)) {
     const v = cutView(img, x, y, Math.min(TILE.w, img.width - x), Math.min(TILE.h, img.height - y));

@@ -268,9 +268,11 @@ async function candidateFace(img: RgbImage, box: Box, score: number, opts: Detec
 /** The box again in a square cut around it turned by `roll` degrees (upright), mapped back to the image. */
 async function rolledFace(img: RgbImage, box: Box, score: number, roll: number, opts: DetectOptions): Promise<Face | null> {
   const w = box[2] - box[0], h = box[3] - box[1];
-  const side = Math.round(2 * Math.max(w, h));
-  const v = rolledCut(img, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, side, roll);
-  const inView: Box = [(side - w) / 2, (side - h) / 2, (side + w) / 2, (side + h) / 2];
+  const side = 2 * Math.max(w, h);
+  // sampled at most 512 px: the landmark model sees 64×64 of the box, BlazeFace 256×256 of 2.2× it
+  const out = Math.round(Math.min(side, 512)), k = out / side;
+  const v = rolledCut(img, (box[0] + box[2]) / 2, (box[1] + box[3]) / 2, side, roll, out);
+  const inView: Box = [(out - w * k) / 2, (out - h * k) / 2, (out + w * k) / 2, (out + h * k) / 2];
   const f = await candidateFace(v.img, inView, score, opts, false);
   return f && mapFace(f, v.toImage, img.width, img.height);
 }
