@@ -80,10 +80,11 @@ export async function applyCondition(cond: Condition, src: Buffer, seed: number,
       const m = await sharp(photo).metadata();
       const W = m.width!, H = m.height!;
       const [fx1, fy1, fx2, fy2] = face ?? [0.2, 0.15, 0.8, 0.9];
-      const top = Math.round((fy1 + 0.62 * (fy2 - fy1)) * H), left = Math.round((fx1 - 0.03) * W);
-      const w = Math.round((fx2 - fx1 + 0.06) * W), h = Math.max(1, H - top);
-      const band = await sharp({ create: { width: Math.max(1, Math.min(w, W - left)), height: h, channels: 3, background: { r: 200, g: 215, b: 230 } } }).png().toBuffer();
-      return jpeg(sharp(photo).composite([{ input: band, left: Math.max(0, left), top }]));
+      const top = Math.min(H - 1, Math.max(0, Math.round((fy1 + 0.62 * (fy2 - fy1)) * H)));
+      const left = Math.min(W - 1, Math.max(0, Math.round((fx1 - 0.03) * W)));
+      const w = Math.max(1, Math.min(Math.round((fx2 - fx1 + 0.06) * W), W - left)), h = H - top;
+      const band = await sharp({ create: { width: w, height: h, channels: 3, background: { r: 200, g: 215, b: 230 } } }).png().toBuffer();
+      return jpeg(sharp(photo).composite([{ input: band, left, top }]));
     }
     case 'card': return cardWithPhoto(photo, seed);
   }
