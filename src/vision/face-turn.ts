@@ -74,7 +74,7 @@ export const TILE = { w: 480, h: 360, overlap: 0.25, minSide: 800, minShort: 200
  * The second looks for an image where the first found no face: turned views, then (images larger than
  * TILE.minSide) overlapping tiles. The right-angle turn whose largest face confirms best wins; the rolled views and the tiles only when no turn found a face; faces are mapped to image pixels.
  */
-export async function secondLooks<F extends Placed & { score: number; confirmScore: number }>(img: RgbImage, detect: (v: RgbImage) => Promise<F[]>): Promise<F[]> {
+export async function secondLooks<F extends Placed & { score: number; confirmScore: number }>(img: RgbImage, detect: (v: RgbImage, tile: boolean) => Promise<F[]>): Promise<F[]> {
   // all three right-angle turns: a face upside down in one of them can pass as a face (measured: a photo turned
   // 270° was first found in the 90° view, eyes swapped, cosine −0.09 with its owner); the upright one confirms best
   let best: F[] = [];
@@ -82,7 +82,7 @@ export async function secondLooks<F extends Placed & { score: number; confirmSco
     if (best.length && Math.abs(deg) % 90 !== 0) break;
     const side = Math.round(Math.hypot(img.width, img.height));
     const v = Math.abs(deg) % 90 === 0 ? turnedView(img, deg) : rolledCut(img, (img.width - 1) / 2, (img.height - 1) / 2, side, deg, Math.min(side, ROLLED_VIEW_MAX));
-    const found = (await detect(v.img)).map((f) => mapFace(f, v.toImage, img.width, img.height));
+    const found = (await detect(v.img, false)).map((f) => mapFace(f, v.toImage, img.width, img.height));
     if (found.length && (!best.length || found[0]!.confirmScore > best[0]!.confirmScore)) best = found;
   }
   if (best.length) return best;
@@ -91,7 +91,7 @@ export async function secondLooks<F extends Placed & { score: number; confirmSco
   const all: F[] = [];
   for (const [x, y] of tileOrigins(img.width, img.height)) {
     const v = cutView(img, x, y, Math.min(TILE.w, img.width - x), Math.min(TILE.h, img.height - y));
-    for (const f of await detect(v.img)) all.push(mapFace(f, v.toImage, img.width, img.height));
+    for (const f of await detect(v.img, true)) all.push(mapFace(f, v.toImage, img.width, img.height));
   }
   // a face on a tile seam is found twice: keep the higher-scoring box of each overlapping pair
   all.sort((a, b) => b.score - a.score);
