@@ -14,7 +14,7 @@ import { asksForStandard, standardPrior } from './search/rule-questions.js';
 import { coverageLift, coverageWords, type CoverageWord } from './search/rule-coverage.js';
 import { nameCovers, nameMayCover } from './search/rule-name-cover.js';
 import { NameIndex } from './search/name-index.js';
-import { NameWords, nameCoverOf } from './search/name-words.js';
+import { NameWords } from './search/name-words.js';
 import { SpelledNames } from './search/spelled-names.js';
 import { Bm25, kthSmallest, selectTerms, type Posting, type WeightedPosting } from './search/bm25.js';
 import { bestOf, bodyChoice, chooseArticles, spelledChoice, titleEvidence, type TitleSet } from './search/titles.js';
@@ -25,7 +25,6 @@ import { buildIndex, dropGenerationsBefore } from './search/build.js';
 import { ArticleBodies } from './search/article-bodies.js';
 import { weightedTerms, wordByWord } from './search/query-terms.js';
 import { byScore, sortByScore } from './search/sort-by-score.js';
-import { docFrequency, withDocRarity } from './search/doc-idf.js';
 
 export { ABBREVIATIONS };
 
@@ -102,8 +101,6 @@ export class SearchIndex {
   private applied = new Float64Array(0);
   /** catalogue position of each index owner (-1: not in the catalogue) */
   private ownerPos = new Int32Array(0);
-  /** the number of indexed articles of each index owner (made at open from the owner column) */
-  private ownerArts = new Uint32Array(0);
 
   constructor(private readonly law: SearchSource) {
     this.postings = new Postings(law, this.long);
@@ -157,8 +154,6 @@ export class SearchIndex {
     const lb = this.law.idx.get([gen, 'len'])!;
     const lc = new Uint8Array(lb.length); lc.set(lb);
     this.len = new Uint16Array(lc.buffer);
-    this.ownerArts = new Uint32Array(m.ids.length);
-    for (const o of this.owner) this.ownerArts[o]!++;
   }
 
   /** the per-document tables of the catalogue: positions, priors (name key → citing documents), older duplicates */
@@ -299,8 +294,6 @@ export class SearchIndex {
     if (!sel.post.length || w.missing * 2 > w.total) return [];
     this.postings.newQuery();
     const post: WeightedPosting[] = sel.post.map((x) => ({ p: this.posting(x.t)!, idf: x.idf }));
-    const dw = aq.plain ? SEARCH_SWITCHES.docIdf : 0;
-    if (dw) sel.post.forEach((x, i) => { post[i]!.idf = withDocRarity(x.idf, x.df, docFrequency(post[i]!.p, this.owner), this.N, this.ids.length, dw); });
     // a plain question holds everyday words the statutes do not use: fewer of its terms must meet in one article
     const need = nTerms <= 2 ? nTerms : Math.ceil(nTerms * (aq.plain ? PLAIN_COORD : 0.6));
     const enough = (aq.plain ? SEARCH_SWITCHES.coordEnoughPlain : SEARCH_SWITCHES.coordEnough) || 1;
@@ -309,7 +302,7 @@ export class SearchIndex {
     let cut = -Infinity;
     if (docs.n > MAX_TEXT_HITS) cut = kthSmallest(docs.best, docs.n - MAX_TEXT_HITS);
     const beyond: number[] = [];
-    const cat = this.law.catalog, long = this.isLong(aq);
+    const cat = this.law.catalog;
     for (let i = 0; i < docs.n; i++) {
       const o = docs.owners[i]!, best = docs.best[i]!;
       if (best < cut) { beyond.push(o); continue; }
@@ -317,19 +310,12 @@ export class SearchIndex {
       if (p < 0) continue;
       const d = cat[p]!;
       if (!allow(d)) continue;
-      const textScore = aq.plain ? this.plainText(o, d, best, docs.count[i]!, long) : best + Math.log1p(docs.count[i]!) * 0.5;
+      const textScore = best + Math.log1p(docs.count[i]!) * 0.5;
       const j = this.slot[p]!;
       if (j) { const h = hits.out[j - 1]!; h.score += textScore; h.seqs = docs.seqsOf(i); }
       else this.put(hits, p, { doc: d, score: textScore * (d.repealed ? 0.5 : 1), match: 'text', seqs: docs.seqsOf(i) });
     }
     return beyond;
-  }
-
-  /** a plain question's text score of a document: its best article, its matching articles' number and share */
-  private plainText(o: number, d: DocRec, best: number, count: number, long: boolean): number {
-    const on = SEARCH_SWITCHES.plainShare && (!SEARCH_SWITCHES.plainShareLaws || d.category === 'law') && (long || !SEARCH_SWITCHES.plainShareLong);
-    const share = on ? SEARCH_SWITCHES.plainShare * count / Math.max(1, this.ownerArts[o]!) : 0;
-    return best * (1 + share) + Math.log1p(count) * SEARCH_SWITCHES.plainCount;
   }
 
   /**
@@ -375,7 +361,7 @@ export class SearchIndex {
     // (a rule's subject is read among the best 100 hits only: further down the lift cannot bring it to the first page)
     const near = lifted ? new Set(bestOf(out, 100)) : null;
     // a plain question's words in a statute's name (이자 → 이자제한법): name-words.ts
-    const cover = (aq.plain || SEARCH_SWITCHES.nameWordsAll) && SEARCH_SWITCHES.nameWords ? nameCoverOf(this.nameWords, aq) : null;
+    const cover = (aq.plain || SEARCH_SWITCHES.nameWordsAll) && SEARCH_SWITCHES.nameWords ? this.nameWords.cover(aq.words, SEARCH_SWITCHES.nameWordsMaxHits) : null;
     if (cover) for (const h of out) { const c = cover.get(h.doc); if (c) h.score *= 1 + SEARCH_SWITCHES.nameWords * c; }
     // a question naming a statute whole by its words (주거급여 → 주거급여법) asks about that statute: no standard lift
     if (standard && cover) for (const c of cover.values()) if (c >= 1) standard = false;

