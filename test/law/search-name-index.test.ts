@@ -30,7 +30,7 @@ const found = (q: string, allow: (d: DocRec) => boolean = all) => [...new Set(ix
 const everyName = (q: string, allow: (d: DocRec) => boolean = all) => catalog.flatMap((d) => {
   if (!allow(d)) return [];
   const nk = nameKey(d.name);
-  let { s, match } = nameScore({ name: d.name, nk, nb: new Set(bigrams(nk)), common: 0 }, { query: q, qk: q, qkj: q, qb: new Set(), fullKey: null, named: false });
+  let { s, match } = nameScore({ name: d.name, nk, nbSize: new Set(bigrams(nk)).size, common: 0 }, { query: q, qk: q, qkj: q, qb: new Set(), fullKey: null, named: false });
   if (!s && d.ministries.map(nameKey).includes(q)) { s = 30; match = 'ministry'; }
   return s ? [row({ doc: d, score: s, match })] : [];
 });

@@ -92,13 +92,12 @@ export class NameIndex {
     const out: NameHit[] = [];
     for (const ci of cand) {
       const d = this.docs[ci]!, nk = this.nks[ci]!, mk = this.mks[ci]!;
-      const nb = { size: this.gramAt[ci + 1]! - this.gramAt[ci]! };
       const common = qk.length < 2 ? 0 : this.counts[ci]!;
       this.counts[ci] = 0;
       // a name sharing few of the query's bigrams can only match as an abbreviation (same first two characters)
       if (qk.length >= 2 && common < needCommon && common < qb.size && !nk.startsWith(qk2) && nk !== fullKey && nk !== qkj && !mk.includes(qk)) continue;
       if (!allow(d)) continue;
-      let { s, match } = nameScore({ name: d.name, nk, nb, common }, nq);
+      let { s, match } = nameScore({ name: d.name, nk, nbSize: this.gramAt[ci + 1]! - this.gramAt[ci]!, common }, nq);
       if (!s && mk.includes(qk)) { s = 30; match = 'ministry'; }
       if (s) out.push({ doc: d, score: d.repealed ? s * 0.5 : s, match });
     }

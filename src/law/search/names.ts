@@ -18,10 +18,10 @@ export const ABBREVIATIONS: Record<string, string> = {
 };
 
 export interface NameEntry {
-  /** the name as written, its name key, its distinct bigrams, and how many of the query's bigrams it shares */
+  /** the name as written, its name key, the number of its distinct bigrams, and how many of the query's it shares */
   name: string;
   nk: string;
-  nb: { readonly size: number };
+  nbSize: number;
   common: number;
 }
 
@@ -39,7 +39,7 @@ export interface NameQuery {
 
 /** The name score of one candidate (0 = no name match) and how it matched. */
 export function nameScore(e: NameEntry, q: NameQuery): { s: number; match: 'name' | 'abbreviation' | 'ministry' } {
-  const { nk, nb, common } = e;
+  const { nk, nbSize, common } = e;
   const { qk, qkj, qb, fullKey } = q;
   if (nk === qk || nk === qkj) return { s: 100, match: q.named && nameKey(q.query) !== nk && !nameKey(q.query).startsWith(nk) ? 'abbreviation' : 'name' };
   if (fullKey && nk === fullKey) return { s: 95, match: 'abbreviation' };
@@ -57,7 +57,7 @@ export function nameScore(e: NameEntry, q: NameQuery): { s: number; match: 'name
   // other words (사기 in 사기업, 기사기) are a weak fragment
   if (nk.includes(qk)) return { s: wordIn(e.name, qk) || qk.length >= 5 ? 40 + 10 * (qk.length / nk.length) : 12, match: 'name' };
   if (qb.size >= 2 && common >= 2 && common / qb.size >= 0.6) {
-    const dice = (2 * common) / (qb.size + nb.size);
+    const dice = (2 * common) / (qb.size + nbSize);
     // words that merely share syllables with a name (공무원 징계 종류 ~ 공무원 징계령) are weak name evidence unless
     // the query reads like a name itself
     const s = 40 * dice + 10 * (common / qb.size);
