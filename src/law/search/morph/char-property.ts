@@ -3,7 +3,12 @@
 // invoke:1. 256 KiB, read whole.
 import { readFileSync } from 'node:fs';
 
-export interface CharInfo { type: number; defaultType: number; length: number; group: boolean; invoke: boolean }
+/** a CharInfo's fields, read from its bits (the lattice reads them per character: no object per character) */
+export const typeOf = (v: number): number => v & 0x3ffff;
+export const defaultTypeOf = (v: number): number => (v >>> 18) & 0xff;
+export const lengthOf = (v: number): number => (v >>> 26) & 0xf;
+export const groups = (v: number): boolean => ((v >>> 30) & 1) === 1;
+export const invokes = (v: number): boolean => (v >>> 31) === 1;
 
 export class CharProperty {
   readonly names: string[] = [];
@@ -21,13 +26,9 @@ export class CharProperty {
     for (let i = 0; i < 0xffff; i++) this.infos[i] = b.readUInt32LE(at + i * 4);
   }
 
+  /** the CharInfo bits of a character (typeOf … invokes above read them) */
   raw(code: number): number { return this.infos[code < 0xffff ? code : 0]!; }
 
-  info(code: number): CharInfo {
-    const v = this.raw(code);
-    return { type: v & 0x3ffff, defaultType: (v >>> 18) & 0xff, length: (v >>> 26) & 0xf, group: ((v >>> 30) & 1) === 1, invoke: (v >>> 31) === 1 };
-  }
-
   /** the character of code is of one of the categories of mask (CharInfo.isKindOf) */
-  kindOf(mask: number, code: number): boolean { return (this.raw(code) & 0x3ffff & mask) !== 0; }
+  kindOf(mask: number, code: number): boolean { return (typeOf(this.raw(code)) & mask) !== 0; }
 }

@@ -7,7 +7,7 @@
 // position and a CharInfo per position for the GC, and the connection loop read two objects per left node. Objects
 // are made for the best path only. The search, its order and its ties are MeCab's as before (the analyses of the
 // evaluation questions are compared with the earlier code: bench/RESULTS.md).
-import type { CharProperty } from './char-property.js';
+import { typeOf, defaultTypeOf, lengthOf, groups, invokes, type CharProperty } from './char-property.js';
 import type { Dictionary, Token } from './dictionary.js';
 import type { Matrix } from './matrix.js';
 
@@ -44,12 +44,6 @@ const MAX_MEMO = 8192;
 
 const BOS_TOKEN: Token = { lcAttr: 0, rcAttr: 0, posid: 0, wcost: 0, feature: -1 };
 
-/** CharProperty's CharInfo bits (char-property.ts), read without an object per character */
-const TYPE_MASK = 0x3ffff;
-const defaultTypeOf = (v: number): number => (v >>> 18) & 0xff;
-const lengthOf = (v: number): number => (v >>> 26) & 0xf;
-const groups = (v: number): boolean => ((v >>> 30) & 1) === 1;
-const invokes = (v: number): boolean => (v >>> 31) === 1;
 
 /** the lattice's nodes as rows (row 0: BOS), grown as needed and reused by the next text (one analysis at a time
  * per thread: viterbi does not call itself) */
@@ -206,7 +200,7 @@ function addCandidates(text: string, s: number, u: Utf8, p: LatticeParts, nodes:
   const info = p.chars.raw(text.charCodeAt(s));
   if (nodes.n > from && !invokes(info)) return;
   const unknowns = p.unknownTokens(p.chars.names[defaultTypeOf(info)] ?? 'DEFAULT');
-  const type = info & TYPE_MASK;
+  const type = typeOf(info);
   let groupEnd = -1;
   if (groups(info)) {
     let e = s + 1;
