@@ -138,8 +138,6 @@ const ALIGN_RADIUS = 0.25;
 /** the whole-grid search for the fourth anchor: radius (share of the width) and lattice step (modules) */
 const CORNER_RADIUS = 0.3, CORNER_STEP = 1.5;
 
-
-
 /** The fixed modules of an n-module code used to fit the grid: [row, col, dark] (finders, separators, timing, and
  * the bottom-right alignment pattern from version 2). */
 const fixedCache = new Map<number, Int16Array>();

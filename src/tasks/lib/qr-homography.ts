@@ -5,7 +5,7 @@
 // were a third of the grid reader's CPU). Here the closed form instead (Heckbert 1989: the unit square onto each
 // quad, H = Q_dst · Q_src⁻¹), the source side inverted once per search. Written here, not taken from a library:
 // it is twenty lines and the packages that do it solve the general (n-point) system.
-import type { Mat3, Pt } from './geometry.js';
+import { invert3, type Mat3, type Pt } from './geometry.js';
 
 /** The projective map of the unit square's corners (0,0), (1,0), (1,1), (0,1) onto a, b, c, d (row-major 3 × 3),
  * written into `out` (a search reuses one: typed arrays are slow to allocate), or undefined when three of them are
@@ -22,15 +22,6 @@ function squareTo(ax: number, ay: number, bx: number, by: number, cx: number, cy
   return out;
 }
 
-/** The inverse of a 3 × 3 matrix (adjugate over determinant), or undefined when singular. */
-function inverse(m: Mat3): Mat3 | undefined {
-  const [a, b, c, d, e, f, g, h, i] = m as unknown as number[];
-  const A = e! * i! - f! * h!, B = f! * g! - d! * i!, C = d! * h! - e! * g!;
-  const det = a! * A + b! * B + c! * C;
-  if (Math.abs(det) < 1e-12) return undefined;
-  return Float64Array.of(A / det, (c! * h! - b! * i!) / det, (b! * f! - c! * e!) / det, B / det, (a! * i! - c! * g!) / det, (c! * d! - a! * f!) / det, C / det, (b! * g! - a! * h!) / det, (a! * e! - b! * d!) / det);
-}
-
 /**
  * Homographies from the four fixed points `src` (in the grid's anchor order: top-left, top-right, bottom-left,
  * bottom-right, any four points in general position) to four moving points: H · src[i] ~ dst[i], scaled so that
@@ -38,7 +29,7 @@ function inverse(m: Mat3): Mat3 | undefined {
  */
 export function homographyFrom(src: readonly Pt[]): (dst: readonly Pt[]) => Mat3 | undefined {
   const S = squareTo(src[0]![0], src[0]![1], src[1]![0], src[1]![1], src[3]![0], src[3]![1], src[2]![0], src[2]![1]);
-  const Si = S && inverse(S), scratch = new Float64Array(9);
+  const Si = S && inverseOrNone(S), scratch = new Float64Array(9);
   return (dst) => {
     if (!Si) return undefined;
     const Q = squareTo(dst[0]![0], dst[0]![1], dst[1]![0], dst[1]![1], dst[3]![0], dst[3]![1], dst[2]![0], dst[2]![1], scratch);
@@ -50,4 +41,13 @@ export function homographyFrom(src: readonly Pt[]): (dst: readonly Pt[]) => Mat3
     for (let k = 0; k < 9; k++) H[k]! /= z;
     return H;
   };
+}
+
+/** geometry.ts's inverse, or undefined for a singular matrix (a degenerate source quad: no homography) */
+function inverseOrNone(m: Mat3): Mat3 | undefined {
+  try {
+    return invert3(m);
+  } catch {
+    return undefined;
+  }
 }
