@@ -57,9 +57,7 @@ const cx = (b: Box) => (b[0] + b[2]) / 2;
 const height = (b: Box) => b[3] - b[1];
 const compact = (l: TextLine) => l.text.replace(/\s+/g, '');
 const isNumber = (l: TextLine) => RRN.test(normaliseRrn(compact(l)));
-/** a date a card prints (issue or birth): a year from 1900 on — a blurred flat number (10081002 → 1008-10-02, seed 9000
- *  under motion blur) parses as a date too, and taken for the issue date it cut the address's last line off */
-const isDate = (l: TextLine) => { const d = parseDate(l.text); return d !== null && Number(d.slice(0, 4)) >= 1900; };
+const isDate = (l: TextLine) => parseDate(l.text) !== null;
 const isIssuer = (l: TextLine) => /(청장|경찰청|출입국|외국인청)/.test(compact(l));
 const isTitle = (l: TextLine, doc: DocType) => {
   const t = compact(l), title = LAYOUTS[doc].title;

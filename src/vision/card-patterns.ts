@@ -35,7 +35,12 @@ export function validDate(y: number, m: number, d: number): boolean {
   return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
 }
 
-/** "2020 1 15" / "2020. 1. 15." / "20200115" → ISO date, or null. */
+/** the first year a card prints (birth or issue) */
+const FIRST_YEAR = 1900;
+
+/** "2020 1 15" / "2020. 1. 15." / "20200115" → ISO date, or null. No year before FIRST_YEAR: a misread digit run such
+ *  as a blurred flat number (10081002 → 1008-10-02, seed 9000 under motion blur) is no date — taken for the issue
+ *  date by the content assignment it cut the address's last line off. */
 export function parseDate(raw: string): string | null {
   let s = raw.replace(/[^\d]+/g, ' ').trim();
   // 7 digits without separators ("2012116"): only one split gives a valid date when month or day is 1 digit
@@ -60,7 +65,7 @@ export function parseDate(raw: string): string | null {
   }
   if (!m) return null;
   const y = Number(m[1]), mo = Number(m[2]), d = Number(m[3]);
-  if (!validDate(y, mo, d)) return null;
+  if (y < FIRST_YEAR || !validDate(y, mo, d)) return null;
   return `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 

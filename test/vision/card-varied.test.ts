@@ -51,7 +51,7 @@ t.test('fields assigned by content and order when the layout moved', async (t) =
   // a blurred flat number read as digits (10081002 → 1008-10-02) is no date; with the issue date garbled too, nothing
   // is found by content and the fixed regions decide (seed 9000 under motion blur lost its address's last line)
   const blurred = ls.map((l) => (l.text === '103동 2404호' ? line('10081002%', l.box) : l.text === '2013. 4. 27.' ? line('2911112418', l.box) : l));
-  t.equal(assignByContent(blurred, 'jumin'), null, 'a year before 1900 is no card date');
+  t.equal(assignByContent(blurred, 'jumin'), null, 'a year before 1900 is no card date (parseDate)');
   t.ok(uprightScore(ls, 'jumin') >= 4, 'number, date, issuer and title seen');
   t.ok(uprightScore([line('******-L011S6', [0, 0, 100, 30], 0.4)], 'jumin') < 1, 'upside-down text shows no landmark');
 });

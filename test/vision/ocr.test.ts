@@ -56,6 +56,7 @@ t.test('validators', async (t) => {
   t.equal(parseDate('2020 1 15'), '2020-01-15');
   t.equal(parseDate('2020. 12. 5.'), '2020-12-05');
   t.equal(parseDate('2020 2 30'), null, 'impossible date');
+  t.equal(parseDate('10081002%'), null, 'a digit run before 1900 (a blurred flat number) is no card date');
   t.equal(parseDate('2012116'), null, 'ambiguous without positions');
   t.equal(dateFromGlyphs({ text: '2012116', x: [0, 10, 20, 30, 60, 90, 100] }), '2012-01-16', 'the widest gap splits month and day');
   t.same(birthFromRrn('900101-1******'), { iso: '1990-01-01', ok: true });
