@@ -1,7 +1,7 @@
 // Turned and cut views of an image for the face detector's second looks, and the way back: a view is a raster plus
 // the affine matrix taking view pixels to image pixels, so faces found in it (box, landmarks, 5 points) map back
 // to the image; alignment then warps the face upright from the original pixels (no resampling twice).
-import { warpAffine, cropResize, type Box, type Point, type RgbImage } from './raster.js';
+import { boxArea, containment, warpAffine, cropResize, type Box, type Point, type RgbImage } from './raster.js';
 
 export interface View { img: RgbImage; /** view (u, v) → image: [a, b, c, d, e, f], x = a·u + b·v + c, y = d·u + e·v + f */ toImage: number[] }
 
@@ -97,7 +97,7 @@ export async function secondLooks<F extends Placed & { score: number; confirmSco
   all.sort((a, b) => b.score - a.score);
   const kept: F[] = [];
   for (const f of all) if (!kept.some((k) => overlap(k.box, f.box) > 0.3)) kept.push(f);
-  return kept.sort((a, b) => area(b.box) - area(a.box));
+  return kept.sort((a, b) => boxArea(b.box) - boxArea(a.box));
 }
 
 export function tileOrigins(W: number, H: number): Array<[number, number]> {
@@ -111,9 +111,5 @@ export function tileOrigins(W: number, H: number): Array<[number, number]> {
   return out;
 }
 
-const area = (b: Box) => (b[2] - b[0]) * (b[3] - b[1]);
-/** intersection over the smaller box */
-function overlap(a: Box, b: Box): number {
-  const ix = Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])), iy = Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
-  return (ix * iy) / Math.max(1e-9, Math.min(area(a), area(b)));
-}
+/** intersection over the smaller box: the larger share of either box lying in the other */
+const overlap = (a: Box, b: Box): number => Math.max(containment(a, b), containment(b, a));

@@ -1,7 +1,7 @@
 // Face pipeline: UltraFace boxes → confirmed by BlazeFace + 68-landmark agreement → 5 points → ArcFace alignment → embedding.
 import { run, tensor, modelTag } from './models.js';
 import { rolledCut, mapFace, secondLooks } from './face-turn.js';
-import { cropResize, iou, nms, similarityTransform, invertAffine, warpAffine, toGrey, toPlanar, type Box, type Point, type Raster, type RgbImage } from './raster.js';
+import { boxArea, containment, cropResize, iou, nms, similarityTransform, invertAffine, warpAffine, toGrey, toPlanar, type Box, type Point, type Raster, type RgbImage } from './raster.js';
 
 export interface Face {
   /** [x1, y1, x2, y2] in image pixels */
@@ -173,14 +173,14 @@ export async function detectFaces(img: RgbImage, opts: DetectOptions = {}): Prom
   // Each second look is a whole first look, with the padded retry that upright faces filling the frame take (turned
   // photos looked at without it: FNMR 10.6–14.4 % against 5.8 % upright on the report half; bench/RESULTS.md face26)
   // (tiles without it: a tile's face is small, and padding each of 25 empty tiles would double the tiles' cost)
-  return (await secondLooks(img, (v, tile) => firstLook(v, tile ? { ...opts, noPadRetry: true } : opts))).filter((f) => area(f.box) > 0);
+  return (await secondLooks(img, (v, tile) => firstLook(v, tile ? { ...opts, noPadRetry: true } : opts))).filter((f) => boxArea(f.box) > 0);
 }
 
 /** One look: the detector on the image, and on the mirror-padded image when the face fills the frame. */
 async function firstLook(img: RgbImage, opts: DetectOptions): Promise<Face[]> {
   const faces = await detectCore(img, opts);
   const top = faces[0];
-  const fills = top && area(top.box) > 0.3 * img.width * img.height;
+  const fills = top && boxArea(top.box) > 0.3 * img.width * img.height;
   if (opts.noPadRetry || (top && !fills && top.score >= 0.8)) return faces;
   const p = retryPad(img.width, img.height);
   const padded = padMirror(img, p);
@@ -188,7 +188,7 @@ async function firstLook(img: RgbImage, opts: DetectOptions): Promise<Face[]> {
   // faces found in the mirrored border are reflections: keep boxes lying mostly inside the real image
   const again = (await detectCore(padded, opts)).filter((f) => containment(f.box, frame) >= 0.6).map((f) => shiftFace(f, -p, img.width, img.height));
   const best = again[0];
-  if (best && (!top || best.score > top.score)) return again.filter((f) => area(f.box) > 0);
+  if (best && (!top || best.score > top.score)) return again.filter((f) => boxArea(f.box) > 0);
   return faces;
 }
 
@@ -235,7 +235,7 @@ async function detectCore(img: RgbImage, opts: DetectOptions): Promise<Face[]> {
   const minSize = opts.minSize ?? 12;
   const maxFaces = opts.maxFaces ?? 32;
   let cands = (await ultraface(img, minScore)).filter((c) => Math.min(c.box[2] - c.box[0], c.box[3] - c.box[1]) >= minSize);
-  cands.sort((a, b) => area(b.box) - area(a.box));
+  cands.sort((a, b) => boxArea(b.box) - boxArea(a.box));
   cands = cands.slice(0, maxFaces * 2);
   const faces: Face[] = [];
   for (const c of cands) {
@@ -305,13 +305,6 @@ async function confirm(img: RgbImage, box: Box, k5: Point[]): Promise<number> {
   return best;
 }
 
-const area = (b: Box) => (b[2] - b[0]) * (b[3] - b[1]);
-/** share of box a's area that lies inside box b */
-function containment(a: Box, b: Box): number {
-  const ix = Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0]));
-  const iy = Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
-  return (ix * iy) / Math.max(1e-9, area(a));
-}
 
 // ---------------------------------------------------------------- alignment + embedding
 /** The ArcFace 112×112 reference positions of the 5 points. */

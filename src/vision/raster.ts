@@ -122,6 +122,15 @@ export function toGrey(img: Raster): Raster {
   return { data: out, width: img.width, height: img.height, channels: 1 };
 }
 
+export const boxArea = (b: Box): number => (b[2] - b[0]) * (b[3] - b[1]);
+
+/** share of box a's area that lies inside box b */
+export function containment(a: Box, b: Box): number {
+  const ix = Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0]));
+  const iy = Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
+  return (ix * iy) / Math.max(1e-9, boxArea(a));
+}
+
 export function iou(a: Box, b: Box): number {
   const ix = Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0]));
   const iy = Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
