@@ -5,7 +5,7 @@
 // (the statute it names) — and its rank with everything on and with each source turned off in turn (switches mapped=0,
 // morph=0, compoundSplit=0). A source carries the first hit when turning it off changes the first instrument: a
 // miss that turning it off makes right was sent to the wrong law by it; a right-first question that turning it off
-// loses was brought there by it. The validation set (holdout13) and the blind set (holdout14) are refused.
+// loses was brought there by it. The validation set (VALIDATION) and the blind set (BLIND) are refused.
 // Usage: npx tsx bench/query-term-diag.ts --data DIR [--sets tuned,holdout7] [--changed] [--set k=v,…]
 import os from 'node:os';
 import { Store } from '../src/store/env.js';
@@ -14,10 +14,10 @@ import { termIds } from '../src/law/normalize.js';
 import { analyseQuery } from '../src/law/search/query.js';
 import { compoundTerms } from '../src/law/search/query-terms.js';
 import { SEARCH_SWITCHES } from '../src/law/search/switches.js';
-import { BLIND, VALIDATION, isBlind, loadQuestions, runQuestion, type Outcome, type Question } from './law-quality/evaluate.js';
+import { BLIND, HELD_OUT, VALIDATION, isBlind, loadQuestions, runQuestion, type Outcome, type Question } from './law-quality/evaluate.js';
 
 const arg = (n: string) => { const i = process.argv.indexOf(n); return i >= 0 ? process.argv[i + 1] : undefined; };
-const STUDIED = ['tuned', 'holdout', ...Array.from({ length: 11 }, (_, i) => `holdout${i + 2}`)];
+const STUDIED: string[] = ['tuned', ...HELD_OUT.filter((s) => s !== VALIDATION && s !== BLIND)];
 const sets = (arg('--sets') ?? STUDIED.join(',')).split(',');
 for (const s of sets) if (s === VALIDATION || s === BLIND || !STUDIED.includes(s)) { console.error(`query-term-diag: ${s} is not a studied set (${VALIDATION} validation, ${BLIND} blind)`); process.exit(2); }
 const law = openLaw(new Store(arg('--data')!));

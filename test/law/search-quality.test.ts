@@ -128,13 +128,15 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   // session 15: holdout11 (blind until then, 46.7 % first) joins them: all 736 measure 535 / 610 / 0.772 / 57.2 %
   // session 17: holdout13 (blind until then, 38.3 % first) joins them: all 856 measure 605 / 709 / 0.760 / 56.2 %,
   // floors about a point below
-  t.ok(rate(r.all.hits1, r.all.n) >= 0.70, `hits@1 ${r.all.hits1}/${r.all.n}`);
+  // session 18: holdout14 (blind until then, 48.3 % first at its end) joins them: all 916 measure 636 / 753 / 0.751 /
+  // 55.1 %, floors about a point below
+  t.ok(rate(r.all.hits1, r.all.n) >= 0.685, `hits@1 ${r.all.hits1}/${r.all.n}`);
   // (plain24, a plain question's terms word by word: all 736 measure 546 / 633 / 0.79; hits@5 floor 0.82 → 0.84)
-  t.ok(rate(r.all.hits5, r.all.n) >= 0.82, `hits@5 ${r.all.hits5}/${r.all.n}`);
-  t.ok(r.all.mrr >= 0.75, `MRR ${r.all.mrr.toFixed(3)}`);
+  t.ok(rate(r.all.hits5, r.all.n) >= 0.81, `hits@5 ${r.all.hits5}/${r.all.n}`);
+  t.ok(r.all.mrr >= 0.74, `MRR ${r.all.mrr.toFixed(3)}`);
   // (article@1 raised by article18: the article's text weighs in the choice, 0.60 → 0.63; 251/383 measured; 0.59
-  // with holdout9, session 13; 0.58 with holdout10, session 14; 0.565 with holdout11, session 15; 448 / 793 = 0.565 with holdout12, session 16; 0.555 with holdout13, session 17)
-  t.ok(rate(r.all.article1, r.all.articleN) >= 0.555, `article@1 ${r.all.article1}/${r.all.articleN}`);
+  // with holdout9, session 13; 0.58 with holdout10, session 14; 0.565 with holdout11, session 15; 448 / 793 = 0.565 with holdout12, session 16; 0.555 with holdout13, session 17; 0.545 with holdout14, session 18)
+  t.ok(rate(r.all.article1, r.all.articleN) >= 0.545, `article@1 ${r.all.article1}/${r.all.articleN}`);
   // plain questions of the held-out sets 2–5: the right article of the right law first (article18: 33 → 37 of 100)
   const plainHeld = r.outcomes.filter((o) => (o.q.holdout2 || o.q.holdout3 || o.q.holdout4 || o.q.holdout5) && o.q.category === 'plain' && o.articleOk !== null);
   // (search19's question cues in the article choice: 37 → 39 of 100; article25's citation prior on law14: 43 → 45)
@@ -175,6 +177,9 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   // holdout13 (blind in session 16: 23 / 35 of 60 at its start and end), floors one question below
   t.ok(r.holdout13.hits1 >= 22, `holdout13 hits@1 ${r.holdout13.hits1}/${r.holdout13.n}`);
   t.ok(r.holdout13.hits5 >= 34, `holdout13 hits@5 ${r.holdout13.hits5}/${r.holdout13.n}`);
+  // holdout14 (blind in session 17: 28 / 38 of 60 at its start, 29 / 41 at its end), floors one question below
+  t.ok(r.holdout14.hits1 >= 28, `holdout14 hits@1 ${r.holdout14.hits1}/${r.holdout14.n}`);
+  t.ok(r.holdout14.hits5 >= 40, `holdout14 hits@5 ${r.holdout14.hits5}/${r.holdout14.n}`);
   // holdout6 as it was measured blind at the end of session 9 (66.0 / 78.0), less a question each
   t.ok(rate(r.holdout6.hits1, r.holdout6.n) >= 0.66, `holdout6 hits@1 ${r.holdout6.hits1}/${r.holdout6.n}`);
   t.ok(rate(r.holdout6.hits5, r.holdout6.n) >= 0.78, `holdout6 hits@5 ${r.holdout6.hits5}/${r.holdout6.n}`);
