@@ -77,14 +77,19 @@ export interface Question {
    *  directly by a helper who never ran a search), blind in session 17 (46.7 / 63.3 hits@1 / @5 at that session's start,
    *  48.3 / 68.3 at its end), studyable from session 18 (its validation set: aggregate lines only) */
   holdout14?: boolean;
+  /** a fifteenth held-out set (2026-11-25, session 18: 60 questions — 30 plain, 8 keyword, 8 abbrev, 8 admrul, 6
+   *  filter — over 60 instruments no earlier question asks about (40 laws, 10 decrees, 1 rule, 9 administrative rules
+   *  incl. the filter ones; no 제N-N조 rule), written from the articles read directly by a helper who never ran a
+   *  search), blind in session 18 */
+  holdout15?: boolean;
 }
 
 /** the held-out sets, oldest first; the last one is blind */
-export const HELD_OUT = ['holdout', 'holdout2', 'holdout3', 'holdout4', 'holdout5', 'holdout6', 'holdout7', 'holdout8', 'holdout9', 'holdout10', 'holdout11', 'holdout12', 'holdout13', 'holdout14'] as const;
+export const HELD_OUT = ['holdout', 'holdout2', 'holdout3', 'holdout4', 'holdout5', 'holdout6', 'holdout7', 'holdout8', 'holdout9', 'holdout10', 'holdout11', 'holdout12', 'holdout13', 'holdout14', 'holdout15'] as const;
 export type HeldOut = (typeof HELD_OUT)[number];
 /** the blind set: scored, never studied (`--misses` refuses it, the quality test has no floor on it); null while
  *  the next one is being written (holdout14 became studyable in session 18, when holdout15 was written) */
-export const BLIND: HeldOut | null = null;
+export const BLIND: HeldOut | null = 'holdout15';
 /** the validation set of the tuning tools (law-switch-ab, law-switch-sweep): the blind set before this one; its
  *  aggregate lines are read, its questions never printed by them (the diagnosis scripts refuse it) */
 export const VALIDATION: HeldOut = 'holdout14';

@@ -46,7 +46,7 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   t.ok(h5.filter((q) => q.category === 'plain').length >= 15);
   t.ok(h5.filter((q) => q.category === 'admrul').length >= 6);
   t.equal(qs.filter((q) => q.holdout5 && (q.holdout || q.holdout2 || q.holdout3 || q.holdout4)).length, 0);
-  const earlier = new Set(qs.filter((q) => !q.holdout5 && !q.holdout6 && !q.holdout7 && !q.holdout8 && !q.holdout9 && !q.holdout10 && !q.holdout11 && !q.holdout12 && !q.holdout13 && !q.holdout14).map((q) => q.law));
+  const earlier = new Set(qs.filter((q) => !q.holdout5 && !q.holdout6 && !q.holdout7 && !q.holdout8 && !q.holdout9 && !q.holdout10 && !q.holdout11 && !q.holdout12 && !q.holdout13 && !q.holdout14 && !q.holdout15).map((q) => q.law));
   t.equal(h5.filter((q) => earlier.has(q.law)).length, 0, 'holdout5 asks only about instruments no earlier question uses');
   // the sixth held-out set (session 9, blind until session 10): 50 questions over instruments no earlier question uses
   const h6 = qs.filter((q) => q.holdout6);
@@ -58,13 +58,13 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   t.ok(h6.filter((q) => q.category === 'filter').length >= 3);
   t.equal(qs.filter((q) => q.holdout6 && (q.holdout || q.holdout2 || q.holdout3 || q.holdout4 || q.holdout5)).length, 0);
   t.ok(h6.every((q) => q.id.startsWith(`h6-${q.category}-`) && q.article), 'holdout6 ids h6-<category>-NNN, each with an article');
-  const before6 = new Set(qs.filter((q) => !q.holdout6 && !q.holdout7 && !q.holdout8 && !q.holdout9 && !q.holdout10 && !q.holdout11 && !q.holdout12 && !q.holdout13 && !q.holdout14).map((q) => q.law));
+  const before6 = new Set(qs.filter((q) => !q.holdout6 && !q.holdout7 && !q.holdout8 && !q.holdout9 && !q.holdout10 && !q.holdout11 && !q.holdout12 && !q.holdout13 && !q.holdout14 && !q.holdout15).map((q) => q.law));
   t.equal(h6.filter((q) => before6.has(q.law)).length, 0, 'holdout6 asks only about instruments no earlier question uses');
   t.equal(new Set(h6.map((q) => `${q.law} ${q.article}`)).size, h6.length, 'no two holdout6 questions on the same article');
   // the seventh (session 10), eighth (session 11), ninth (session 12), tenth (session 13), eleventh (session 14),
-  // twelfth (session 15), thirteenth (session 16) and fourteenth (session 17, blind) held-out sets: 60 questions each,
-  // written from the articles' text by a helper who never ran a search, each on an instrument no question outside the
-  // later sets uses (holdout14: no question outside holdout14)
+  // twelfth (session 15), thirteenth (session 16), fourteenth (session 17) and fifteenth (session 18, blind) held-out
+  // sets: 60 questions each, written from the articles' text by a helper who never ran a search, each on an instrument
+  // no question outside the later sets uses (holdout15: no question outside holdout15)
   writtenSet(t, qs, 'holdout7', { plain: 24, keyword: 8, abbrev: 8, admrul: 9, filter: 5 });
   writtenSet(t, qs, 'holdout8', { plain: 30, keyword: 8, abbrev: 8, admrul: 8, filter: 6 });
   writtenSet(t, qs, 'holdout9', { plain: 30, keyword: 8, abbrev: 8, admrul: 8, filter: 6 });
@@ -73,7 +73,8 @@ t.test('evaluation set: at least 150 questions in five categories, 40+ held out,
   writtenSet(t, qs, 'holdout12', { plain: 30, keyword: 8, abbrev: 8, admrul: 8, filter: 6 });
   writtenSet(t, qs, 'holdout13', { plain: 30, keyword: 8, abbrev: 8, admrul: 8, filter: 6 });
   writtenSet(t, qs, 'holdout14', { plain: 30, keyword: 8, abbrev: 8, admrul: 8, filter: 6 });
-  for (const key of ['holdout8', 'holdout9', 'holdout10', 'holdout11', 'holdout12', 'holdout13', 'holdout14'] as const) {
+  writtenSet(t, qs, 'holdout15', { plain: 30, keyword: 8, abbrev: 8, admrul: 8, filter: 6 });
+  for (const key of ['holdout8', 'holdout9', 'holdout10', 'holdout11', 'holdout12', 'holdout13', 'holdout14', 'holdout15'] as const) {
     const set = qs.filter((q) => q[key]);
     t.equal(new Set(set.map((q) => nameKey(q.law))).size, set.length, `each ${key} question asks about its own instrument`);
   }
@@ -107,12 +108,12 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   // every question of the nine newest sets names an instrument of the corpus (exact name; a filter question's type
   // and ministry are the document's) and an article it has — read directly, no search, so nothing of the blind set's
   // ranking is printed
-  const h6 = loadQuestions().filter((q) => q.holdout6 || q.holdout7 || q.holdout8 || q.holdout9 || q.holdout10 || q.holdout11 || q.holdout12 || q.holdout13 || q.holdout14);
+  const h6 = loadQuestions().filter((q) => q.holdout6 || q.holdout7 || q.holdout8 || q.holdout9 || q.holdout10 || q.holdout11 || q.holdout12 || q.holdout13 || q.holdout14 || q.holdout15);
   const unread = h6.filter((q) => {
     const doc = law.resolveName(q.law);
     return !doc || doc.name !== q.law || (q.type !== undefined && doc.category !== q.type) || (q.ministry !== undefined && !doc.ministries.includes(q.ministry)) || law.articleSeq(doc.id, q.article!) === undefined;
   });
-  t.same(unread.map((q) => q.id), [], `holdout6–14: ${h6.length - unread.length}/${h6.length} expected articles exist`);
+  t.same(unread.map((q) => q.id), [], `holdout6–15: ${h6.length - unread.length}/${h6.length} expected articles exist`);
   // the floors are over the sets already measured; the blind set has no floor (the integrator measures it)
   const r = evaluate(law, loadQuestions().filter((q) => !isBlind(q)));
   const rate = (a: number, n: number) => a / n;

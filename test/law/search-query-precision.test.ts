@@ -60,7 +60,7 @@ t.test('keyword queries take the core vocabulary too', async (t) => {
 });
 
 t.test('query-term-diag refuses the validation and the blind set', async (t) => {
-  for (const set of ['holdout14']) {
+  for (const set of ['holdout14', 'holdout15']) {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/query-term-diag.ts', '--data', '/nonexistent', '--sets', set], { encoding: 'utf8' });
     t.equal(r.status, 2, set);
     t.match(r.stderr, /is not a studied set/);
