@@ -3,7 +3,8 @@
 // after a sharp decode), by jsQR, and by our qr-recognize task (zxing + prepared variants + the grid reader), in the
 // same run; decodes per kind and time. `--ranges` measures several seed ranges in one run, each its own table:
 // 1:8 is the set the earlier rounds tuned on, 3000:12 a later measuring range no round tuned on (tuning used 2000+);
-// session 11 (qr23) tuned on 5000..5023 and measured on 3000:12 and 7000:16.
+// session 11 (qr23) tuned on 5000..5023 and measured on 3000:12 and 7000:16. Session 18 (qr27) added the kinds of
+// test/helpers/qr-more.ts (logo, cylinder, mirrored, screen, low-jpeg) after the camera kind.
 // Run: nice -n 19 npm run bench -- qr-hard [--per-kind 20] [--seed 1] [--ranges 1:8,3000:12] [--warm 1]
 //      [--jsqr 0 (skip jsQR: slow on scenes)] [--budget k (grid reader's CPU budget, × zxing's first pass)] [--per-mpx m] [--max-mpx m] [--floor ms]
 import { loadavg } from 'node:os';
@@ -12,6 +13,7 @@ import jsQRmod from 'jsqr';
 import { readBarcodes } from 'zxing-wasm/reader';
 import { hardQrSet, photoQrSet, QR_KINDS, QR_PHOTO_KINDS } from '../test/helpers/qr-hard.js';
 import { cameraQrSet } from '../test/helpers/qr-camera.js';
+import { moreQrSet, QR_MORE_KINDS } from '../test/helpers/qr-more.js';
 import qrRecognize, { zxingReady, BASE_OPTIONS, GRID_BUDGET } from '../src/tasks/qr-recognize.js';
 import { table } from './lib/load.js';
 import { warmQr } from './lib/qr-warm.js';
@@ -34,7 +36,7 @@ const load = (): string => loadavg().map((v) => v.toFixed(1)).join(' ');
 type Row = { n: number; zxing: number; jsqr: number; ours: number; methods: Record<string, number> };
 
 async function measure(SEED: number, PER: number): Promise<void> {
-  const set: { kind: string; data: string; bytes: Buffer }[] = [...(await hardQrSet(PER, SEED)), ...(await photoQrSet(PER, SEED)), ...(await cameraQrSet(PER, SEED))];
+  const set: { kind: string; data: string; bytes: Buffer }[] = [...(await hardQrSet(PER, SEED)), ...(await photoQrSet(PER, SEED)), ...(await cameraQrSet(PER, SEED)), ...(await moreQrSet(PER, SEED))];
   const per: Record<string, Row> = {};
   let tZ = 0, tO = 0, tJ = 0, cZ = 0, cO = 0;
   const load0 = load();
@@ -60,7 +62,7 @@ async function measure(SEED: number, PER: number): Promise<void> {
     if (jsQR(px, info.width, info.height)?.data === s.data) row.jsqr++;
     tJ += performance.now() - t0;
   }
-  const rows = [...QR_KINDS, ...QR_PHOTO_KINDS, 'camera', 'all'].map((k) => {
+  const rows = [...QR_KINDS, ...QR_PHOTO_KINDS, 'camera', ...QR_MORE_KINDS, 'all'].map((k) => {
     const r = k === 'all'
       ? Object.values(per).reduce((a, b) => ({ n: a.n + b.n, zxing: a.zxing + b.zxing, jsqr: a.jsqr + b.jsqr, ours: a.ours + b.ours, methods: Object.fromEntries([...new Set([...Object.keys(a.methods), ...Object.keys(b.methods)])].map((m) => [m, (a.methods[m] ?? 0) + (b.methods[m] ?? 0)])) }))
       : per[k]!;

@@ -3,13 +3,29 @@
 // first; triples may be oblique (strong perspective); for each triple the nearest versions are fitted (square-on
 // first, then every corner with a wide search for the fourth anchor), sampled and thresholded with three strengths
 // of the module-level sharpening (heavy blur spills each module into its neighbours), then the best version's grid
-// bent to follow bowed paper (lib/qr-bend.ts) and read the same way; each redrawn code read by zxing as a pure code
+// bent to follow bowed paper (lib/qr-bend.ts) and read the same way, then once more corrected with its least
+// certain modules as Reed–Solomon erasures (lib/qr-erasure.ts); each redrawn code read by zxing as a pure code
 // (cheap: no detector). The caller's reader decides what counts as a decode.
 import { darkView, findFinders, scoredTriples, type TripleTolerance } from './qr-locate.js';
 import { fitBent, sampleBent } from './qr-bend.js';
 import { threadCpuMs } from './thread-cpu.js';
 import { finderError } from './qr-finder-quality.js';
-import { boxMean, corners, flatten, gridFor, widen, refine, render, sampleModules, threshold, unsharpBox, upscale, versionsFor, type Grid, type GridCode, type GridFinder } from './qr-grid.js';
+import { boxMean, corners, flatten, gridFor, widen, refine, render, sampleModules, thresholdMargin, unsharpBox, upscale, versionsFor, type Grid, type GridCode, type GridFinder } from './qr-grid.js';
+import { correctSymbol } from './qr-erasure.js';
+import type { Mat3 } from './geometry.js';
+
+/** A sampled grid's redrawn codes: thresholded with each SHARPEN strength, then the ERASE_AT one corrected with its
+ *  least certain modules as erasures (lib/qr-erasure.ts: a logo over an H code, a glare spot), when it corrects. */
+function* readSamples(smp: Float32Array, n: number, H: Mat3): Generator<GridCode> {
+  const ts = SHARPEN.map((sh) => thresholdMargin(smp, n, WINDOW, sh));
+  for (const t of ts) yield render(t.dark, n, H);
+  const t = ts[ERASE_AT]!, fixed = correctSymbol(t.dark, t.margin, n);
+  if (fixed) yield render(fixed, n, H);
+}
+/** The thresholding corrected with erasures (one: each correction that fails costs 0.5–1.5 ms): the middle
+ *  strength; tuning logo, cylinder, camera, shadow-glare 5200..5223 read 77 / 78 / 77 with all three, the middle
+ *  one, the weakest (main 66). */
+const ERASE_AT = 1;
 
 export interface GridImage { data: Uint8Array; width: number; height: number }
 /** module-level sharpening tried per fitted grid, weakest first */
@@ -99,13 +115,11 @@ export function* gridCodes(g: GridImage, ts?: Iterable<GridFinder[]>, deadline =
       const { n, H, src, dst } = refine(data, w, h, grid0);
       if (done.some((o) => o.n === n && Math.hypot(o.H[2]! - H[2]!, o.H[5]! - H[5]!) < grid0.module)) continue;
       done.push({ ...grid0, H });
-      const smp = sampleModules(data, w, h, H, n);
-      for (const sh of SHARPEN) yield render(threshold(smp, n, WINDOW, sh), n, H);
+      yield* readSamples(sampleModules(data, w, h, H, n), n, H);
       // bent paper: the best-fitting version's grid bent to follow the modules (lib/qr-bend.ts: ≈ 5–10 ms, more
       // than the flat fit), sampled and read again
       if (rank > 0) continue;
-      const bent = sampleBent(data, w, h, fitBent(data, w, h, n, src, dst, grid0.module));
-      for (const sh of SHARPEN) yield render(threshold(bent, n, WINDOW, sh), n, H);
+      yield* readSamples(sampleBent(data, w, h, fitBent(data, w, h, n, src, dst, grid0.module)), n, H);
     }
   };
   const groups = ts ? [ts] : [gridTriples(g, PASSES.slice(0, 2), deadline, seen), gridTriples(g, PASSES.slice(2), deadline, seen)];

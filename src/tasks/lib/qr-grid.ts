@@ -246,6 +246,12 @@ export function sampleGrid(g: Uint8Array, w: number, h: number, n: number, map: 
  * share of the four neighbours' difference (undoes blur that spills one module into the next).
  */
 export function threshold(s: Float32Array, n: number, r: number, sharpen: number): Uint8Array {
+  return thresholdMargin(s, n, r, sharpen).dark;
+}
+
+/** threshold()'s dark modules and each module's margin: |value − local mean| (small: undecided, an erasure
+ *  candidate for lib/qr-erasure.ts). */
+export function thresholdMargin(s: Float32Array, n: number, r: number, sharpen: number): { dark: Uint8Array; margin: Float32Array } {
   let t = s;
   if (sharpen > 0) {
     t = new Float32Array(n * n);
@@ -255,13 +261,14 @@ export function threshold(s: Float32Array, n: number, r: number, sharpen: number
       t[i * n + j] = c + sharpen * (c - nb);
     }
   }
-  const dark = new Uint8Array(n * n);
+  const dark = new Uint8Array(n * n), margin = new Float32Array(n * n);
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
     let acc = 0, cnt = 0;
     for (let y = Math.max(0, i - r); y <= Math.min(n - 1, i + r); y++) for (let x = Math.max(0, j - r); x <= Math.min(n - 1, j + r); x++) { acc += t[y * n + x]!; cnt++; }
     dark[i * n + j] = t[i * n + j]! < acc / cnt ? 1 : 0;
+    margin[i * n + j] = Math.abs(t[i * n + j]! - acc / cnt);
   }
-  return dark;
+  return { dark, margin };
 }
 
 /** The fixed patterns of an n-module code (finders with separators, timing rows): 1 dark, 0 light, -1 data. */
