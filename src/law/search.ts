@@ -237,7 +237,7 @@ export class SearchIndex {
       for (const h of this.nameIndex.match(aq.core || query, query, aq.named.length > 0, abbr, allow)) this.put(hits, this.pos.get(h.doc)!, { ...h, seqs: [] });
       const beyond = this.textMatches(aq, query, allow, hits);
       this.spelledLift(hits, aq, query, allow);
-      const out = this.rank(hits, aq, articleRef, SEARCH_SWITCHES.ruleStandard > 0 && asksForStandard(query));
+      const out = this.rank(hits, aq, articleRef, SEARCH_SWITCHES.ruleStandard > 0 && asksForStandard(query), allow);
       let extra = 0;
       for (const o of beyond) {
         const p = this.ownerPos[o]!;
@@ -347,7 +347,7 @@ export class SearchIndex {
   }
 
   /** Order the hits: article-title evidence, kind and citation priors, older duplicates down, the named article. */
-  private rank(hits: Hits, aq: AnalysedQuery, articleRef: string | null, standard = false): Hit[] {
+  private rank(hits: Hits, aq: AnalysedQuery, articleRef: string | null, standard: boolean, allow: (d: DocRec) => boolean): Hit[] {
     const { out, at } = hits;
     const titleOf = (id: string, s: number) => this.law.arts.get([id, s])?.title ?? '';
     const titled = titleEvidence(out, aq, TITLE_DOCS, (id) => this.titlesOf(id), titleOf);
@@ -386,7 +386,7 @@ export class SearchIndex {
       // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
       if (this.older[at[i]!]) h.score *= 0.5;
     }
-    if (aq.plain && SEARCH_SWITCHES.parentLift > 0) this.parentLift(hits);
+    if (aq.plain && SEARCH_SWITCHES.parentLift > 0) this.parentLift(hits, allow);
     sortByScore(out);
     // a rule whose article holds more of the question's rarer words than every hit above it: the statutes' prior
     if (SEARCH_SWITCHES.ruleCoverage && top > 0 && (aq.plain || SEARCH_SWITCHES.ruleCoverage > 1)) {
@@ -415,15 +415,15 @@ export class SearchIndex {
   }
 
   /** a plain question: a decree's or rule's score × parentLift is the least score of the 법률 it carries out, which
-   *  enters the hits with it if its own text did not (search/parent-lift.ts) */
-  private parentLift(hits: Hits): void {
+   *  enters the hits with it if its own text did not and the filters allow it (search/parent-lift.ts) */
+  private parentLift(hits: Hits, allow: (d: DocRec) => boolean): void {
     const { out, at } = hits, g = SEARCH_SWITCHES.parentLift, n = out.length;
     for (let i = 0; i < n; i++) {
       const pp = this.parent[at[i]!]!;
       if (pp < 0) continue;
       const s = out[i]!.score * g, j = this.slot[pp]!;
       if (j) { const h = out[j - 1]!; h.score = Math.max(h.score, s); }
-      else { this.put(hits, pp, { doc: this.law.catalog[pp]!, score: s, match: 'text', seqs: [] }); this.applied[pp] = 1; }
+      else if (allow(this.law.catalog[pp]!)) { this.put(hits, pp, { doc: this.law.catalog[pp]!, score: s, match: 'text', seqs: [] }); this.applied[pp] = 1; }
     }
   }
 

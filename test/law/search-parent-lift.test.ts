@@ -32,6 +32,8 @@ t.test('the full corpus: a plain question answered in a decree brings its 법률
   const on = names();
   t.equal(on[0], '소방기본법 시행령', 'the decree whose article answers stays first');
   t.equal(on[1], '소방기본법', 'its 법률 second');
+  const decrees = law.search.query(q, { categories: new Set(['decree']), ministry: null }, null).map((h) => h.doc.category);
+  t.same([...new Set(decrees)], ['decree'], 'a category filter keeps the lifted 법률 out');
   SEARCH_SWITCHES.parentLift = 0;
   t.notOk(names().includes('소방기본법'), 'without the lift the 법률 is not in the first five');
   // a keyword query is not lifted
