@@ -25,6 +25,7 @@ import { buildIndex, dropGenerationsBefore } from './search/build.js';
 import { ArticleBodies } from './search/article-bodies.js';
 import { weightedTerms, wordByWord } from './search/query-terms.js';
 import { byScore, sortByScore } from './search/sort-by-score.js';
+import { parentPositions } from './search/parent-lift.js';
 
 export { ABBREVIATIONS };
 
@@ -101,6 +102,8 @@ export class SearchIndex {
   private applied = new Float64Array(0);
   /** catalogue position of each index owner (-1: not in the catalogue) */
   private ownerPos = new Int32Array(0);
+  /** per position: the 법률 a decree or rule carries out (-1: none; search/parent-lift.ts) */
+  private parent: Int32Array = new Int32Array(0);
 
   constructor(private readonly law: SearchSource) {
     this.postings = new Postings(law, this.long);
@@ -173,6 +176,7 @@ export class SearchIndex {
     this.minKeys = [];
     this.slot = new Int32Array(catalog.length);
     this.applied = new Float64Array(catalog.length);
+    this.parent = parentPositions(catalog, this.law.byName, this.pos);
   }
 
   /** the plain (and long plain) questions' priors, made again when a switch of theirs changed (a bench's A/B) */
@@ -233,7 +237,7 @@ export class SearchIndex {
       for (const h of this.nameIndex.match(aq.core || query, query, aq.named.length > 0, abbr, allow)) this.put(hits, this.pos.get(h.doc)!, { ...h, seqs: [] });
       const beyond = this.textMatches(aq, query, allow, hits);
       this.spelledLift(hits, aq, query, allow);
-      const out = this.rank(hits, aq, articleRef, SEARCH_SWITCHES.ruleStandard > 0 && asksForStandard(query));
+      const out = this.rank(hits, aq, articleRef, SEARCH_SWITCHES.ruleStandard > 0 && asksForStandard(query), allow);
       let extra = 0;
       for (const o of beyond) {
         const p = this.ownerPos[o]!;
@@ -343,7 +347,7 @@ export class SearchIndex {
   }
 
   /** Order the hits: article-title evidence, kind and citation priors, older duplicates down, the named article. */
-  private rank(hits: Hits, aq: AnalysedQuery, articleRef: string | null, standard = false): Hit[] {
+  private rank(hits: Hits, aq: AnalysedQuery, articleRef: string | null, standard: boolean, allow: (d: DocRec) => boolean): Hit[] {
     const { out, at } = hits;
     const titleOf = (id: string, s: number) => this.law.arts.get([id, s])?.title ?? '';
     const titled = titleEvidence(out, aq, TITLE_DOCS, (id) => this.titlesOf(id), titleOf);
@@ -382,6 +386,7 @@ export class SearchIndex {
       // duplicate titles (a changed 법령ID): the older instrument ranks below the current one
       if (this.older[at[i]!]) h.score *= 0.5;
     }
+    if (aq.plain && SEARCH_SWITCHES.parentLift > 0) this.parentLift(hits, allow);
     sortByScore(out);
     // a rule whose article holds more of the question's rarer words than every hit above it: the statutes' prior
     if (SEARCH_SWITCHES.ruleCoverage && top > 0 && (aq.plain || SEARCH_SWITCHES.ruleCoverage > 1)) {
@@ -407,6 +412,19 @@ export class SearchIndex {
       for (let i = 0; i < head.length; i++) out[i] = head[i]!;
     }
     return out;
+  }
+
+  /** a plain question: a decree's or rule's score × parentLift is the least score of the 법률 it carries out, which
+   *  enters the hits with it if its own text did not and the filters allow it (search/parent-lift.ts) */
+  private parentLift(hits: Hits, allow: (d: DocRec) => boolean): void {
+    const { out, at } = hits, g = SEARCH_SWITCHES.parentLift, n = out.length;
+    for (let i = 0; i < n; i++) {
+      const pp = this.parent[at[i]!]!;
+      if (pp < 0) continue;
+      const s = out[i]!.score * g, j = this.slot[pp]!;
+      if (j) { const h = out[j - 1]!; h.score = Math.max(h.score, s); }
+      else if (allow(this.law.catalog[pp]!)) { this.put(hits, pp, { doc: this.law.catalog[pp]!, score: s, match: 'text', seqs: [] }); this.applied[pp] = 1; }
+    }
   }
 
   /** the matching articles (number, title, snippet) of each hit, computed on first read */

@@ -162,19 +162,21 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   // declared short names and rule questions), floors one question below
   // (rank22, session 13: names the question spells in its own words, 35 / 43), floors one question below
   t.ok(r.holdout8.hits1 >= 34, `holdout8 hits@1 ${r.holdout8.hits1}/${r.holdout8.n}`);
-  t.ok(r.holdout8.hits5 >= 42, `holdout8 hits@5 ${r.holdout8.hits5}/${r.holdout8.n}`);
+  // (plain27, a decree's evidence gives its 법률 a floor: holdout8 top five 48 → 49, holdout10 42 → 43, holdout12 39 → 40;
+  // those three floors raised to one question below)
+  t.ok(r.holdout8.hits5 >= 48, `holdout8 hits@5 ${r.holdout8.hits5}/${r.holdout8.n}`);
   // holdout9 (blind in session 12: 30 / 37 of 60; rank22's spelled names 35 / 41), floors one question below
   t.ok(r.holdout9.hits1 >= 34, `holdout9 hits@1 ${r.holdout9.hits1}/${r.holdout9.n}`);
   t.ok(r.holdout9.hits5 >= 48, `holdout9 hits@5 ${r.holdout9.hits5}/${r.holdout9.n}`);
   // holdout10 (blind in session 13: 31 / 35 of 60 before, 32 / 37 after that session's work), floors one question below
   t.ok(r.holdout10.hits1 >= 31, `holdout10 hits@1 ${r.holdout10.hits1}/${r.holdout10.n}`);
-  t.ok(r.holdout10.hits5 >= 41, `holdout10 hits@5 ${r.holdout10.hits5}/${r.holdout10.n}`);
+  t.ok(r.holdout10.hits5 >= 42, `holdout10 hits@5 ${r.holdout10.hits5}/${r.holdout10.n}`);
   // holdout11 (blind in session 14: 28 / 35 of 60 at its start and end), floors one question below
   t.ok(r.holdout11.hits1 >= 27, `holdout11 hits@1 ${r.holdout11.hits1}/${r.holdout11.n}`);
   t.ok(r.holdout11.hits5 >= 35, `holdout11 hits@5 ${r.holdout11.hits5}/${r.holdout11.n}`);
   // holdout12 (blind in session 15: 26 / 35 of 60 at its start, 28 / 38 at its end), floors one question below
   t.ok(r.holdout12.hits1 >= 27, `holdout12 hits@1 ${r.holdout12.hits1}/${r.holdout12.n}`);
-  t.ok(r.holdout12.hits5 >= 37, `holdout12 hits@5 ${r.holdout12.hits5}/${r.holdout12.n}`);
+  t.ok(r.holdout12.hits5 >= 39, `holdout12 hits@5 ${r.holdout12.hits5}/${r.holdout12.n}`);
   // holdout13 (blind in session 16: 23 / 35 of 60 at its start and end), floors one question below
   t.ok(r.holdout13.hits1 >= 22, `holdout13 hits@1 ${r.holdout13.hits1}/${r.holdout13.n}`);
   t.ok(r.holdout13.hits5 >= 34, `holdout13 hits@5 ${r.holdout13.hits5}/${r.holdout13.n}`);

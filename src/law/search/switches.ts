@@ -151,4 +151,13 @@ export const SEARCH_SWITCHES = {
    *  (citePlain 0.05 for all: studied 576 / 674 / 460) */
   citeLongWords: 6,
   citeLong: 0.05,
+  /** plain questions: a decree's or rule's score (after its priors) × this is the least score of the 법률 it carries
+   *  out (「X 시행령」, 「X 시행규칙」 → 「X」), which enters the hits with it if its own text did not (search.ts parentLift,
+   *  parent-lift.ts; 0 = off). plain27 (law-switch-ab against 0): 0.8 studied 607 / 712 / 483 → 607 / 715 / 483 (only
+   *  hits@5 moves: below 1 the parent never passes its own decree), holdout14 29 / 41 / 23 both; 0.6 / 0.7 / 0.9 / 0.95:
+   *  hits@5 713 / 714 / 714 / 713. At 1 (the parent wins the tie) and 1.2 studied hits@1 +1 / +0 and hits@1 on holdout14
+   *  −1, also with the lift off for questions asking for a figure, with no parent added (1: studied 609 / 713) and with
+   *  the full lift only where the parent's own score is ≥ 0.5 or 0.7 of the decree's (608 / 716): a plain holdout14
+   *  question wants the decree over a parent that has evidence of its own. Added (parent += 0.5 × the decree's): 605 / 715 */
+  parentLift: 0.8,
 };
