@@ -128,9 +128,10 @@ export const SEARCH_SWITCHES = {
    *  (rule-coverage.ts; 0 = off); with it a rule already at the statutes' prior competes on coverage too. rule27
    *  (session 18, law-switch-ab against gain 0 / top 10): gain 3 with ruleCoverageTop 20, studied hits@1 / @5 607 / 712
    *  → 608 / 714 (admrul 83 / 99 → 85 / 101, plain 191 → 190: a 석면 rule over 석면안전관리법), holdout14 29 / 41
-   *  unchanged; gain 1 / 2 / 4 with top 10: +0 / −1, +0 / −1, +1 / −1; gain 2 top 20 606 / 713; gain 3 top 15 608 / 713 */
+   *  unchanged; gain 1 / 2 / 4 with top 10: +0 / −1, +0 / −1, +1 / −1; gain 2 top 20 606 / 713; gain 3 top 15 608 / 713;
+   *  cap 1.5, 2 and 3 the same: the smallest kept (at most 3.4×, fewer articles read) */
   ruleCoverageGain: 3,
-  ruleCoverageGainCap: 2,
+  ruleCoverageGainCap: 1.5,
   /** a rule among the best 100 hits of a plain question whose name (less its kind) holds at least ruleNameCoverMin of
    *  the question's own words and ruleNameCoverShare of their rarity, one of its best ruleCoverageArticles articles
    *  holding that many too, gets the statutes' prior (rule-name-cover.ts; 0 = off). admrul25, against off: min 3, studied hits@1 / @5 552 / 635 → 553 / 636
