@@ -394,7 +394,8 @@ export class SearchIndex {
       const words = mapped === 2 ? wordsOf : () => coverageWords(mapped === 1 && aq.mapped ? `${aq.core} ${aq.mapped}` : aq.core, this.N, (t) => this.df(t), undefined, aq.mappedFrom);
       coverageLift(out, SEARCH_SWITCHES.ruleCoverageTop, words, (h) => {
         const p = this.pos.get(h.doc)!, f = this.applied[p]!;
-        return this.rule[p] && f < top && !this.older[p] ? h.score / f * top : null;
+        if (!this.rule[p] || this.older[p]) return null;
+        return f < top ? h.score / f * top : SEARCH_SWITCHES.ruleCoverageGain ? h.score : null;
       }, (id, s) => this.bodies.of(id, s), byScore);
     }
     // the article shown first by the first hits that rose by the priors (the title evidence read the best 12 before them)

@@ -45,15 +45,42 @@ t.test('a rule is named after a statute when the statute\'s name less its kind i
 
 const hit = (id: string, name: string, category: string, score: number): CoverageHit => ({ doc: { id, name, category }, score, seqs: [0] });
 const order = (a: CoverageHit, b: CoverageHit) => b.score - a.score;
+/** fn with switches set, restored after */
+const withSwitches = <T>(set: Partial<typeof SEARCH_SWITCHES>, fn: () => T): T => {
+  const was = { ...SEARCH_SWITCHES };
+  Object.assign(SEARCH_SWITCHES, set);
+  try { return fn(); } finally { Object.assign(SEARCH_SWITCHES, was); }
+};
 
 t.test('the rule holding more of the question than every hit above it gets its score at the statutes\' prior', async (t) => {
   const w = () => coverageWords('골프장 캐디피 카트비', 1000, df);
   const texts: Record<string, string> = { law: '골프장업의세부종류', tax: '골프장입장행위', rule: '골프장업자는카트비와캐디피를표시한다' };
   const out = [hit('law', '체육시설의 설치ㆍ이용에 관한 법률', 'law', 50), hit('tax', '조세특례제한법', 'law', 45), hit('rule', '골프장업 이용요금 표시 관리 기준', 'admrul', 28)];
-  const lifted = coverageLift(out, 10, w, (h) => (h.doc.category === 'admrul' ? h.score * 2 : null), (id) => texts[id]!, order);
+  // (the prior alone: no coverage gain)
+  const lifted = withSwitches({ ruleCoverageGain: 0 }, () => coverageLift(out, 10, w, (h) => (h.doc.category === 'admrul' ? h.score * 2 : null), (id) => texts[id]!, order));
   t.equal(lifted, true);
   t.same(out.map((h) => h.doc.id), ['rule', 'law', 'tax']);
   t.equal(out[0]!.score, 56);
+});
+
+t.test('with the coverage gain the lifted rule also gains (its share / the best above)^gain, capped; a rule already at the statutes\' prior competes too', async (t) => {
+  // 캐디피 and 카트비 rare (df 2), 골프장 and 보관 common (df 300): the rule holds the three question words, the law two
+  const w = () => coverageWords('골프장 캐디피 카트비', 1000, df);
+  const words = w(), all = words.reduce((s, x) => s + x.idf, 0), share = (words[0]!.idf + words[1]!.idf) / all;
+  const texts: Record<string, string> = { law: '골프장캐디피', rule: '골프장업자는카트비와캐디피를표시한다' };
+  const atPrior = (h: CoverageHit) => (h.doc.category === 'admrul' ? h.score : null);
+  const out = [hit('law', '체육시설의 설치ㆍ이용에 관한 법률', 'law', 50), hit('rule', '골프장업 이용요금 표시 관리 기준', 'admrul', 28)];
+  withSwitches({ ruleCoverageGain: 3, ruleCoverageGainCap: 2 }, () => t.equal(coverageLift(out, 10, w, atPrior, (id) => texts[id]!, order), true));
+  t.same(out.map((h) => h.doc.id), ['rule', 'law']);
+  t.ok(Math.abs(out[0]!.score - 28 / share ** 3) < 1e-9, `28 × (1 / ${share.toFixed(3)})^3`);
+  // the gain capped at cap^gain: the law holds only 골프장
+  const low = [hit('law', '체육시설의 설치ㆍ이용에 관한 법률', 'law', 50), hit('rule', '골프장업 이용요금 표시 관리 기준', 'admrul', 28)];
+  withSwitches({ ruleCoverageGain: 3, ruleCoverageGainCap: 2 }, () => coverageLift(low, 10, w, atPrior, (id) => (id === 'law' ? '골프장' : texts[id]!), order));
+  t.same(low.map((h) => [h.doc.id, h.score]), [['rule', 224], ['law', 50]]);
+  // gain off: a rule at the statutes' prior is not read
+  const off = [hit('law', '체육시설의 설치ㆍ이용에 관한 법률', 'law', 50), hit('rule', '골프장업 이용요금 표시 관리 기준', 'admrul', 28)];
+  withSwitches({ ruleCoverageGain: 0 }, () => t.equal(coverageLift(off, 10, w, atPrior, (id) => texts[id]!, order), false));
+  t.same(off.map((h) => h.score), [50, 28]);
 });
 
 t.test('no lift when a hit above holds as much, when the rule holds too few words, or when it is the statute\'s own guideline', async (t) => {
@@ -83,7 +110,7 @@ t.test('the words are made once, and only when a rule could be lifted (speed24)'
   t.equal(made, 0);
   // a rule to lift: made once, and the same lift as above
   const out = [hit('law', '체육시설의 설치ㆍ이용에 관한 법률', 'law', 50), hit('tax', '조세특례제한법', 'law', 45), hit('rule', '골프장업 이용요금 표시 관리 기준', 'admrul', 28)];
-  t.equal(coverageLift(out, 10, words, lift, (id) => texts[id]!, order), true);
+  t.equal(withSwitches({ ruleCoverageGain: 0 }, () => coverageLift(out, 10, words, lift, (id) => texts[id]!, order)), true);
   t.equal(made, 1);
   t.same(out.map((h) => [h.doc.id, h.score]), [['rule', 56], ['law', 50], ['tax', 45]]);
   // too few words once made: no lift

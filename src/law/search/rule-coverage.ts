@@ -71,20 +71,30 @@ export function coverageLift<H extends CoverageHit>(out: H[], k: number, wordsOf
     for (const s of h.seqs.slice(0, SEARCH_SWITCHES.ruleCoverageArticles)) { const c = coverageOf(bodyOf(h.doc.id, s), words()); if (c.share > b.share) b = c; }
     return (cov[i] = b);
   };
+  const gain = SEARCH_SWITCHES.ruleCoverageGain, cap = gain ? SEARCH_SWITCHES.ruleCoverageGainCap ** gain : 1;
   let lifted = false;
   for (let i = 1; i < n; i++) {
     const h = out[i]!, to = lift(h);
     // (a rule the lift would not take past the hit just above it keeps its place: its articles are not read)
-    if (to === null || to <= h.score || to < out[i - 1]!.score) continue;
+    if (to === null || (!gain && to <= h.score) || to * cap < out[i - 1]!.score) continue;
     if (words().length < min) return false;
     const c = best(i);
     if (c.found < min) continue;
-    let beats = true;
-    for (let j = 0; j < i && beats; j++) beats = c.share > (cov[j] ?? best(j)).share + margin;
+    // (the gain that could not take the rule past the hit just above it changes no order: the other hits' articles are
+    // not read further)
+    const reach = (above: number) => to * Math.min(cap, above > 0 ? (c.share / above) ** gain : cap);
+    let beats = true, above = 0;
+    for (let j = 0; j < i && beats; j++) {
+      const a = (cov[j] ?? best(j)).share;
+      above = Math.max(above, a);
+      beats = c.share > a + margin && reach(above) >= out[i - 1]!.score;
+    }
     // (switch ruleCoverageParent: a rule named after a statute above it is that statute's own guideline: the question
     // found the statute, and the parent-law prior keeps it first)
     if (beats && SEARCH_SWITCHES.ruleCoverageParent) for (let j = 0; j < i && beats; j++) beats = out[j]!.doc.category === 'admrul' || !namedAfter(h.doc.name, out[j]!.doc.name);
-    if (beats) { h.score = to; lifted = true; }
+    // (switch ruleCoverageGain: the prior alone often leaves the rule below its parent 법률, whose articles hold fewer of
+    // the question's words; the rule's score also grows with its coverage's lead, (share / best above)^gain, capped)
+    if (beats) { const s = reach(above); if (s > h.score) { h.score = s; lifted = true; } }
   }
   if (lifted) { const head = out.slice(0, n).sort(order); for (let i = 0; i < n; i++) out[i] = head[i]!; }
   return lifted;

@@ -115,7 +115,7 @@ export const SEARCH_SWITCHES = {
    *  other question changed; holdout11 29 / 35 from 28 / 35; 2 = the same; ruleCoverageArticles 2 → 3: h4-admrul-007
    *  7 → 2, nothing else; 1: +1 −1) */
   ruleCoverage: 1,
-  ruleCoverageTop: 10,
+  ruleCoverageTop: 20,
   ruleCoverageArticles: 3,
   ruleCoverageMargin: 0,
   ruleCoverageMin: 2,
@@ -124,6 +124,14 @@ export const SEARCH_SWITCHES = {
   ruleCoverageMapped: 2,
   /** a rule named after a statute above it (its own guideline) is not lifted over it (1) */
   ruleCoverageParent: 1,
+  /** the lifted rule's score also × (its coverage / the best coverage above it)^this, at most ruleCoverageGainCap^this
+   *  (rule-coverage.ts; 0 = off); with it a rule already at the statutes' prior competes on coverage too. rule27
+   *  (session 18, law-switch-ab against gain 0 / top 10): gain 3 with ruleCoverageTop 20, studied hits@1 / @5 607 / 712
+   *  → 608 / 714 (admrul 83 / 99 → 85 / 101, plain 191 → 190: a 석면 rule over 석면안전관리법), holdout14 29 / 41
+   *  unchanged; gain 1 / 2 / 4 with top 10: +0 / −1, +0 / −1, +1 / −1; gain 2 top 20 606 / 713; gain 3 top 15 608 / 713;
+   *  cap 1.5, 2 and 3 the same: the smallest kept (at most 3.4×, fewer articles read) */
+  ruleCoverageGain: 3,
+  ruleCoverageGainCap: 1.5,
   /** a rule among the best 100 hits of a plain question whose name (less its kind) holds at least ruleNameCoverMin of
    *  the question's own words and ruleNameCoverShare of their rarity, one of its best ruleCoverageArticles articles
    *  holding that many too, gets the statutes' prior (rule-name-cover.ts; 0 = off). admrul25, against off: min 3, studied hits@1 / @5 552 / 635 → 553 / 636
