@@ -170,7 +170,7 @@ function byBody(id: string, cands: Array<{ s: number; v: number }>, words: Query
  * 개발행위의 허가 over 제57조 개발행위허가의 절차, 제37조 업무상의 재해의 인정 기준 over 제38조 업무상질병판정위원회).
  * article27: the text's best articles (extra) join the candidates and a BM25-like count of the words in each text adds
  * titleBm25 × its share of the best (article-bm25.ts): an article whose title holds none of the question's words but
- * whose text states the matter (채권, 재산권의 소멸시효 for a debt unpaid for 10 years) can be chosen.
+ * whose text states the matter can be chosen, and a text using the words again and again gains over one naming them once.
  */
 function byCitations(id: string, cands: Array<{ s: number; v: number }>, words: QueryWord[], bodyOf: (id: string, seq: number) => string,
   cites: Citations, extra: number[]): number {
