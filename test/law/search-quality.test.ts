@@ -136,12 +136,14 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.ok(rate(r.all.hits5, r.all.n) >= 0.81, `hits@5 ${r.all.hits5}/${r.all.n}`);
   t.ok(r.all.mrr >= 0.74, `MRR ${r.all.mrr.toFixed(3)}`);
   // (article@1 raised by article18: the article's text weighs in the choice, 0.60 → 0.63; 251/383 measured; 0.59
-  // with holdout9, session 13; 0.58 with holdout10, session 14; 0.565 with holdout11, session 15; 448 / 793 = 0.565 with holdout12, session 16; 0.555 with holdout13, session 17; 0.545 with holdout14, session 18)
-  t.ok(rate(r.all.article1, r.all.articleN) >= 0.545, `article@1 ${r.all.article1}/${r.all.articleN}`);
+  // with holdout9, session 13; 0.58 with holdout10, session 14; 0.565 with holdout11, session 15; 448 / 793 = 0.565 with holdout12, session 16; 0.555 with holdout13, session 17; 0.545 with holdout14, session 18;
+  // article27's text candidates and BM25 in the choice: 503 → 511 of 913, floor 0.555)
+  t.ok(rate(r.all.article1, r.all.articleN) >= 0.555, `article@1 ${r.all.article1}/${r.all.articleN}`);
   // plain questions of the held-out sets 2–5: the right article of the right law first (article18: 33 → 37 of 100)
   const plainHeld = r.outcomes.filter((o) => (o.q.holdout2 || o.q.holdout3 || o.q.holdout4 || o.q.holdout5) && o.q.category === 'plain' && o.articleOk !== null);
-  // (search19's question cues in the article choice: 37 → 39 of 100; article25's citation prior on law14: 43 → 45)
-  t.ok(plainHeld.filter((o) => o.articleOk).length >= 42, `held-out plain article@1 ${plainHeld.filter((o) => o.articleOk).length}/${plainHeld.length}`);
+  // (search19's question cues in the article choice: 37 → 39 of 100; article25's citation prior on law14: 43 → 45;
+  // article27: 46 measured, floor 45)
+  t.ok(plainHeld.filter((o) => o.articleOk).length >= 45, `held-out plain article@1 ${plainHeld.filter((o) => o.articleOk).length}/${plainHeld.length}`);
   t.ok(rate(r.tuned.hits1, r.tuned.n) >= 0.88, `tuned hits@1 ${r.tuned.hits1}/${r.tuned.n}`);
   t.ok(rate(r.tuned.hits5, r.tuned.n) >= 0.94, `tuned hits@5 ${r.tuned.hits5}/${r.tuned.n}`);
   t.ok(rate(r.holdout.hits1, r.holdout.n) >= 0.77, `holdout hits@1 ${r.holdout.hits1}/${r.holdout.n}`);

@@ -46,8 +46,10 @@ export const SEARCH_SWITCHES = {
   titleDocIdf: 1,
   /** the article shown first by the first hits: the weight of the share of the query's words its text holds (0 = off;
    *  article18: 0.2; article25, with titleCite 0.2: 0.3 studied right article first 439 → 443 (+5 −1), holdout12 22 → 22;
-   *  0.4 / 0.5: 442 / 440) */
-  titleBody: 0.3,
+   *  0.4 / 0.5: 442 / 440; article27, with titleCite 0.55, titleBm25 0.2, titleTextSeq 0.2 — the four weights of a
+   *  conditional logit fitted on the studied sets' first-hit candidates, leave-one-set-out 434 → 441 of 573 —: studied
+   *  right article first 483 → 490 of 856, holdout14 23 → 24; without titleBm25 486, without titleTextSeq 481) */
+  titleBody: 0.45,
   /** in the title evidence, the statutory terms a plain question was mapped to weigh this much more than its own words */
   titleMapped: 3,
   /** the title candidates (best first) whose text the article choice reads, and for how many of the first hits */
@@ -56,9 +58,15 @@ export const SEARCH_SWITCHES = {
   /** the article choice (first hit, its best title candidates): an article that n articles of its instrument cite
    *  (제N조) gains titleCite × n / (n + titleCiteHalf) (titles.ts byCitations; 0 = off). article25: studied sets right
    *  article first 429 → 439 of 736 (+16 −6), holdout12 22 → 22, hits unchanged; 0.15 / 0.3: 437 / 435; the gain
-   *  passed from a citing candidate to the one it cites instead: 0.2 +14 −9, 0.4 +20 −24 (not kept) */
-  titleCite: 0.2,
+   *  passed from a citing candidate to the one it cites instead: 0.2 +14 −9, 0.4 +20 −24 (not kept); article27: 0.55 with
+   *  titleBody 0.45, titleBm25 0.2 (above; 0.4: 493) */
+  titleCite: 0.55,
   titleCiteHalf: 3,
+  /** the article choice (byCitations): the candidates' BM25-like weight (the words' counts in their texts, as a share
+   *  of the best candidate's: article-bm25.ts) weighs this; the text's best articles (the search's per-document best
+   *  3) join the title candidates at a title value of titleTextSeq (0 = not) */
+  titleBm25: 0.2,
+  titleTextSeq: 0.2,
   /** the article choice: a title holding a word of the answers the question's kind asks for (question-cues.ts) gains this */
   titleCue: 0.3,
   /** such titles are candidates of the choice even without a word of the question, at this share of the cue's gain (0 = not) */

@@ -5,6 +5,7 @@
 import { bigrams, nameKey } from '../normalize.js';
 import { SEARCH_SWITCHES } from './switches.js';
 import { kthSmallest } from './bm25.js';
+import { candidateBm25 } from './article-bm25.js';
 
 /**
  * The article titles of one document as name keys, joined by '\n' (a key never holds one), with each title's start.
@@ -145,9 +146,9 @@ export function spelledChoice<H extends TitleHit>(h: H, q: QueryWords, titlesOf:
 
 /** the best few title candidates (seq, value) are re-weighed by their text: the one chosen, or -1 */
 function byBody(id: string, cands: Array<{ s: number; v: number }>, words: QueryWord[], bodyOf: (id: string, seq: number) => string,
-  cites?: Citations): number {
+  cites?: Citations, extra: number[] = []): number {
   cands.sort((a, b) => b.v - a.v);
-  if (SEARCH_SWITCHES.titleCite && cites) return byCitations(id, cands, words, bodyOf, cites);
+  if (SEARCH_SWITCHES.titleCite && cites) return byCitations(id, cands, words, bodyOf, cites, extra);
   let pick = -1, pickV = -Infinity;
   for (const c of cands.slice(0, SEARCH_SWITCHES.titleBodyCandidates)) {
     // the text adds at most titleBody (its recall is at most 1): once that cannot pass the pick, neither can the rest
@@ -167,14 +168,23 @@ function byBody(id: string, cands: Array<{ s: number; v: number }>, words: Query
  * instrument whose text cites it (제N조, article-citations.ts). The article that regulates a matter is cited by its
  * procedures, committees, exceptions and penalties, which hold the same words because they point at it (제56조
  * 개발행위의 허가 over 제57조 개발행위허가의 절차, 제37조 업무상의 재해의 인정 기준 over 제38조 업무상질병판정위원회).
+ * article27: the text's best articles (extra) join the candidates and a BM25-like count of the words in each text adds
+ * titleBm25 × its share of the best (article-bm25.ts): an article whose title holds none of the question's words but
+ * whose text states the matter can be chosen, and a text using the words again and again gains over one naming them once.
  */
 function byCitations(id: string, cands: Array<{ s: number; v: number }>, words: QueryWord[], bodyOf: (id: string, seq: number) => string,
-  cites: Citations): number {
+  cites: Citations, extra: number[]): number {
   const deg = cites.citedBy(id), half = SEARCH_SWITCHES.titleCiteHalf;
+  const top = cands.slice(0, SEARCH_SWITCHES.titleBodyCandidates);
+  // the text hits that no title of the question's words put among them compete too (article27): at titleTextSeq
+  for (const s of extra) if (!top.some((c) => c.s === s)) top.push({ s, v: SEARCH_SWITCHES.titleTextSeq });
+  const texts = top.map((c) => bodyOf(id, c.s));
+  const bm = SEARCH_SWITCHES.titleBm25 ? candidateBm25(words, texts) : null;
   let pick = -1, pickV = -Infinity;
-  for (const c of cands.slice(0, SEARCH_SWITCHES.titleBodyCandidates)) {
-    const n = deg[c.s] ?? 0;
-    const v = c.v + SEARCH_SWITCHES.titleBody * titleRecall(bodyOf(id, c.s), words) + SEARCH_SWITCHES.titleCite * n / (n + half);
+  for (let i = 0; i < top.length; i++) {
+    const c = top[i]!, n = deg[c.s] ?? 0;
+    const v = c.v + SEARCH_SWITCHES.titleBody * titleRecall(texts[i]!, words) + SEARCH_SWITCHES.titleCite * n / (n + half)
+      + (bm ? SEARCH_SWITCHES.titleBm25 * bm[i]! : 0);
     if (v > pickV) { pickV = v; pick = c.s; }
   }
   return pick;
@@ -227,7 +237,9 @@ function readTitles(h: TitleHit, tq: TitleQuery | null, titlesOf: (id: string) =
       if (a > pickV) { pickV = a; pick = s; }
       if (cands && a > 0) cands.push({ s, v: a });
     }
-    if (cands && cands.length > 1) pick = byBody(h.doc.id, cands, aw ?? qw, bodyOf!, cites);
+    // (the text's best articles join the title candidates when the text weighs: titleTextSeq, byCitations)
+    const extra = SEARCH_SWITCHES.titleTextSeq && cites ? h.seqs.filter((x) => !cands?.some((c) => c.s === x)) : [];
+    if (cands && cands.length + extra.length > 1) pick = byBody(h.doc.id, cands, aw ?? qw, bodyOf!, cites, extra);
     // (a title holding a cue alone can be chosen where no title holds a word of the question; it scores nothing)
     if (bestSeq >= 0 || pick >= 0) {
       if (scored && bestSeq >= 0) h.score += 25 * bestF + (bestF === 1 ? 10 : 0) + 10 * (best - bestF);
