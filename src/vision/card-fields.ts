@@ -7,7 +7,7 @@
 import type { TextLine } from './ocr.js';
 import type { Box } from './raster.js';
 import { LAYOUTS, type DocType } from './layouts.js';
-import { RRN, normaliseRrn, parseDate, LICENCE, normaliseLicence, VISA, normaliseVisa } from './card-patterns.js';
+import { RRN, normaliseRrn, parseDate, validDate, LICENCE, normaliseLicence, VISA, normaliseVisa } from './card-patterns.js';
 
 /** Measurement switches (bench/ocr-varied.ts --ab): 0 turns a step back to the reader of before (orientation and
  * inner-box check in loadCard / readCard; assignment by content, labels and Hanja cut). */
@@ -58,6 +58,14 @@ const height = (b: Box) => b[3] - b[1];
 const compact = (l: TextLine) => l.text.replace(/\s+/g, '');
 const isNumber = (l: TextLine) => RRN.test(normaliseRrn(compact(l)));
 const isDate = (l: TextLine) => parseDate(l.text) !== null;
+/** A number line's birth part (YYMMDD) is a calendar date (a leap year's 29 February allowed). */
+const validBirth = (l: TextLine) => {
+  const m = RRN.exec(normaliseRrn(compact(l)));
+  return m !== null && validDate(2000, Number(m[1]!.slice(2, 4)), Number(m[1]!.slice(4, 6)));
+};
+/** Which of the lines taken for a number is the card's: a valid birth part, no date (an issue date read without
+ *  its dots, "2010521", passes for a number that lost its mask: 201052-1), then the recogniser's confidence. */
+const numberRank = (l: TextLine) => (validBirth(l) ? 2 : 0) + (isDate(l) ? 0 : 1) + l.confidence;
 const isIssuer = (l: TextLine) => /(청장|경찰청|출입국|외국인청)/.test(compact(l));
 const isTitle = (l: TextLine, doc: DocType) => {
   const t = compact(l), title = LAYOUTS[doc].title;
@@ -71,7 +79,7 @@ const isTitle = (l: TextLine, doc: DocType) => {
 export function assignByContent(all: TextLine[], doc: DocType): Record<string, TextLine[]> | null {
   const lines = all.filter((l) => l.text && !isTitle(l, doc));
   const numField = doc === 'alien' ? 'registration_number' : 'jumin_full';
-  const num = lines.filter(isNumber).sort((a, b) => b.confidence - a.confidence)[0];
+  const num = lines.filter(isNumber).sort((a, b) => numberRank(b) - numberRank(a))[0];
   if (!num) return null;
   const below = (l: TextLine, ref: TextLine) => cy(l.box) > cy(ref.box) + height(ref.box) * 0.5;
   const sameRow = (l: TextLine, ref: TextLine) => Math.abs(cy(l.box) - cy(ref.box)) < Math.max(height(ref.box), height(l.box)) * 0.6;

@@ -81,7 +81,11 @@ async function cutHanja(img: RgbImage, f: FieldResult): Promise<FieldResult> {
   const [lp] = await lineProbs(img, [f.bbox], 1, undefined, 'ocrRecLatin');
   const zh = lp ? decodeLine(lp) : null;
   const at = zh ? [...zh.text.replace(/\s+/g, '')].indexOf('(') : -1;
-  if (!zh || at < 1 || zh.charX[at] === undefined) return f;
+  // that recogniser may drop the Hangul before '(' altogether ("(智娟)"): the '(' then counts when two glyphs'
+  // room lies before it (the pitch of the Hanja after it, which are as wide as Hangul)
+  const pitch = zh && zh.charX.length >= 3 ? (zh.charX[zh.charX.length - 1]! - zh.charX[1]!) / Math.max(1, zh.charX.length - 2) : Infinity;
+  const room = at === 0 && zh!.charX[0] !== undefined && zh!.charX[0] - f.bbox[0] > 1.5 * pitch;
+  if (!zh || (at < 1 && !room) || zh.charX[at] === undefined) return f;
   const box: Box = [f.bbox[0], f.bbox[1], Math.round(zh.charX[at]!), f.bbox[3]];
   const [again] = await recognizeBoxes(img, [box], 1);
   if (!again || !/[가-힣]{2}/.test(again.text)) return f;
@@ -321,7 +325,9 @@ function validate(f: Record<string, FieldResult>, doc: DocType, now: Date, glyph
     if (!LICENCE.test(ln.text)) penal('license_number');
     const lt = f.license_type!;
     const compact = lt.text.replace(/\s+/g, '');
-    const known = LICENCE_TYPES.find((t) => t.replace(' ', '') === compact);
+    // a lost class digit ("종대형"): the one type that ends so (1종 대형; "종보통" stays unknown)
+    const ends = LICENCE_TYPES.filter((t) => compact.length >= 3 && t.replace(' ', '').endsWith(compact));
+    const known = LICENCE_TYPES.find((t) => t.replace(' ', '') === compact) ?? (ends.length === 1 ? ends[0] : undefined);
     if (known) lt.text = known;
     else penal('license_type');
   }

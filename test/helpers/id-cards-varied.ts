@@ -191,7 +191,9 @@ export async function renderVariedCard(docType: DocType, o: VariedOptions): Prom
     const left = text(ctx, addr1, k, px, false, 0, 2, reg);
     ctx.fillText(addr2, left, reg[1] * H + ((reg[3] * H) / 2) * 1.5);
   };
+  // the photo first: a field jittered over it stays legible, as printed over a card's ghost image
   if (docType === 'jumin') {
+    photo(0.7, 0.22, 0.25, 0.48);
     title('주민등록증', 0.06, 0.12, 72);
     nameLine('name', size(54));
     text(ctx, number, 'jumin_full', size(48));
@@ -199,8 +201,8 @@ export async function renderVariedCard(docType: DocType, o: VariedOptions): Prom
     text(ctx, dateText, 'issue_date', size(36));
     truth.issuer = `${city} ${district}청장`;
     text(ctx, truth.issuer, 'issuer', size(44), true);
-    photo(0.7, 0.22, 0.25, 0.48);
   } else if (docType === 'driver') {
+    photo(0.03, 0.2, 0.23, 0.5);
     title('자동차운전면허증', 0.3, 0.09, 60);
     const lt = pick(r, LICENCE_TYPES);
     const ln = `${11 + Math.floor(r() * 18)}-${pad(issueY % 100)}-${Array.from({ length: 6 }, () => Math.floor(r() * 10)).join('')}-${pad(Math.floor(r() * 100))}`;
@@ -213,8 +215,8 @@ export async function renderVariedCard(docType: DocType, o: VariedOptions): Prom
     const issuer = `${city}경찰청장`;
     text(ctx, issuer, 'issuer', size(42), true);
     Object.assign(truth, { license_type: lt, license_number: ln, issuer });
-    photo(0.03, 0.2, 0.23, 0.5);
   } else {
+    photo(0.72, 0.2, 0.24, 0.5);
     title('외국인등록증', 0.06, 0.09, 60);
     ctx.font = `28px ${F}`;
     ctx.fillText('RESIDENCE CARD', (0.52 + gx) * W, (0.09 + gy) * H);
@@ -228,7 +230,6 @@ export async function renderVariedCard(docType: DocType, o: VariedOptions): Prom
     const issuer = `${city.slice(0, 2)}출입국외국인청장`;
     text(ctx, issuer, 'issuer', size(40), true);
     Object.assign(truth, { registration_number: number, nationality: nat, status: st, issuer });
-    photo(0.72, 0.2, 0.24, 0.5);
   }
   if (o.glare) glareAndShadow(ctx, W, H, r);
   const shot = await photograph(canvas.toBuffer('image/png'), W, H, { tilt: o.tilt, margin: o.margin, busy: o.busy }, r);
@@ -256,6 +257,8 @@ export const VARIED_CONDITIONS: Record<string, Omit<VariedOptions, 'seed' | 'fon
   'labels-above': { labelsAbove: true },
   'tilt-4': { tilt: 4 },
   'tilt-7': { tilt: -7 },
+  'tilt-crop': { tilt: 3, margin: 0.002 },
+  'above-jitter': { labelsAbove: true, jitter: 0.08 },
   glare: { glare: true },
   busy: { busy: true, margin: 0.1 },
   'turn-270-tilt': { turn: 270, tilt: 3 },
