@@ -8,11 +8,12 @@ export interface PhotoOptions {
   tilt?: number;
   /** a margin of background around the card, as a fraction of its width */
   margin?: number;
-  /** the background: flat brown-grey, or busy (stripes, boxes, words) */
+  /** the background: flat brown-grey, or busy (stripes, boxes, words), or pale (white paper: no clear card edge) */
   busy?: boolean;
+  pale?: boolean;
 }
 
-const FLAT = '#6b6259';
+const FLAT = '#6b6259', PALE = '#f1efe9';
 
 /** A bright glare spot over a random field band and a soft shadow over one side, drawn on the card itself. */
 export function glareAndShadow(ctx: SKRSContext2D, W: number, H: number, r: () => number): void {
@@ -53,18 +54,18 @@ function busyBackground(ctx: SKRSContext2D, w: number, h: number, r: () => numbe
 
 /** The card (PNG of W×H) photographed: on its background with a margin, then turned by the tilt. */
 export async function photograph(png: Buffer, W: number, H: number, o: PhotoOptions, r: () => number): Promise<{ png: Buffer; width: number; height: number }> {
-  const m = Math.round((o.margin ?? (o.tilt || o.busy ? 0.06 : 0)) * W);
+  const m = Math.round((o.margin ?? (o.tilt || o.busy || o.pale ? 0.06 : 0)) * W);
   if (!m && !o.tilt) return { png, width: W, height: H };
   let w = W + 2 * m, h = H + 2 * m;
   const canvas = createCanvas(w, h);
   const ctx = canvas.getContext('2d');
   if (o.busy) busyBackground(ctx, w, h, r);
-  else { ctx.fillStyle = FLAT; ctx.fillRect(0, 0, w, h); }
+  else { ctx.fillStyle = o.pale ? PALE : FLAT; ctx.fillRect(0, 0, w, h); }
   ctx.drawImage(await loadImage(png), m, m);
   let out = canvas.toBuffer('image/png');
   if (o.tilt) {
     // the corners the turn opens: the background's colour (a photo shows more of the table there)
-    const t = await sharp(out).rotate(o.tilt, { background: o.busy ? '#8a6a4a' : FLAT }).removeAlpha().png().toBuffer({ resolveWithObject: true });
+    const t = await sharp(out).rotate(o.tilt, { background: o.busy ? '#8a6a4a' : o.pale ? PALE : FLAT }).removeAlpha().png().toBuffer({ resolveWithObject: true });
     out = t.data; w = t.info.width; h = t.info.height;
   }
   return { png: out, width: w, height: h };

@@ -62,6 +62,8 @@ export interface VariedOptions {
   tilt?: number;
   /** the card on a busy background (stripes, boxes, printed words) instead of a flat one */
   busy?: boolean;
+  /** the card on white paper (its edge barely shows) */
+  pale?: boolean;
   /** the card photographed turned by this many degrees (clockwise) */
   turn?: 0 | 90 | 180 | 270;
   /** a margin of background around the card, as a fraction of its width */
@@ -232,7 +234,7 @@ export async function renderVariedCard(docType: DocType, o: VariedOptions): Prom
     Object.assign(truth, { registration_number: number, nationality: nat, status: st, issuer });
   }
   if (o.glare) glareAndShadow(ctx, W, H, r);
-  const shot = await photograph(canvas.toBuffer('image/png'), W, H, { tilt: o.tilt, margin: o.margin, busy: o.busy }, r);
+  const shot = await photograph(canvas.toBuffer('image/png'), W, H, { tilt: o.tilt, margin: o.margin, busy: o.busy, pale: o.pale }, r);
   let img = sharp(shot.png).removeAlpha();
   let w = shot.width, h = shot.height;
   if (o.turn) {
@@ -258,6 +260,7 @@ export const VARIED_CONDITIONS: Record<string, Omit<VariedOptions, 'seed' | 'fon
   'tilt-4': { tilt: 4 },
   'tilt-7': { tilt: -7 },
   'tilt-crop': { tilt: 3, margin: 0.002 },
+  'tilt-pale': { tilt: 5, pale: true },
   'above-jitter': { labelsAbove: true, jitter: 0.08 },
   glare: { glare: true },
   busy: { busy: true, margin: 0.1 },
