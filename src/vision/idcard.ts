@@ -140,6 +140,10 @@ export async function readCard(img: RgbImage, doc: DocType, now = new Date()): P
       const [cx, cy] = centre(l.box);
       return l.text && !claimed.has(l) && cx >= fx * W && cx <= (fx + fw) * W && cy >= fy * H && cy <= (fy + fh) * H;
     });
+    // a field moved out of its fixed region while the others stayed (a name set right of its label): the line
+    // the content assignment found for it, when no other field took it
+    const moved = found?.[name];
+    if (!inside.length && CARD_READ_SWITCHES.checks && moved?.length && !moved.some((l) => used.has(l))) inside = moved;
     if (content && name === 'name' && doc !== 'alien') inside = hangulName(inside);
     inside.forEach((l) => used.add(l));
     fieldLines[name] = inside;
