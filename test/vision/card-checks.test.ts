@@ -3,7 +3,7 @@
 // chosen by its birth part; idcard.ts the Hanja cut and the licence type mended).
 import t from 'tap';
 import { renderVariedCard, VARIED_CONDITIONS } from '../helpers/id-cards-varied.js';
-import ekycOcr from '../../src/tasks/ekyc-ocr.js';
+import ekycOcr, { loadCard } from '../../src/tasks/ekyc-ocr.js';
 import { CARD_READ_SWITCHES, assignByContent, labelClips } from '../../src/vision/card-fields.js';
 import type { TextLine } from '../../src/vision/ocr.js';
 import type { Box } from '../../src/vision/raster.js';
@@ -44,6 +44,20 @@ t.test('an issue date read without its dots is not taken for the number (birth p
 });
 
 const same = (a: string, b: string) => a.replace(/\s+/g, '') === b.replace(/\s+/g, '');
+
+t.test('a card on white paper turned 5° is turned back by its text lines (its edge not found)', async (t) => {
+  const card = await renderVariedCard('jumin', { ...VARIED_CONDITIONS['tilt-pale'], seed: 103, font: 'nanum-gothic' });
+  const loaded = await loadCard(card.image, 'image');
+  // 5° in the photo, less once the crop is stretched to the card's 1280×807 (wider than it is tall by less)
+  t.ok(loaded.skew! >= 4 && loaded.skew! <= 5.5, `skew ${loaded.skew}°`);
+  const straight = await loadCard((await renderVariedCard('jumin', { seed: 103, font: 'nanum-gothic' })).image, 'image');
+  t.equal(straight.skew, 0, 'a straight crop is left as it is');
+  const r = await ekycOcr({ image: card.image, docType: 'jumin' });
+  for (const k of ['name', 'jumin_full', 'address', 'issue_date', 'issuer']) t.ok(same(r.fields[k]!.text, card.truth[k]!), `${k}: "${r.fields[k]!.text}"`);
+  const [x0, y0, x1, y1] = r.fields.issuer!.bbox; // the issuer's line in the submitted image: lower left, inside it
+  t.ok(x0 >= 0 && x1 <= card.width && y1 <= card.height && y0 > card.height * 0.6, `issuer bbox ${r.fields.issuer!.bbox} in ${card.width}×${card.height}`);
+});
+
 for (const [cond, doc, seed, font] of [['all-photo', 'driver', 104, 'nanum-gothic'], ['above-jitter', 'alien', 102, 'noto-sans']] as const) {
   t.test(`${cond} ${doc} (seed ${seed}, ${font}): every field read`, async (t) => {
     const card = await renderVariedCard(doc, { ...VARIED_CONDITIONS[cond], seed, font });
