@@ -75,7 +75,10 @@ const cx = (b: Box) => (b[0] + b[2]) / 2;
 const height = (b: Box) => b[3] - b[1];
 const compact = (l: TextLine) => l.text.replace(/\s+/g, '');
 const isNumber = (l: TextLine) => RRN.test(normaliseRrn(compact(l)));
-const isDate = (l: TextLine) => parseDate(l.text) !== null;
+/** Seven digits and dots only, a year 1900–2099 first: a date whose month or day split is not known from the
+ *  digits alone ("2025111": 1.11 or 11.1; the glyph gaps decide later, idcard.ts dateFromGlyphs). */
+const dateRun = (t: string) => { const c = t.replace(/[^\d]/g, ''); return /^[\d.\s]+$/.test(t) && c.length === 7 && Number(c.slice(0, 4)) >= 1900 && Number(c.slice(0, 4)) < 2100; };
+const isDate = (l: TextLine) => parseDate(l.text) !== null || (CARD_READ_SWITCHES.checks === 1 && dateRun(l.text));
 /** A number line's birth part (YYMMDD) is a calendar date (a leap year's 29 February allowed). */
 const validBirth = (l: TextLine) => {
   const m = RRN.exec(normaliseRrn(compact(l)));

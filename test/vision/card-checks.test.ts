@@ -5,6 +5,7 @@ import t from 'tap';
 import { renderVariedCard, VARIED_CONDITIONS } from '../helpers/id-cards-varied.js';
 import ekycOcr, { loadCard } from '../../src/tasks/ekyc-ocr.js';
 import { CARD_READ_SWITCHES, assignByContent, labelClips } from '../../src/vision/card-fields.js';
+import { normaliseRrn } from '../../src/vision/card-patterns.js';
 import type { TextLine } from '../../src/vision/ocr.js';
 import type { Box } from '../../src/vision/raster.js';
 
@@ -41,6 +42,18 @@ t.test('an issue date read without its dots is not taken for the number (birth p
   } finally {
     Object.assign(CARD_READ_SWITCHES, { checks: 1 });
   }
+});
+
+t.test('a stray glyph before the number and a date whose split is not known from its digits (tilt-pale seed 117)', async (t) => {
+  t.equal(normaliseRrn('O020317-4****'), '020317-4******');
+  t.equal(normaliseRrn('12-10-754400-22'), '12-10-754400-22', 'a licence number is left alone');
+  const ls = [
+    line('2종보통', [415, 211, 533, 248]), line('23-25-648991-99', [709, 214, 980, 243]), line('송동현', [413, 273, 523, 317]),
+    line('O020317-4****', [410, 335, 670, 371], 0.94), line('서울특별시마포구삼일대로86', [412, 406, 752, 432]),
+    line('113동1802호', [410, 469, 577, 499]), line('2025111', [474, 547, 628, 574], 0.93), line('서울특별시경찰청장', [430, 618, 721, 653]),
+  ];
+  const f = assignByContent(ls, 'driver')!;
+  t.same([f.jumin_full![0]!.text, f.issue_date![0]!.text, f.name![0]!.text, f.issuer![0]!.text], ['O020317-4****', '2025111', '송동현', '서울특별시경찰청장']);
 });
 
 const same = (a: string, b: string) => a.replace(/\s+/g, '') === b.replace(/\s+/g, '');
