@@ -5,6 +5,9 @@
 // Run: nice -n 19 npm run bench -- ocr-varied [--cards 6] [--seed 7000] [--only turn-180,jitter-8]
 //      [--fonts nanum-myeongjo,gowun-dodum] [--ab orient=0,content=0] (A/B of the reader's switches, interleaved)
 // Tuning used seeds 100+ with noto-sans / nanum-gothic / nanum-myeongjo; gowun-dodum and seeds 7000+ are held out.
+// card27 added labels above values, glare, busy / pale backgrounds and tilts (test/helpers/card-photo.ts) and the
+// Debian fonts (nanum-square, un-dotum tuned on seeds 100–105; nanum-barun, un-batang and seeds 8100+ held out):
+// --ab checks=0 is the reader before card27.
 import { renderVariedCard, VARIED_CONDITIONS, VARIED_FONTS } from '../test/helpers/id-cards-varied.js';
 import { charAccuracy } from '../test/helpers/id-cards.js';
 import { table } from './lib/load.js';

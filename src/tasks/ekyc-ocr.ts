@@ -6,6 +6,7 @@ import type { Pt } from './lib/geometry.js';
 import { readCard, fieldNames, type DocType, type FieldResult } from '../vision/idcard.js';
 import { OCR_MODELS, type RgbImage } from '../vision/index.js';
 import { CARD_READ_SWITCHES } from '../vision/card-fields.js';
+import { skewAngle, turnBack, unturnPoint } from '../vision/card-skew.js';
 import type { Box } from '../vision/raster.js';
 
 export interface EkycOcrInput {
@@ -49,6 +50,8 @@ export interface LoadedCard {
   height: number;
   /** the card was upright after turning the image this many degrees clockwise (bbox: see toSource) */
   turn: 0 | 90;
+  /** the crop's text lines fell by this many degrees (clockwise) and img was turned back by it (card-skew.ts) */
+  skew?: number;
 }
 
 export async function loadCard(bytes: Uint8Array, field: string, maxPixels?: number): Promise<LoadedCard> {
@@ -65,7 +68,11 @@ export async function loadCard(bytes: Uint8Array, field: string, maxPixels?: num
   try {
     const { data, info } = await (turn ? openSharp(c).rotate(turn) : openSharp(c)).resize(tw, th, { fit: 'fill', kernel: 'lanczos3' }).flatten({ background: '#ffffff' }).toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
     const [sw, sh] = turn ? [c.height, c.width] : [c.width, c.height];
-    return { img: { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: 3 }, sx: sw / info.width, sy: sh / info.height, width: c.width, height: c.height, turn };
+    let img: RgbImage = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: 3 };
+    // a card a few degrees off straight whose edge was not found (on white paper): turned back by its text's angle
+    const skew = CARD_READ_SWITCHES.checks ? skewAngle(img) : 0;
+    if (skew) img = turnBack(img, skew);
+    return { img, sx: sw / info.width, sy: sh / info.height, width: c.width, height: c.height, turn, skew };
   } catch (e) {
     throw decodeFailure(c, e);
   }
@@ -130,6 +137,10 @@ export default async function ekycOcr(input: EkycOcrInput): Promise<EkycOcrOutpu
 export function toSource(b: Box, card: LoadedCard, turned: 0 | 180): Box {
   const { img, sx, sy } = card;
   let [x1, y1, x2, y2] = turned ? [img.width - b[2], img.height - b[3], img.width - b[0], img.height - b[1]] : b;
+  if (card.skew) {
+    const ps = [[x1, y1], [x2, y1], [x2, y2], [x1, y2]].map(([x, y]) => unturnPoint(x!, y!, card.skew!, img.width, img.height));
+    [x1, y1, x2, y2] = [Math.min(...ps.map((p) => p[0])), Math.min(...ps.map((p) => p[1])), Math.max(...ps.map((p) => p[0])), Math.max(...ps.map((p) => p[1]))];
+  }
   [x1, y1, x2, y2] = [x1 * sx, y1 * sy, x2 * sx, y2 * sy];
   // turned 90° clockwise to read: the upright point (x, y) was at (y, H − x) of the submitted image (H its height)
   if (card.turn) [x1, y1, x2, y2] = [y1, card.height - x2, y2, card.height - x1];

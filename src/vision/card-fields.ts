@@ -7,11 +7,13 @@
 import type { TextLine } from './ocr.js';
 import type { Box } from './raster.js';
 import { LAYOUTS, type DocType } from './layouts.js';
-import { RRN, normaliseRrn, parseDate, LICENCE, normaliseLicence, VISA, normaliseVisa } from './card-patterns.js';
+import { RRN, normaliseRrn, parseDate, validDate, LICENCE, normaliseLicence, VISA, normaliseVisa } from './card-patterns.js';
 
 /** Measurement switches (bench/ocr-varied.ts --ab): 0 turns a step back to the reader of before (orientation and
- * inner-box check in loadCard / readCard; assignment by content, labels and Hanja cut). */
-export const CARD_READ_SWITCHES = { orient: 1, content: 1 };
+ * inner-box check in loadCard / readCard; assignment by content, labels and Hanja cut; checks: card27's lines
+ * re-read below a label above them, number chosen by its birth part, Hanja cut without Hangul read, licence type
+ * mended). */
+export const CARD_READ_SWITCHES = { orient: 1, content: 1, checks: 1 };
 
 /** Label words printed before a field on real cards (Korean ID, driver licence, residence card), longest first. */
 const LABELS = ['외국인등록번호', '주민등록번호', '국가/지역', '체류자격', '발급일자', '면허번호', '주민번호', '등록번호', '발급일', '성명', '이름', '주소', '종류', '국가', '국적'];
@@ -52,12 +54,39 @@ export function withoutHanja(l: TextLine): TextLine {
   return sliceLine(l, 0, m[1]!.length);
 }
 
+/**
+ * Lines whose detected box reaches up into a label word printed above them (성명 over the name, a label-above
+ * layout): index → the box below that label's bottom. The taller box takes the label's strokes into the reading.
+ */
+export function labelClips(lines: TextLine[]): Map<number, Box> {
+  const labels = lines.filter((l) => l.text && withoutLabel(l) === null);
+  const out = new Map<number, Box>();
+  lines.forEach((l, i) => {
+    if (!l.text || labels.includes(l)) return;
+    const [x0, y0, x1, y1] = l.box, h = y1 - y0;
+    const lab = labels.find((a) => a.box[1] < y0 && a.box[3] > y0 + h * 0.08 && a.box[3] < y1 - h * 0.5 && a.box[0] < x1 && a.box[2] > x0);
+    if (lab) out.set(i, [x0, lab.box[3], x1, y1]);
+  });
+  return out;
+}
+
 const cy = (b: Box) => (b[1] + b[3]) / 2;
 const cx = (b: Box) => (b[0] + b[2]) / 2;
 const height = (b: Box) => b[3] - b[1];
 const compact = (l: TextLine) => l.text.replace(/\s+/g, '');
 const isNumber = (l: TextLine) => RRN.test(normaliseRrn(compact(l)));
-const isDate = (l: TextLine) => parseDate(l.text) !== null;
+/** Seven digits and dots only, a year 1900–2099 first: a date whose month or day split is not known from the
+ *  digits alone ("2025111": 1.11 or 11.1; the glyph gaps decide later, idcard.ts dateFromGlyphs). */
+const dateRun = (t: string) => { const c = t.replace(/[^\d]/g, ''); return /^[\d.\s]+$/.test(t) && c.length === 7 && Number(c.slice(0, 4)) >= 1900 && Number(c.slice(0, 4)) < 2100; };
+const isDate = (l: TextLine) => parseDate(l.text) !== null || (CARD_READ_SWITCHES.checks === 1 && dateRun(l.text));
+/** A number line's birth part (YYMMDD) is a calendar date (a leap year's 29 February allowed). */
+const validBirth = (l: TextLine) => {
+  const m = RRN.exec(normaliseRrn(compact(l)));
+  return m !== null && validDate(2000, Number(m[1]!.slice(2, 4)), Number(m[1]!.slice(4, 6)));
+};
+/** Which of the lines taken for a number is the card's: a valid birth part, no date (an issue date read without
+ *  its dots, "2010521", passes for a number that lost its mask: 201052-1), then the recogniser's confidence. */
+const numberRank = (l: TextLine) => (validBirth(l) ? 2 : 0) + (isDate(l) ? 0 : 1) + l.confidence;
 const isIssuer = (l: TextLine) => /(청장|경찰청|출입국|외국인청)/.test(compact(l));
 const isTitle = (l: TextLine, doc: DocType) => {
   const t = compact(l), title = LAYOUTS[doc].title;
@@ -71,7 +100,8 @@ const isTitle = (l: TextLine, doc: DocType) => {
 export function assignByContent(all: TextLine[], doc: DocType): Record<string, TextLine[]> | null {
   const lines = all.filter((l) => l.text && !isTitle(l, doc));
   const numField = doc === 'alien' ? 'registration_number' : 'jumin_full';
-  const num = lines.filter(isNumber).sort((a, b) => b.confidence - a.confidence)[0];
+  const rank = CARD_READ_SWITCHES.checks ? numberRank : (l: TextLine) => l.confidence;
+  const num = lines.filter(isNumber).sort((a, b) => rank(b) - rank(a))[0];
   if (!num) return null;
   const below = (l: TextLine, ref: TextLine) => cy(l.box) > cy(ref.box) + height(ref.box) * 0.5;
   const sameRow = (l: TextLine, ref: TextLine) => Math.abs(cy(l.box) - cy(ref.box)) < Math.max(height(ref.box), height(l.box)) * 0.6;

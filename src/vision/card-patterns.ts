@@ -5,7 +5,8 @@
 export const RRN = /^(\d{6})-([0-9*])([0-9*]{6})$/;
 
 export function normaliseRrn(raw: string): string {
-  let s = raw.replace(/\s+/g, '').replace(/[—–~_=]/g, '-');
+  // a stray glyph read before the number (a card corner or edge beside it: "O020317-4****") dropped
+  let s = raw.replace(/\s+/g, '').replace(/[—–~_=]/g, '-').replace(/^[^\d*-]+(?=\d{6}-?[\d*])/, '');
   // a missing hyphen: 13 characters
   if (/^\d{6}[^-]{7}$/.test(s)) s = `${s.slice(0, 6)}-${s.slice(6)}`;
   // small or blurred captures: the hyphen read as another mark ("700112%1…", "761025'1…") or lost before a mask

@@ -13,7 +13,7 @@ import { repairAddress, repairIssuer } from './ocr-address.js';
 import { LAYOUTS, fieldNames, type DocType, type Region } from './layouts.js';
 export { LAYOUTS, fieldNames, type DocType, type Region };
 
-import { CARD_READ_SWITCHES, assignByContent, agreesWithLayout, withoutLabel, withoutHanja } from './card-fields.js';
+import { CARD_READ_SWITCHES, labelClips, assignByContent, agreesWithLayout, withoutLabel, withoutHanja } from './card-fields.js';
 import { uprightScore, UPRIGHT_MARKS, rotate180 } from './card-orient.js';
 import { RRN, normaliseRrn, validDate, parseDate, normaliseLicence, LICENCE, VISA, normaliseVisa, LICENCE_TYPES } from './card-patterns.js';
 export { normaliseRrn, validDate, parseDate, normaliseLicence, normaliseVisa };
@@ -69,6 +69,19 @@ async function uprightLines(img: RgbImage, doc: DocType): Promise<{ lines: TextL
   return uprightScore(again, doc) > score ? { lines: again, img: flipped, turned: 180 } : { lines, img, turned: 0 };
 }
 
+/** Lines reaching up into a label above them (card-fields.ts labelClips) read again below it; the surer reading kept. */
+async function belowLabels(img: RgbImage, lines: TextLine[]): Promise<TextLine[]> {
+  const clips = CARD_READ_SWITCHES.checks ? labelClips(lines) : new Map<number, Box>();
+  if (!clips.size) return lines;
+  const { recognizeBoxes } = await import('./ocr.js');
+  const idx = [...clips.keys()];
+  const again = await recognizeBoxes(img, [...clips.values()], 4);
+  return lines.map((l, i) => {
+    const r = again[idx.indexOf(i)];
+    return r && r.text && r.confidence > l.confidence ? r : l;
+  });
+}
+
 /**
  * A Korean name printed with its Hanja, 홍길동(洪吉童), read as one line: the Korean recogniser reads the Hanja as
  * Hangul (김재준(金在俊) → 김재준쇼죠犧), the Chinese/Latin one reads the parenthesis and the Hanja right. The line
@@ -81,7 +94,11 @@ async function cutHanja(img: RgbImage, f: FieldResult): Promise<FieldResult> {
   const [lp] = await lineProbs(img, [f.bbox], 1, undefined, 'ocrRecLatin');
   const zh = lp ? decodeLine(lp) : null;
   const at = zh ? [...zh.text.replace(/\s+/g, '')].indexOf('(') : -1;
-  if (!zh || at < 1 || zh.charX[at] === undefined) return f;
+  // that recogniser may drop the Hangul before '(' altogether ("(智娟)"): the '(' then counts when two glyphs'
+  // room lies before it (the pitch of the Hanja after it, which are as wide as Hangul)
+  const pitch = zh && zh.charX.length >= 3 ? (zh.charX[zh.charX.length - 1]! - zh.charX[1]!) / Math.max(1, zh.charX.length - 2) : Infinity;
+  const room = CARD_READ_SWITCHES.checks && at === 0 && zh!.charX[0] !== undefined && zh!.charX[0] - f.bbox[0] > 1.5 * pitch;
+  if (!zh || (at < 1 && !room) || zh.charX[at] === undefined) return f;
   const box: Box = [f.bbox[0], f.bbox[1], Math.round(zh.charX[at]!), f.bbox[3]];
   const [again] = await recognizeBoxes(img, [box], 1);
   if (!again || !/[가-힣]{2}/.test(again.text)) return f;
@@ -102,8 +119,10 @@ const round = (b: Box): Box => b.map((v) => Math.round(v)) as Box;
 /** Read the fields of a card image (ideally 1280×807, perspective-corrected). */
 export async function readCard(img: RgbImage, doc: DocType, now = new Date()): Promise<CardOcr> {
   // (ocr.js is loaded lazily so that importing this module (layouts, validators) does not load onnxruntime)
-  const { lines, img: upright, turned } = await uprightLines(img, doc);
-  img = upright;
+  const read = await uprightLines(img, doc);
+  img = read.img;
+  const { turned } = read;
+  const lines = await belowLabels(img, read.lines);
   const W = img.width, H = img.height;
   const layout = LAYOUTS[doc];
   const fields: Record<string, FieldResult> = {};
@@ -121,6 +140,10 @@ export async function readCard(img: RgbImage, doc: DocType, now = new Date()): P
       const [cx, cy] = centre(l.box);
       return l.text && !claimed.has(l) && cx >= fx * W && cx <= (fx + fw) * W && cy >= fy * H && cy <= (fy + fh) * H;
     });
+    // a field moved out of its fixed region while the others stayed (a name set right of its label): the line
+    // the content assignment found for it, when no other field took it
+    const moved = found?.[name];
+    if (!inside.length && CARD_READ_SWITCHES.checks && moved?.length && !moved.some((l) => used.has(l))) inside = moved;
     if (content && name === 'name' && doc !== 'alien') inside = hangulName(inside);
     inside.forEach((l) => used.add(l));
     fieldLines[name] = inside;
@@ -321,7 +344,9 @@ function validate(f: Record<string, FieldResult>, doc: DocType, now: Date, glyph
     if (!LICENCE.test(ln.text)) penal('license_number');
     const lt = f.license_type!;
     const compact = lt.text.replace(/\s+/g, '');
-    const known = LICENCE_TYPES.find((t) => t.replace(' ', '') === compact);
+    // a lost class digit ("종대형"): the one type that ends so (1종 대형; "종보통" stays unknown)
+    const ends = LICENCE_TYPES.filter((t) => CARD_READ_SWITCHES.checks && compact.length >= 3 && t.replace(' ', '').endsWith(compact));
+    const known = LICENCE_TYPES.find((t) => t.replace(' ', '') === compact) ?? (ends.length === 1 ? ends[0] : undefined);
     if (known) lt.text = known;
     else penal('license_type');
   }

@@ -9,6 +9,8 @@ import sharp from 'sharp';
 import { LAYOUTS, type DocType, type Region } from '../../src/vision/layouts.js';
 import { prng } from './images.js';
 import type { RenderedCard } from './id-cards.js';
+import { existsSync } from 'node:fs';
+import { glareAndShadow, photograph } from './card-photo.js';
 
 const require = createRequire(import.meta.url);
 
@@ -19,13 +21,23 @@ const FONT_FILES: Record<string, [string, string]> = {
   'nanum-myeongjo': ['@expo-google-fonts/nanum-myeongjo/400Regular/NanumMyeongjo_400Regular.ttf', '@expo-google-fonts/nanum-myeongjo/700Bold/NanumMyeongjo_700Bold.ttf'],
   'gowun-dodum': ['@expo-google-fonts/gowun-dodum/400Regular/GowunDodum_400Regular.ttf', '@expo-google-fonts/gowun-dodum/400Regular/GowunDodum_400Regular.ttf'],
 };
+/** Debian fonts-nanum / fonts-unfonts-core (bench only, used when installed: `apt-get install fonts-nanum
+ * fonts-unfonts-core`). Tuning (card27) looked at nanum-square and un-dotum; nanum-barun and un-batang held out. */
+const SYSTEM_FONTS: Record<string, [string, string]> = {
+  'nanum-square': ['/usr/share/fonts/truetype/nanum/NanumSquareR.ttf', '/usr/share/fonts/truetype/nanum/NanumSquareB.ttf'],
+  'un-dotum': ['/usr/share/fonts/truetype/unfonts-core/UnDotum.ttf', '/usr/share/fonts/truetype/unfonts-core/UnDotumBold.ttf'],
+  'nanum-barun': ['/usr/share/fonts/truetype/nanum/NanumBarunGothic.ttf', '/usr/share/fonts/truetype/nanum/NanumBarunGothicBold.ttf'],
+  'un-batang': ['/usr/share/fonts/truetype/unfonts-core/UnBatang.ttf', '/usr/share/fonts/truetype/unfonts-core/UnBatangBold.ttf'],
+};
+for (const [k, files] of Object.entries(SYSTEM_FONTS)) if (files.every((f) => existsSync(f))) FONT_FILES[k] = files;
 export const VARIED_FONTS = Object.keys(FONT_FILES);
 const registered = new Set<string>();
 function font(name: string): [string, string] {
   if (!registered.has(name)) {
     const [reg, bold] = FONT_FILES[name]!;
-    GlobalFonts.registerFromPath(require.resolve(reg), `V-${name}`);
-    GlobalFonts.registerFromPath(require.resolve(bold), `V-${name}-B`);
+    const at = (f: string) => (f.startsWith('/') ? f : require.resolve(f));
+    GlobalFonts.registerFromPath(at(reg), `V-${name}`);
+    GlobalFonts.registerFromPath(at(bold), `V-${name}-B`);
     registered.add(name);
   }
   return [`V-${name}`, `V-${name}-B`];
@@ -42,6 +54,16 @@ export interface VariedOptions {
   hanja?: boolean;
   /** label words before fields (성명, 주소, 발급일 …; alien: 성명 / 국가 / 체류자격) */
   labels?: boolean;
+  /** the label words set above their values (smaller, in the row's top part) instead of before them */
+  labelsAbove?: boolean;
+  /** a bright glare spot across a field and a shadow over one side */
+  glare?: boolean;
+  /** the card photographed a few degrees off straight (clockwise degrees, 2–8), on its background */
+  tilt?: number;
+  /** the card on a busy background (stripes, boxes, printed words) instead of a flat one */
+  busy?: boolean;
+  /** the card on white paper (its edge barely shows) */
+  pale?: boolean;
   /** the card photographed turned by this many degrees (clockwise) */
   turn?: 0 | 90 | 180 | 270;
   /** a margin of background around the card, as a fraction of its width */
@@ -113,7 +135,7 @@ export async function renderVariedCard(docType: DocType, o: VariedOptions): Prom
     return [x + gx + u() * J * 0.5, y + gy + u() * J / 3, w, h];
   };
   const size = (s: number) => Math.round(s * (J ? 0.8 + r() * 0.4 : 1));
-  const labels = o.labels ? LABELS[docType] : {};
+  const labels = o.labels || o.labelsAbove ? LABELS[docType] : {};
   const text = (ctx2: SKRSContext2D, s: string, k: string, px: number, bold = false, line = 0, lines = 1, reg = region(k)) => {
     const [x, y, , h] = reg;
     const lh = (h * H) / lines;
@@ -121,6 +143,17 @@ export async function renderVariedCard(docType: DocType, o: VariedOptions): Prom
     ctx2.textBaseline = 'middle';
     let left = x * W + 12;
     const label = line === 0 ? labels[k] : undefined;
+    if (label && o.labelsAbove) {
+      // the label in the row's top part, the value below it, both from the row's left edge
+      const lpx = Math.round(px * 0.5);
+      ctx2.font = `${lpx}px ${FB}`;
+      ctx2.fillStyle = '#44556a';
+      ctx2.fillText(label, left, y * H + lh / 2 - px * 0.62);
+      ctx2.fillStyle = '#1f1f22';
+      ctx2.font = `${px}px ${bold ? FB : F}`;
+      ctx2.fillText(s, left, y * H + lh / 2 + px * 0.3);
+      return left;
+    }
     if (label) {
       ctx2.font = `${Math.round(px * 0.62)}px ${FB}`;
       ctx2.fillStyle = '#44556a';
@@ -160,7 +193,9 @@ export async function renderVariedCard(docType: DocType, o: VariedOptions): Prom
     const left = text(ctx, addr1, k, px, false, 0, 2, reg);
     ctx.fillText(addr2, left, reg[1] * H + ((reg[3] * H) / 2) * 1.5);
   };
+  // the photo first: a field jittered over it stays legible, as printed over a card's ghost image
   if (docType === 'jumin') {
+    photo(0.7, 0.22, 0.25, 0.48);
     title('주민등록증', 0.06, 0.12, 72);
     nameLine('name', size(54));
     text(ctx, number, 'jumin_full', size(48));
@@ -168,8 +203,8 @@ export async function renderVariedCard(docType: DocType, o: VariedOptions): Prom
     text(ctx, dateText, 'issue_date', size(36));
     truth.issuer = `${city} ${district}청장`;
     text(ctx, truth.issuer, 'issuer', size(44), true);
-    photo(0.7, 0.22, 0.25, 0.48);
   } else if (docType === 'driver') {
+    photo(0.03, 0.2, 0.23, 0.5);
     title('자동차운전면허증', 0.3, 0.09, 60);
     const lt = pick(r, LICENCE_TYPES);
     const ln = `${11 + Math.floor(r() * 18)}-${pad(issueY % 100)}-${Array.from({ length: 6 }, () => Math.floor(r() * 10)).join('')}-${pad(Math.floor(r() * 100))}`;
@@ -182,8 +217,8 @@ export async function renderVariedCard(docType: DocType, o: VariedOptions): Prom
     const issuer = `${city}경찰청장`;
     text(ctx, issuer, 'issuer', size(42), true);
     Object.assign(truth, { license_type: lt, license_number: ln, issuer });
-    photo(0.03, 0.2, 0.23, 0.5);
   } else {
+    photo(0.72, 0.2, 0.24, 0.5);
     title('외국인등록증', 0.06, 0.09, 60);
     ctx.font = `28px ${F}`;
     ctx.fillText('RESIDENCE CARD', (0.52 + gx) * W, (0.09 + gy) * H);
@@ -197,15 +232,11 @@ export async function renderVariedCard(docType: DocType, o: VariedOptions): Prom
     const issuer = `${city.slice(0, 2)}출입국외국인청장`;
     text(ctx, issuer, 'issuer', size(40), true);
     Object.assign(truth, { registration_number: number, nationality: nat, status: st, issuer });
-    photo(0.72, 0.2, 0.24, 0.5);
   }
-  let img = sharp(canvas.toBuffer('image/png')).removeAlpha();
-  let w = W, h = H;
-  if (o.margin) {
-    const m = Math.round(o.margin * W);
-    img = sharp(await img.extend({ top: m, bottom: m, left: m, right: m, background: '#6b6259' }).png().toBuffer());
-    w += 2 * m; h += 2 * m;
-  }
+  if (o.glare) glareAndShadow(ctx, W, H, r);
+  const shot = await photograph(canvas.toBuffer('image/png'), W, H, { tilt: o.tilt, margin: o.margin, busy: o.busy, pale: o.pale }, r);
+  let img = sharp(shot.png).removeAlpha();
+  let w = shot.width, h = shot.height;
   if (o.turn) {
     img = sharp(await img.rotate(o.turn).png().toBuffer());
     if (o.turn !== 180) [w, h] = [h, w];
@@ -225,5 +256,15 @@ export const VARIED_CONDITIONS: Record<string, Omit<VariedOptions, 'seed' | 'fon
   'turn-180': { turn: 180 },
   'turn-270': { turn: 270 },
   'margin-8': { margin: 0.08 },
+  'labels-above': { labelsAbove: true },
+  'tilt-4': { tilt: 4 },
+  'tilt-7': { tilt: -7 },
+  'tilt-crop': { tilt: 3, margin: 0.002 },
+  'tilt-pale': { tilt: 5, pale: true },
+  'above-jitter': { labelsAbove: true, jitter: 0.08 },
+  glare: { glare: true },
+  busy: { busy: true, margin: 0.1 },
+  'turn-270-tilt': { turn: 270, tilt: 3 },
   all: { jitter: 0.05, hanja: true, labels: true, turn: 180, margin: 0.05 },
+  'all-photo': { jitter: 0.05, hanja: true, labelsAbove: true, glare: true, busy: true, tilt: -3, turn: 90 },
 };
