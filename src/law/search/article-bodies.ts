@@ -9,8 +9,11 @@ import { citedNumbers } from './article-citations.js';
 
 /** the texts of about 8,000 articles. 2 MB held fewer than the evaluation questions read once admrul24's rule coverage
  *  reads a rule's best 3 articles too (≈ 2,400 articles, 1.55 M characters a pass): every pass read 2,300 of them again
- *  from LMDB (speed24; 8 MB: none after the first pass, min-of-3 p50 −9 %, bench/RESULTS.md) */
-const BODY_CACHE_BYTES = 8 * 1024 * 1024;
+ *  from LMDB (speed24; 8 MB: none after the first pass, min-of-3 p50 −9 %, bench/RESULTS.md). 16 MB since session 18:
+ *  article27's text candidates and rule27's coverage over the first 20 hits read more articles a query, and at 8 MB
+ *  the two evicted each other (law-speed-ab against main of before, load 1.3: min-of-3 p50 +18 %, p99 +50 % at 8 MB;
+ *  +3 % / +5 % at 16 MB; either feature alone ≈ +0 at 8 MB) */
+const BODY_CACHE_BYTES = 16 * 1024 * 1024;
 
 export class ArticleBodies {
   private readonly cache = new ByteCache<string, string>(BODY_CACHE_BYTES);
