@@ -13,7 +13,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadRgb } from '../src/tasks/face-detect.js';
-import { embedAtFullSize } from '../src/tasks/lib/face-full-res.js';
 import { detectFaces, embedFace, cosine, subjectFace, type DetectOptions, type Face, type RgbImage } from '../src/vision/index.js';
 import { COSINE_AT_DEFAULT } from '../src/vision/calibration.js';
 import { CONDITIONS, applyCondition, asPhoto, type Condition } from '../test/helpers/face-conditions.js';
@@ -55,11 +54,11 @@ const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) /
 
 async function look(bytes: Buffer, opts: DetectOptions): Promise<{ n: number; e: Float32Array | null; ms: number; box: number[] | null; W: number; H: number }> {
   const c0 = cpuMs();
-  const { img, scale, checked } = await loadRgb(bytes, 'image');
+  const { img, scale } = await loadRgb(bytes, 'image');
   const base = opts.noRescue && baseDetect;
   const faces = base ? await baseDetect(img) : await detectFaces(img, opts);
   const f = base ? faces[0] : subjectFace(faces, img.width, img.height);
-  const e = !f ? null : base ? await embedFace(img, f) : await embedAtFullSize(img, scale, f, checked);
+  const e = f ? await embedFace(img, f) : null;
   return { n: faces.length, e, ms: cpuMs() - c0, box: f ? f.box.map((v) => v / scale) : null, W: img.width / scale, H: img.height / scale };
 }
 

@@ -24,9 +24,9 @@ export interface VerifyFacesOutput {
 export default async function ekycVerifyFaces(input: VerifyFacesInput): Promise<VerifyFacesOutput> {
   const [idField, selfieField] = input.fields;
   const id = await loadRgb(input.idFace, idField, input.maxPixels);
-  const a = await faceSide(id.img, id.scale, await detectFaces(id.img), id.checked);
+  const a = await faceSide(id.img, id.scale, await detectFaces(id.img));
   const selfie = await loadRgb(input.selfie, selfieField, input.maxPixels);
   const faces = await detectFaces(selfie.img);
-  const b = await faceSide(selfie.img, selfie.scale, faces, selfie.checked);
+  const b = await faceSide(selfie.img, selfie.scale, faces);
   return { compare: compareSides(a, b), liveness: await livenessOf(selfie.img, selfie.scale, faces) };
 }

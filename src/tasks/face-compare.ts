@@ -1,8 +1,6 @@
 // Task: compare the subject's face of two images. Raw cosine of 512-d embeddings + the calibrated similarity.
 import { inputBox, loadRgb } from './face-detect.js';
-import { embedAtFullSize } from './lib/face-full-res.js';
-import type { Checked } from './lib/image-io.js';
-import { detectFaces, cosine, subjectFace, FACE_MODELS, type Face, type RgbImage } from '../vision/index.js';
+import { detectFaces, embedFace, cosine, subjectFace, FACE_MODELS, type Face, type RgbImage } from '../vision/index.js';
 import { calibrate } from '../vision/calibration.js';
 
 export interface FaceCompareInput {
@@ -30,17 +28,17 @@ export interface FaceCompareOutput {
   model: typeof FACE_MODELS;
 }
 
-/** The subject's face of a decoded image (boxes in input pixels) and its embedding (a small face's from `photo`'s own pixels). */
-export async function faceSide(img: RgbImage, scale: number, faces: Face[], photo: Checked): Promise<{ side: FaceSide; emb: Float32Array | null }> {
+/** The subject's face of a decoded image (boxes in input pixels) and its embedding. */
+export async function faceSide(img: RgbImage, scale: number, faces: Face[]): Promise<{ side: FaceSide; emb: Float32Array | null }> {
   if (!faces.length) return { side: { detected: false, count: 0, box: null }, emb: null };
   const f = subjectFace(faces, img.width, img.height)!;
-  const emb = await embedAtFullSize(img, scale, f, photo);
+  const emb = await embedFace(img, f);
   return { side: { detected: true, count: faces.length, box: inputBox(f.box, scale) }, emb };
 }
 
 async function side(bytes: Uint8Array, field: string, maxPixels?: number): Promise<{ side: FaceSide; emb: Float32Array | null }> {
-  const { img, scale, checked } = await loadRgb(bytes, field, maxPixels);
-  return faceSide(img, scale, await detectFaces(img), checked);
+  const { img, scale } = await loadRgb(bytes, field, maxPixels);
+  return faceSide(img, scale, await detectFaces(img));
 }
 
 /** The output from two sides (similarity calibrated, both rounded to 4 places). */

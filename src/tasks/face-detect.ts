@@ -1,5 +1,5 @@
 // Task: find faces (confirmed by a second detector) in one image. Input { image, maxPixels?, field? }.
-import { checkImage, decodeChecked, type Checked } from './lib/image-io.js';
+import { checkImage, decodeChecked } from './lib/image-io.js';
 import { detectFaces, type Face, type RgbImage, FACE_MODELS } from '../vision/index.js';
 
 export interface FaceDetectInput {
@@ -21,12 +21,12 @@ export interface FaceDetectOutput {
 export const inputBox = (box: readonly number[], scale: number): [number, number, number, number] =>
   box.map((v) => Math.round(v / scale)) as [number, number, number, number];
 
-/** Decode (checked) to RGB, shrinking huge photos; returns the image, the factor back to original pixels and the checked photo. */
-export async function loadRgb(bytes: Uint8Array, field: string, maxPixels?: number, maxSide = 1600): Promise<{ img: RgbImage; scale: number; width: number; height: number; checked: Checked }> {
+/** Decode (checked) to RGB, shrinking huge photos; returns the image and the factor back to original pixels. */
+export async function loadRgb(bytes: Uint8Array, field: string, maxPixels?: number, maxSide = 1600): Promise<{ img: RgbImage; scale: number; width: number; height: number }> {
   const c = await checkImage(bytes, { field, maxPixels, types: ['jpeg', 'png', 'webp'] });
   const raw = await decodeChecked(c, 3, maxSide);
   const img: RgbImage = { data: new Uint8Array(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength), width: raw.width, height: raw.height, channels: 3 };
-  return { img, scale: raw.scale, width: c.width, height: c.height, checked: c };
+  return { img, scale: raw.scale, width: c.width, height: c.height };
 }
 
 export default async function faceDetect(input: FaceDetectInput): Promise<FaceDetectOutput> {
