@@ -3,16 +3,17 @@
 // the largest face, embedding) with the clean photos of the same person (genuine) and of everyone else in its half
 // (impostor). Per condition: faces found, FNMR and FMR at the served threshold (similarity 0.6 = cosine 0.40; a probe
 // without a face counts as a non-match), CPU per image (process.cpuUsage). A/B in the same run, interleaved per
-// image: A = the first look only (detectFaces { noRescue: true }), B = as served.
+// image: A = the first look only (detectFaces { noRescue: true }), B = as served; with --base DIR, A = the build in
+// DIR/dist (e.g. /tmp/base18, main before a change) as served, its face = the largest.
 // Halves: ../shared/faces/people sorted, even index = tune, odd = report; ORL (--orl DIR of s<N>/<k>.png, the ORL
 // face database) s1–s20 tune, s21–s40 report. Photos stay outside the project.
 // Run: nice -n 10 npm run bench -- face-pairs [--half tune|report|all] [--orl /tmp/face26-orl/png] [--orl-people 10]
-//      [--only roll30,small3k] [--no-ab]
+//      [--only roll30,small3k] [--no-ab] [--base /tmp/base18]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadRgb } from '../src/tasks/face-detect.js';
-import { detectFaces, embedFace, cosine, type DetectOptions } from '../src/vision/index.js';
+import { detectFaces, embedFace, cosine, subjectFace, type DetectOptions, type Face, type RgbImage } from '../src/vision/index.js';
 import { COSINE_AT_DEFAULT } from '../src/vision/calibration.js';
 import { CONDITIONS, applyCondition, asPhoto, type Condition } from '../test/helpers/face-conditions.js';
 import { shared } from '../test/helpers/shared.js';
@@ -25,6 +26,9 @@ const orlDir = opt('--orl');
 const orlPeople = Number(opt('--orl-people') ?? 20);
 const only = opt('--only')?.split(',') as Condition[] | undefined;
 const ab = !args.includes('--no-ab');
+const baseDir = opt('--base');
+// the base build's detector for A (its own vision runtime and ONNX sessions); its face was the largest, faces[0]
+const baseDetect = baseDir ? ((await import(path.join(baseDir, 'dist/vision/index.js'))) as { detectFaces: (i: RgbImage) => Promise<Face[]> }).detectFaces : null;
 const conds = (only ?? [...CONDITIONS]).filter((c) => CONDITIONS.includes(c));
 
 interface Photo { id: string; file: string }
@@ -51,9 +55,11 @@ const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) /
 async function look(bytes: Buffer, opts: DetectOptions): Promise<{ n: number; e: Float32Array | null; ms: number; box: number[] | null; W: number; H: number }> {
   const c0 = cpuMs();
   const { img, scale } = await loadRgb(bytes, 'image');
-  const faces = await detectFaces(img, opts);
-  const e = faces[0] ? await embedFace(img, faces[0]) : null;
-  return { n: faces.length, e, ms: cpuMs() - c0, box: faces[0] ? faces[0].box.map((v) => v / scale) : null, W: img.width / scale, H: img.height / scale };
+  const base = opts.noRescue && baseDetect;
+  const faces = base ? await baseDetect(img) : await detectFaces(img, opts);
+  const f = base ? faces[0] : subjectFace(faces, img.width, img.height);
+  const e = f ? await embedFace(img, f) : null;
+  return { n: faces.length, e, ms: cpuMs() - c0, box: f ? f.box.map((v) => v / scale) : null, W: img.width / scale, H: img.height / scale };
 }
 
 const set = photos();
@@ -97,7 +103,7 @@ for (const cond of conds) {
     }
   }
   const row = (name: string, t: Tally) => ({ condition: cond, look: name, found: `${t.found}/${t.n}`, FNMR: pct(t.genMiss, t.gen), FMR: pct(t.impHit, t.imp), 'CPU ms/img (median)': Math.round(median(t.ms)), 'CPU ms/img (max)': Math.round(Math.max(...t.ms)) });
-  if (ab) rows.push(row('A first look', A));
+  if (ab) rows.push(row(baseDetect ? 'A base' : 'A first look', A));
   rows.push(row(ab ? 'B served' : 'served', B));
   console.log(table(rows.slice(ab ? -2 : -1)));
 }

@@ -1,4 +1,4 @@
-// Task: the face part of e-KYC verify in one pass. The selfie is decoded and its faces detected once; its largest
+// Task: the face part of e-KYC verify in one pass. The selfie is decoded and its faces detected once; its subject's
 // face is both embedded (compared with the ID face image, as the face-compare task does) and checked for liveness
 // (as the liveness task does). The answers are those two tasks' outputs.
 import { loadRgb } from './face-detect.js';

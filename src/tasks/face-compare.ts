@@ -1,6 +1,6 @@
-// Task: compare the largest face of two images. Raw cosine of 512-d embeddings + the calibrated similarity.
+// Task: compare the subject's face of two images. Raw cosine of 512-d embeddings + the calibrated similarity.
 import { inputBox, loadRgb } from './face-detect.js';
-import { detectFaces, embedFace, cosine, FACE_MODELS, type Face, type RgbImage } from '../vision/index.js';
+import { detectFaces, embedFace, cosine, subjectFace, FACE_MODELS, type Face, type RgbImage } from '../vision/index.js';
 import { calibrate } from '../vision/calibration.js';
 
 export interface FaceCompareInput {
@@ -13,7 +13,7 @@ export interface FaceCompareInput {
 
 export interface FaceSide {
   detected: boolean;
-  /** faces found; the largest is used */
+  /** faces found; the subject's (vision/face-subject.ts: the largest, weighted by closeness to the centre) is used */
   count: number;
   box: [number, number, number, number] | null;
 }
@@ -28,10 +28,10 @@ export interface FaceCompareOutput {
   model: typeof FACE_MODELS;
 }
 
-/** The largest face of a decoded image (boxes in input pixels) and its embedding. */
+/** The subject's face of a decoded image (boxes in input pixels) and its embedding. */
 export async function faceSide(img: RgbImage, scale: number, faces: Face[]): Promise<{ side: FaceSide; emb: Float32Array | null }> {
   if (!faces.length) return { side: { detected: false, count: 0, box: null }, emb: null };
-  const f = faces[0]!;
+  const f = subjectFace(faces, img.width, img.height)!;
   const emb = await embedFace(img, f);
   return { side: { detected: true, count: faces.length, box: inputBox(f.box, scale) }, emb };
 }

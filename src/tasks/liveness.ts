@@ -1,6 +1,6 @@
-// Task: passive liveness of the largest face of one image: min(fr_liveness, screen/print cue score).
+// Task: passive liveness of the subject's face of one image (vision/face-subject.ts): min(fr_liveness, screen/print cue score).
 import { inputBox, loadRgb } from './face-detect.js';
-import { detectFaces, LIVENESS_MODEL, type Face, type RgbImage } from '../vision/index.js';
+import { detectFaces, subjectFace, LIVENESS_MODEL, type Face, type RgbImage } from '../vision/index.js';
 import { livenessCheck } from '../vision/liveness.js';
 
 export interface LivenessInput {
@@ -14,15 +14,16 @@ export interface LivenessOutput {
   /** probability of a live face 0..1 (0 when no face) */
   score: number;
   model: string;
-  /** the checked (largest) face as [x1, y1, x2, y2] in the input image's pixels; null when no face */
+  /** the checked (subject's) face as [x1, y1, x2, y2] in the input image's pixels; null when no face */
   box: [number, number, number, number] | null;
 }
 
-/** Liveness of the largest of `faces` (detected on `img`, a copy scaled by `scale`); shared with ekyc-verify-faces. */
+/** Liveness of the subject's face among `faces` (detected on `img`, a copy scaled by `scale`); shared with ekyc-verify-faces. */
 export async function livenessOf(img: RgbImage, scale: number, faces: Face[]): Promise<LivenessOutput> {
   if (!faces.length) return { faceDetected: false, faceCount: 0, score: 0, model: LIVENESS_MODEL, box: null };
-  const { score } = await livenessCheck(img, faces[0]!.box);
-  return { faceDetected: true, faceCount: faces.length, score: Math.round(score * 10000) / 10000, model: LIVENESS_MODEL, box: inputBox(faces[0]!.box, scale) };
+  const face = subjectFace(faces, img.width, img.height)!;
+  const { score } = await livenessCheck(img, face.box);
+  return { faceDetected: true, faceCount: faces.length, score: Math.round(score * 10000) / 10000, model: LIVENESS_MODEL, box: inputBox(face.box, scale) };
 }
 
 export default async function liveness(input: LivenessInput): Promise<LivenessOutput> {

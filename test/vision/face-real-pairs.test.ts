@@ -82,3 +82,21 @@ t.test('a small face in a 3000×2250 photo: found on a tile, boxed where it was 
   const e = await embedFace(img, faces[0]!);
   t.ok(cosine(e, ref.e!) >= COSINE_AT_DEFAULT, `genuine cosine ${cosine(e, ref.e!).toFixed(3)} ≥ 0.40`);
 });
+
+t.test('a photo upside down whose first look accepts the face as upright: taken turned, the same person', NEEDED, async (t) => {
+  const ref = await embedOf(await asPhoto(photo('leonard', 2)));
+  const other = await embedOf(await asPhoto(photo('raj', 2)));
+  const bytes = await applyCondition('rot180', photo('leonard', 1), 2);
+  const eyesBelowMouth = (f: Face) => f.keypoints5[0]![1] + f.keypoints5[1]![1] > f.keypoints5[3]![1] + f.keypoints5[4]![1];
+  const first = await embedOf(bytes, true);
+  t.equal(first.faces.length, 1, 'the first look finds one face');
+  t.notOk(eyesBelowMouth(first.faces[0]!), 'and takes it upright (eyes above the mouth in a photo upside down)');
+  t.ok(first.faces[0]!.confirmScore < 0.75, `confirmed only ${first.faces[0]!.confirmScore.toFixed(2)}`);
+  t.ok(cosine(first.e!, ref.e!) < COSINE_AT_DEFAULT, `compared so, its owner is missed: cosine ${cosine(first.e!, ref.e!).toFixed(3)}`);
+  const got = await embedOf(bytes);
+  t.equal(got.faces.length, 1, 'served: one face');
+  t.ok(eyesBelowMouth(got.faces[0]!), 'taken turned: its eyes below its mouth in the image');
+  t.ok(got.faces[0]!.confirmScore > first.faces[0]!.confirmScore, `confirmed ${got.faces[0]!.confirmScore.toFixed(2)} turned`);
+  t.ok(cosine(got.e!, ref.e!) >= COSINE_AT_DEFAULT, `genuine cosine ${cosine(got.e!, ref.e!).toFixed(3)} ≥ 0.40`);
+  t.ok(cosine(got.e!, other.e!) < COSINE_AT_DEFAULT, `impostor cosine ${cosine(got.e!, other.e!).toFixed(3)} < 0.40`);
+});
