@@ -37,7 +37,8 @@ end`;
     if (!m) throw new Error(`wrk output not understood:\n${out}`);
     return { tool: 'wrk', rps: Number(m[1]), p50ms: Number(m[2]), p99ms: Number(m[3]), errors: Number(m[4]), non2xx: non ? Number(non[1]) : 0 };
   }
-  const r = await autocannon({ url, connections: opts.connections, duration: opts.seconds, headers: opts.headers, method: opts.method, body: opts.body });
+  // (autocannon takes an explicit `method: undefined` as a method of its own and throws: the default is spelled out)
+  const r = await autocannon({ url, connections: opts.connections, duration: opts.seconds, headers: opts.headers, method: (opts.method ?? 'GET') as 'GET', body: opts.body });
   return { tool: 'autocannon', rps: r.requests.average, p50ms: r.latency.p50, p99ms: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
 
