@@ -65,6 +65,13 @@ t.test('snippets show the hit; the parent law and often-cited names get a higher
   const s = snippetOf({ no: '1', title: '가', content: '가나다라마바사 '.repeat(10) + '연차 유급휴가를 주어야 한다. ' + '끝'.repeat(100) }, ['유급휴가']);
   t.match(s, /^….*연차 유급휴가를 주어야 한다.*…$/);
   t.ok(s.length <= 82);
+  // the window holding most of the query's words, not the first place a common one appears
+  const body = '이 법에서 사용하는 용어의 경우 ' + '다'.repeat(120) + ' 사용자는 근로자가 청구한 경우 연차 유급휴가를 주어야 한다 ' + '라'.repeat(120);
+  const d = snippetOf({ no: '60', title: '연차 유급휴가', content: body }, ['경우', '유급휴가', '사용자']);
+  t.match(d, /사용자는 근로자가 청구한 경우 연차 유급휴가를 주어야 한다/);
+  t.notMatch(d, /용어의/);
+  // equal windows: the earlier one
+  t.match(snippetOf({ no: '1', title: '', content: '휴가 ' + '마'.repeat(200) + ' 휴가' }, ['휴가']), /^휴가 마/);
   const doc = (category: DocRec['category']) => ({ category } as DocRec);
   t.ok(priorOf(doc('law'), 0) > priorOf(doc('decree'), 0));
   t.ok(priorOf(doc('decree'), 0) > priorOf(doc('rule'), 0));

@@ -100,15 +100,46 @@ function subjectOf(name: string): string | string[] | null {
 
 export interface ArticleMatch { article_no: string; title: string; snippet: string }
 
-/** Up to 80 characters of an article's text around the first query word it contains. */
+/**
+ * Up to 80 characters of an article's text around its hit: the window holding the most of the query's words (each
+ * counted once, weighed by its length: 유급휴가 tells more than 경우), the earliest such window on a tie. An agent reads
+ * the snippet to judge the match; centring it on the first word found showed a common word's place, often the
+ * article's first line, rather than where the matter is stated.
+ */
 export function snippetOf(a: Article, words: string[]): string {
   const text = a.content.replace(/\s+/g, ' ').trim();
-  let at = -1;
-  for (const w of words) { const i = text.indexOf(w); if (i >= 0 && (at < 0 || i < at)) at = i; }
+  let at = densest(text, words);
   if (at < 0) for (const w of words) { const i = w.length >= 3 ? text.indexOf(w.slice(0, 2)) : -1; if (i >= 0) { at = i; break; } }
-  const start = Math.max(0, (at < 0 ? 0 : at) - 30);
-  const s = text.slice(start, start + 80);
-  return flat((start > 0 ? '…' : '') + s + (start + 80 < text.length ? '…' : ''));
+  const start = Math.max(0, (at < 0 ? 0 : at) - SNIPPET_LEAD);
+  const s = text.slice(start, start + SNIPPET_CHARS);
+  return flat((start > 0 ? '…' : '') + s + (start + SNIPPET_CHARS < text.length ? '…' : ''));
+}
+
+const SNIPPET_CHARS = 80, SNIPPET_LEAD = 30;
+/** occurrences of one word read at most (a long article repeats its common words hundreds of times) */
+const MAX_PLACES = 64;
+
+/** where the best window's first word starts (-1: no word in the text) */
+function densest(text: string, words: string[]): number {
+  const places: Array<{ at: number; w: number }> = [];
+  const uniq = [...new Set(words)].filter((w) => w.length > 0);
+  uniq.forEach((w, k) => {
+    for (let i = text.indexOf(w), n = 0; i >= 0 && n < MAX_PLACES; i = text.indexOf(w, i + w.length), n++) places.push({ at: i, w: k });
+  });
+  if (!places.length) return -1;
+  places.sort((x, y) => x.at - y.at);
+  let best = -1, bestV = 0;
+  for (let i = 0; i < places.length; i++) {
+    // the window the snippet would show when centred on this place: its words that fit whole in it, each once
+    const from = Math.max(0, places[i]!.at - SNIPPET_LEAD), to = from + SNIPPET_CHARS, seen = new Set<number>();
+    let v = 0;
+    for (let j = i; j < places.length && places[j]!.at < to; j++) {
+      const p = places[j]!;
+      if (p.at + uniq[p.w]!.length <= to && !seen.has(p.w)) { seen.add(p.w); v += uniq[p.w]!.length; }
+    }
+    if (v > bestV) { bestV = v; best = places[i]!.at; }
+  }
+  return best;
 }
 
 /** a copy of s that holds its own characters: a slice of a string keeps the whole string alive in V8, and a cached
