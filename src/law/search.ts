@@ -4,7 +4,7 @@ import type { SearchSource } from './search/source.js';
 import type { Category, DocRec } from './parse.js';
 import { nameKey, tokens } from './normalize.js';
 import { analyseQuery, type AnalysedQuery } from './search/query.js';
-import { asksForRule, namesRuleSubject, priorOf, snippetMatches, type ArticleMatch } from './search/rank.js';
+import { asksForRule, namesRuleSubject, priorOf } from './search/rank.js';
 import { SEARCH_SWITCHES } from './search/switches.js';
 import { ABBREVIATIONS } from './search/names.js';
 import { SpelledShortNames, withDeclared, withSpelled } from './search/declared-names.js';
@@ -26,31 +26,11 @@ import { ArticleBodies } from './search/article-bodies.js';
 import { weightedTerms, wordByWord } from './search/query-terms.js';
 import { byScore, sortByScore } from './search/sort-by-score.js';
 import { parentPositions } from './search/parent-lift.js';
+import { attachMatches, type Hit, type HitList, type Hits, type SearchFilters } from './search/hit.js';
 
 export { ABBREVIATIONS };
 
-export interface SearchFilters {
-  categories?: Set<Category> | null;
-  ministry?: string | null;
-}
-
-export interface Hit {
-  doc: DocRec;
-  score: number;
-  match: 'name' | 'abbreviation' | 'text' | 'ministry';
-  /** article positions (best first) whose text matched; resolve with LawStore.tocOf for the page shown */
-  seqs: number[];
-  /** the article the query named (e.g. 제750조), when this document has it */
-  ref?: number;
-  /** the matching articles (number, title, a snippet around the hit), best first; computed on first read */
-  readonly matches?: ArticleMatch[];
-}
-
-/** the hits of one query in the order found, with each one's catalogue position */
-interface Hits { out: Hit[]; at: number[] }
-
-/** ranked hits (at most the best 1,000 text-only matches) and the number of all matching documents */
-export type HitList = Hit[] & { total: number };
+export type { SearchFilters, Hit, HitList } from './search/hit.js';
 
 /** text-only matches kept as ranked hits (pageable); more are counted in total */
 const MAX_TEXT_HITS = 1000;
@@ -243,7 +223,7 @@ export class SearchIndex {
         const p = this.ownerPos[o]!;
         if (p >= 0 && allow(this.law.catalog[p]!) && !this.slot[p]) extra++;
       }
-      this.attachMatches(out.slice(0, 50), aq.words.length ? aq.words : query.split(/\s+/));
+      attachMatches(this.law, out.slice(0, 50), aq.words.length ? aq.words : query.split(/\s+/));
       return Object.assign(out, { total: out.length + extra });
     } finally {
       for (const p of hits.at) this.slot[p] = 0;
@@ -427,26 +407,4 @@ export class SearchIndex {
       else if (allow(this.law.catalog[pp]!)) { this.put(hits, pp, { doc: this.law.catalog[pp]!, score: s, match: 'text', seqs: [] }); this.applied[pp] = 1; }
     }
   }
-
-  /** the matching articles (number, title, snippet) of each hit, computed on first read */
-  private attachMatches(hits: Hit[], words: string[]): void {
-    for (const h of hits) {
-      Object.defineProperty(h, MATCH_SOURCE, { value: { law: this.law, words }, writable: true });
-      Object.defineProperty(h, 'matches', MATCHES);
-    }
-  }
 }
-
-/**
- * A hit's `matches`, read on first use: one getter shared by every hit, reading what it needs from the hit (a hidden
- * symbol property: not enumerable, not copied, not cloned). speed26: a closure per hit as the getter gave each hit
- * its own hidden class (an accessor is part of it) — 2.5 % of the search CPU at p50; with one getter the hits share
- * it (≈ 80 → 20 µs for 50 hits in a micro-benchmark).
- */
-const MATCH_SOURCE = Symbol('matchSource');
-interface MatchSource { law: SearchSource; words: string[]; cache?: ArticleMatch[] }
-function readMatches(this: Hit & { [MATCH_SOURCE]: MatchSource }): ArticleMatch[] {
-  const m = this[MATCH_SOURCE], h = this, law = m.law;
-  return (m.cache ??= snippetMatches((s) => law.arts.get([h.doc.id, s]), h.ref !== undefined ? [h.ref, ...h.seqs.filter((x) => x !== h.ref)] : h.seqs, m.words));
-}
-const MATCHES: PropertyDescriptor = { enumerable: true, get: readMatches };
