@@ -302,6 +302,24 @@ t.test('full corpus: hits@1, hits@5, MRR floors and no empty answer to a plain q
   t.ok(top);
   t.equal(top.matches![0]!.article_no, '60');
   t.match(top.matches![0]!.snippet, /유급휴가/);
+  await t.test('a plain question answered in a decree brings its 법률 into the first five (parentLift)', async (t) => {
+    t.teardown(() => { SEARCH_SWITCHES.parentLift = 0.8; });
+    const q = '아파트 단지 안에 노란색으로 소방차 전용이라고 칠해진 칸이 있는데 잠깐만 차를 세워도 되나요';
+    const names = () => law.search.query(q, { categories: null, ministry: null }, null).slice(0, 5).map((h) => h.doc.name);
+    SEARCH_SWITCHES.parentLift = 0.8;
+    const on = names();
+    t.equal(on[0], '소방기본법 시행령', 'the decree whose article answers stays first');
+    t.equal(on[1], '소방기본법', 'its 법률 second');
+    const decrees = law.search.query(q, { categories: new Set(['decree']), ministry: null }, null).map((h) => h.doc.category);
+    t.same([...new Set(decrees)], ['decree'], 'a category filter keeps the lifted 법률 out');
+    SEARCH_SWITCHES.parentLift = 0;
+    t.notOk(names().includes('소방기본법'), 'without the lift the 법률 is not in the first five');
+    // a keyword query is not lifted
+    SEARCH_SWITCHES.parentLift = 0.8;
+    const kw = law.search.query('소방자동차 전용구역 설치 대상', { categories: null, ministry: null }, null).map((h) => h.doc.name);
+    SEARCH_SWITCHES.parentLift = 0;
+    t.same(law.search.query('소방자동차 전용구역 설치 대상', { categories: null, ministry: null }, null).map((h) => h.doc.name), kw);
+  });
 });
 
 /** a held-out set written blind (holdout7 on): its size and categories, ids, disjoint from the other sets, its own
